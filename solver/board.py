@@ -1,0 +1,239 @@
+"""Board files: the table, the rack, whether the player has opened, and rule options.
+
+`parse_board` and `format_board` undo each other; the format is in shared/interface.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from .errors import BoardError, Problem, TileError
+from .rules import Rules, parse_rule_word
+from .sets import read_meld
+from .tiles import Tile, format_tile, format_tiles, parse_tile, split_tiles
+
+SECTIONS = ("rules", "opened", "table", "rack")
+_SECTION_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)")
+_EXPECT_RE = re.compile(r"#\s*expect\s*:(.*)", re.IGNORECASE)
+_YES, _NO = ("yes", "y", "true", "on"), ("no", "n", "false", "off")
+
+
+class Expectation(NamedTuple):
+    """The answer a puzzle file records for itself (`# expect: tiles=3 value=11`)."""
+
+    tiles: int
+    value: int
+
+    def __str__(self) -> str:
+        return f"tiles={self.tiles} value={self.value}"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A position: the sets on the table as they lie, the rack, and the rules in force."""
+
+    table: tuple[tuple[Tile, ...], ...] = ()
+    rack: tuple[Tile, ...] = ()
+    opened: bool = True
+    rules: Rules = field(default_factory=Rules)
+    expect: Expectation | None = None
+
+    @property
+    def table_tiles(self) -> list[Tile]:
+        return [t for s in self.table for t in s]
+
+
+def format_board(board: Board) -> str:
+    """The board as a file that `parse_board` reads back to the same board."""
+    lines = []
+    if board.expect is not None:
+        lines.append(f"# expect: {board.expect}")
+    if differences := board.rules.differences():
+        lines.append("rules: " + " ".join(differences))
+    lines.append(f"opened: {'yes' if board.opened else 'no'}")
+    lines.append("table:")
+    lines.extend(format_tiles(s) for s in board.table)
+    lines.append("rack: " + format_tiles(board.rack) if board.rack else "rack:")
+    return "\n".join(lines) + "\n"
+
+
+def parse_board(text: str, source: str = "<board>", **overrides: object) -> Board:
+    """Read a board; every problem found is reported at once, each with its line.
+
+    `overrides` are rule options from the command line: they win over the file's `rules:`.
+    """
+    reader = _Reader(source)
+    board = reader.read(text.splitlines(), overrides)
+    if reader.problems:
+        raise BoardError(sorted(reader.problems, key=lambda p: p.line))
+    return board
+
+
+def read_board(path: str | Path, **overrides: object) -> Board:
+    """Read a board file, or standard input when the path is `-`."""
+    import sys
+
+    source = str(path)
+    try:
+        data = sys.stdin.buffer.read() if source == "-" else Path(path).read_bytes()
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise BoardError([Problem(source, 0, f"cannot read: {reason}")]) from None
+    return parse_board(decode_board(data, source), source, **overrides)
+
+
+def decode_board(data: bytes, source: str) -> str:
+    """Text from bytes, or a named error for a file that is not text."""
+    if b"\0" in data:
+        line = data[: data.index(b"\0")].count(b"\n") + 1
+        raise BoardError([Problem(source, line, "not a text file (NUL byte)")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise BoardError([Problem(source, line, "not a text file (not UTF-8)")]) from None
+
+
+class _Reader:
+    """One pass over a board's lines, collecting problems instead of stopping at the first."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.problems: list[Problem] = []
+
+    def problem(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.source, line, message))
+
+    def read(self, lines: list[str], overrides: dict[str, object]) -> Board:
+        rules, opened, expect = Rules(), True, None
+        table: list[tuple[int, tuple[Tile, ...]]] = []
+        rack: list[tuple[int, Tile]] = []
+        seen: dict[str, int] = {}
+        section = None
+        for number, raw in enumerate(lines, start=1):
+            if m := _EXPECT_RE.match(raw.strip()):
+                expect = self.expectation(number, m.group(1))
+                continue
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            header = _SECTION_RE.fullmatch(line)
+            if header is not None:
+                name, rest = header.group(1).lower(), header.group(2).strip()
+                if name not in SECTIONS:
+                    self.problem(number, f"unknown section {name!r} (known: rules, opened, table, rack)")
+                    section = None
+                    continue
+                if name in seen:
+                    self.problem(number, f"section {name!r} given twice (first on line {seen[name]})")
+                seen[name] = number
+                section = name
+                if name == "rules":
+                    rules = self.rules(number, rest, rules)
+                elif name == "opened":
+                    opened = self.opened(number, rest, opened)
+                elif name == "table" and rest:
+                    self.table_line(number, rest, table)
+                elif name == "rack":
+                    rack.extend((number, t) for t in self.tiles(number, rest) or ())
+            elif section == "table":
+                self.table_line(number, line, table)
+            elif section == "rack":
+                rack.extend((number, t) for t in self.tiles(number, line) or ())
+            elif section in ("rules", "opened"):
+                self.problem(number, f"unexpected line after {section}: (it takes one line)")
+            elif section is None and not seen:
+                self.problem(number, "expected a section: rules:, opened:, table: or rack:")
+        if "rack" not in seen and not self.problems:
+            self.problem(len(lines) or 1, "no rack: section")
+        rules = self.apply_overrides(rules, overrides)
+        self.check_sets(table, rules)
+        self.check_counts(table, rack, rules)
+        return Board(
+            table=tuple(s for _, s in table),
+            rack=tuple(t for _, t in rack),
+            opened=opened,
+            rules=rules,
+            expect=expect,
+        )
+
+    def tiles(self, number: int, text: str) -> tuple[Tile, ...] | None:
+        """The tiles of one line, or None (with a problem for each bad word)."""
+        tiles, ok = [], True
+        for word in split_tiles(text):
+            try:
+                tiles.append(parse_tile(word))
+            except TileError as error:
+                self.problem(number, str(error))
+                ok = False
+        return tuple(tiles) if ok else None
+
+    def table_line(
+        self, number: int, text: str, table: list[tuple[int, tuple[Tile, ...]]]
+    ) -> None:
+        tiles = self.tiles(number, text)
+        if tiles == ():
+            self.problem(number, "a table line holds no tiles")
+        elif tiles is not None:
+            table.append((number, tiles))
+
+    def rules(self, number: int, text: str, rules: Rules) -> Rules:
+        for word in text.split():
+            try:
+                rules = parse_rule_word(word, rules)
+            except ValueError as error:
+                self.problem(number, str(error))
+        return rules
+
+    def opened(self, number: int, text: str, opened: bool) -> bool:
+        if text.lower() in _YES:
+            return True
+        if text.lower() in _NO:
+            return False
+        self.problem(number, f"opened: takes yes or no, not {text!r}")
+        return opened
+
+    def expectation(self, number: int, text: str) -> Expectation | None:
+        values: dict[str, int] = {}
+        for word in text.split():
+            key, _, value = word.partition("=")
+            if key not in ("tiles", "value") or not value.isdigit():
+                self.problem(number, f"expect: takes tiles=N value=N, not {word!r}")
+                return None
+            values[key] = int(value)
+        if set(values) != {"tiles", "value"}:
+            self.problem(number, "expect: needs both tiles=N and value=N")
+            return None
+        return Expectation(values["tiles"], values["value"])
+
+    def apply_overrides(self, rules: Rules, overrides: dict[str, object]) -> Rules:
+        given = {k: v for k, v in overrides.items() if v is not None}
+        return rules.replace(**given) if given else rules
+
+    def check_sets(self, table: Iterable[tuple[int, tuple[Tile, ...]]], rules: Rules) -> None:
+        for number, tiles in table:
+            if read_meld(tiles, rules) is None:
+                shown = format_tiles(tiles)
+                self.problem(number, f"not a valid run or group: {shown}")
+
+    def check_counts(
+        self,
+        table: list[tuple[int, tuple[Tile, ...]]],
+        rack: list[tuple[int, Tile]],
+        rules: Rules,
+    ) -> None:
+        box = rules.box
+        placed = [(n, t) for n, s in table for t in s] + rack
+        counts: dict[Tile, int] = {}
+        for number, tile in placed:
+            counts[tile] = counts.get(tile, 0) + 1
+            if counts[tile] == box.limit(tile) + 1:
+                what = "jokers" if tile.is_joker else f"copies of {format_tile(tile)}"
+                self.problem(
+                    number,
+                    f"too many {what}: the {rules.tile_set}-tile set has {box.limit(tile)}",
+                )

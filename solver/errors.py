@@ -1,0 +1,38 @@
+"""The named errors of the core; the CLI turns each into a one-line message and exit 1."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class RummisolveError(Exception):
+    """Base of every error the core raises on purpose."""
+
+
+class TileError(RummisolveError):
+    """A word that is not a tile; the caller adds where it stood."""
+
+
+class Problem(NamedTuple):
+    """One thing wrong with an input, where it was found."""
+
+    source: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        """`FILE:LINE: message`; line 0 means the whole file (it could not be read)."""
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {self.message}"
+
+
+class BoardError(RummisolveError):
+    """An input that is refused, with every problem found in it."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+class SolverError(RummisolveError):
+    """A backend that is missing or failed to give an answer."""

@@ -1,0 +1,148 @@
+"""Which rows of tiles are valid sets (runs and groups), and what each joker stands for."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from .rules import Rules
+from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Tile
+
+MIN_SET = 3
+MAX_GROUP = len(COLOURS)
+# With wraparound a 1 may follow the 13: it then sits at position 14.
+_HIGH_ONE = MAX_NUMBER + 1
+
+
+class Kind(enum.Enum):
+    RUN = "run"
+    GROUP = "group"
+
+
+class Meld(NamedTuple):
+    """A valid set: its tiles as they lie, what each stands for, and the canonical order.
+
+    `stand_ins[i]` is `tiles[i]` itself, or for a joker the tile it replaces. `ordered`
+    is the row as output writes it: a run ascending, a group by colour, each joker at
+    the place it fills.
+    """
+
+    kind: Kind
+    tiles: tuple[Tile, ...]
+    stand_ins: tuple[Tile, ...]
+    ordered: tuple[Tile, ...]
+
+    @property
+    def face_value(self) -> int:
+        """Points the set is worth in an initial meld: a joker counts what it stands for."""
+        return sum(t.number for t in self.stand_ins)
+
+
+def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
+    """The set these tiles make, or None if they make none.
+
+    The tiles may lie in any order; where a joker could stand for more than one tile,
+    its place in the row decides (R3 R4 J: the joker is R5; J R3 R4: it is R2).
+    """
+    row = tuple(tiles)
+    if len(row) < MIN_SET:
+        return None
+    return _read_run(row, rules) or _read_group(row)
+
+
+def is_valid_set(tiles: Sequence[Tile], rules: Rules) -> bool:
+    return read_meld(tiles, rules) is not None
+
+
+def _read_group(row: tuple[Tile, ...]) -> Meld | None:
+    if len(row) > MAX_GROUP:
+        return None
+    real = [t for t in row if not t.is_joker]
+    numbers = {t.number for t in real}
+    colours = [t.colour for t in real]
+    if len(numbers) > 1 or len(set(colours)) != len(colours):
+        return None
+    number = numbers.pop() if numbers else 1
+    free = iter(c for c in COLOURS if c not in colours)
+    stand_ins = tuple(t if not t.is_joker else Tile(next(free), number) for t in row)
+    by_colour = sorted(zip(stand_ins, row), key=lambda pair: COLOURS.index(pair[0].colour))
+    return Meld(Kind.GROUP, row, stand_ins, tuple(tile for _, tile in by_colour))
+
+
+def _read_run(row: tuple[Tile, ...], rules: Rules) -> Meld | None:
+    length = len(row)
+    if length > MAX_NUMBER:
+        return None
+    real = [t for t in row if not t.is_joker]
+    colours = {t.colour for t in real}
+    if len(colours) > 1:
+        return None
+    colour = colours.pop() if colours else COLOURS[0]
+    for start in _run_starts(row, length, rules):
+        positions = _place_in_window(row, start)
+        if positions is not None:
+            stand_ins = tuple(Tile(colour, 1 if p == _HIGH_ONE else p) for p in positions)
+            ordered = tuple(tile for _, tile in sorted(zip(positions, row), key=lambda pair: pair[0]))
+            return Meld(Kind.RUN, row, stand_ins, ordered)
+    return None
+
+
+def _run_starts(row: tuple[Tile, ...], length: int, rules: Rules) -> Iterator[int]:
+    """Windows to try: first the one the row's own order suggests, then lowest first."""
+    last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
+    starts = range(1, last - length + 2)
+    for i, tile in enumerate(row):
+        if not tile.is_joker:
+            number = tile.number
+            if number == 1 and rules.wraparound and i == length - 1 and length > 1:
+                number = _HIGH_ONE
+            suggested = number - i
+            if suggested in starts:
+                yield suggested
+            break
+    yield from starts
+
+
+def _place_in_window(row: tuple[Tile, ...], start: int) -> list[int] | None:
+    """The position of each tile if the row fills positions start.. exactly once each."""
+    end = start + len(row) - 1
+    wanted = list(range(start, end + 1))
+
+    def position(number: int) -> int:
+        return _HIGH_ONE if number == 1 and end == _HIGH_ONE else number
+
+    real_positions = [position(t.number) for t in row if not t.is_joker]
+    if len(set(real_positions)) != len(real_positions) or not set(real_positions) <= set(wanted):
+        return None
+    # Keep jokers where they lie if the row is already in order; else fill the gaps in order.
+    in_order = all(
+        t.is_joker or position(t.number) == start + i for i, t in enumerate(row)
+    )
+    if in_order:
+        return [start + i for i in range(len(row))]
+    gaps = iter(p for p in wanted if p not in real_positions)
+    return [position(t.number) if not t.is_joker else next(gaps) for t in row]
+
+
+def candidate_sets(rules: Rules) -> list[tuple[Tile, ...]]:
+    """Every joker-free set of 3 to 5 tiles (runs) or 3 to 4 (groups).
+
+    Any valid table can be cut into these: a longer run splits into pieces of 3 to 5,
+    and a joker is counted as the tile it stands for.
+    """
+    found: list[tuple[Tile, ...]] = []
+    last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
+    for colour in COLOURS:
+        for length in range(MIN_SET, 6):
+            for start in range(1, last - length + 2):
+                found.append(
+                    tuple(Tile(colour, 1 if p == _HIGH_ONE else p) for p in range(start, start + length))
+                )
+    for number in NUMBERS:
+        for left_out in (None, *COLOURS):
+            found.append(tuple(Tile(c, number) for c in COLOURS if c is not left_out))
+    return found
+
+
+__all__ = ["JOKER", "Kind", "Meld", "candidate_sets", "is_valid_set", "read_meld"]

@@ -1,0 +1,130 @@
+"""Tiles and tile sets: the vocabulary every other module speaks."""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from .errors import TileError
+
+MIN_NUMBER, MAX_NUMBER = 1, 13
+
+
+class Colour(enum.Enum):
+    """The four colours, in the order the canonical output lists them."""
+
+    BLACK = "K"
+    RED = "R"
+    ORANGE = "O"
+    BLUE = "B"
+
+    @property
+    def letter(self) -> str:
+        return self.value
+
+
+# Seed 003 calls orange "jaune": Y is read as orange, never written.
+_COLOUR_LETTERS = {c.letter: c for c in Colour} | {"Y": Colour.ORANGE}
+_TILE_RE = re.compile(r"([A-Za-z])(\d+)")
+
+
+class Tile(NamedTuple):
+    """A coloured tile, or the joker (colour None, number 0).
+
+    A NamedTuple so that tiles sort, hash and compare cheaply in Counters.
+    """
+
+    colour: Colour | None
+    number: int
+
+    @property
+    def is_joker(self) -> bool:
+        return self.colour is None
+
+    def __str__(self) -> str:
+        return format_tile(self)
+
+    def sort_key(self) -> tuple[int, int]:
+        """Jokers last; otherwise by colour, then number."""
+        if self.colour is None:
+            return (len(Colour), 0)
+        return (list(Colour).index(self.colour), self.number)
+
+
+JOKER = Tile(None, 0)
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+NUMBERS = range(MIN_NUMBER, MAX_NUMBER + 1)
+ALL_COLOURED: tuple[Tile, ...] = tuple(Tile(c, n) for c in COLOURS for n in NUMBERS)
+
+
+def parse_tile(text: str) -> Tile:
+    """Read one tile: `R5`, `k13`, `Y1` (orange), `J` or `*` (joker)."""
+    word = text.strip()
+    if word.upper() == "J" or word == "*":
+        return JOKER
+    match = _TILE_RE.fullmatch(word)
+    if match is None:
+        raise TileError(f"unknown tile {word!r}")
+    letter, digits = match.group(1).upper(), match.group(2)
+    colour = _COLOUR_LETTERS.get(letter)
+    if colour is None:
+        raise TileError(f"unknown tile {word!r}: colour must be K, R, O (or Y) or B")
+    number = int(digits)
+    if not MIN_NUMBER <= number <= MAX_NUMBER or digits.startswith("0"):
+        raise TileError(f"unknown tile {word!r}: number must be 1 to 13")
+    return Tile(colour, number)
+
+
+def format_tile(tile: Tile) -> str:
+    return "J" if tile.colour is None else f"{tile.colour.letter}{tile.number}"
+
+
+def split_tiles(text: str) -> list[str]:
+    """Tiles are separated by spaces and/or commas."""
+    return [w for w in re.split(r"[\s,]+", text) if w]
+
+
+def parse_tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(parse_tile(w) for w in split_tiles(text))
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    return " ".join(format_tile(t) for t in tiles)
+
+
+def sort_tiles(tiles: Iterable[Tile]) -> list[Tile]:
+    return sorted(tiles, key=Tile.sort_key)
+
+
+def tile_value(tile: Tile, joker_penalty: int) -> int:
+    """What a tile costs when left on a rack."""
+    return joker_penalty if tile.is_joker else tile.number
+
+
+class TileSet(NamedTuple):
+    """A physical box of tiles: copies of each coloured tile, and jokers."""
+
+    copies: int
+    jokers: int
+
+    @property
+    def size(self) -> int:
+        return self.copies * len(ALL_COLOURED) + self.jokers
+
+    def limit(self, tile: Tile) -> int:
+        return self.jokers if tile.is_joker else self.copies
+
+    def tiles(self) -> list[Tile]:
+        """Every tile of the box, in canonical order."""
+        return [t for t in ALL_COLOURED for _ in range(self.copies)] + [JOKER] * self.jokers
+
+    def excess(self, tiles: Iterable[Tile]) -> dict[Tile, int]:
+        """Tiles present more often than the box holds, with their counts."""
+        counts = Counter(tiles)
+        return {t: n for t, n in counts.items() if n > self.limit(t)}
+
+
+TILE_SETS = {106: TileSet(copies=2, jokers=2), 160: TileSet(copies=3, jokers=4)}
