@@ -13,13 +13,20 @@ from typing import NamedTuple
 
 from .errors import BoardError, Problem, TileError
 from .rules import Rules, parse_rule_word
-from .sets import read_meld
+from .sets import MIN_SET, read_meld
 from .tiles import Tile, format_tile, format_tiles, parse_tile, split_tiles
 
 SECTIONS = ("rules", "opened", "table", "rack")
 _SECTION_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)")
 _EXPECT_RE = re.compile(r"#\s*expect\s*:(.*)", re.IGNORECASE)
 _YES, _NO = ("yes", "y", "true", "on"), ("no", "n", "false", "off")
+# Line breaks as editors count them, so that FILE:LINE points where the user looks
+# (str.splitlines would also break at form feeds and other rare separators).
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+# An unknown section's lines are skipped: its header already carries the problem.
+_SKIPPED = "?"
 
 
 class Expectation(NamedTuple):
@@ -67,7 +74,10 @@ def parse_board(text: str, source: str = "<board>", **overrides: object) -> Boar
     `overrides` are rule options from the command line: they win over the file's `rules:`.
     """
     reader = _Reader(source)
-    board = reader.read(text.splitlines(), overrides)
+    lines = _LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    board = reader.read(lines, overrides)
     if reader.problems:
         raise BoardError(sorted(reader.problems, key=lambda p: p.line))
     return board
@@ -89,13 +99,17 @@ def read_board(path: str | Path, **overrides: object) -> Board:
 def decode_board(data: bytes, source: str) -> str:
     """Text from bytes, or a named error for a file that is not text."""
     if b"\0" in data:
-        line = data[: data.index(b"\0")].count(b"\n") + 1
+        line = _line_of(data, data.index(b"\0"))
         raise BoardError([Problem(source, line, "not a text file (NUL byte)")])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
+        line = _line_of(data, error.start)
         raise BoardError([Problem(source, line, "not a text file (not UTF-8)")]) from None
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return len(_LINE_BREAK_BYTES.split(data[:offset]))
 
 
 class _Reader:
@@ -109,14 +123,18 @@ class _Reader:
         self.problems.append(Problem(self.source, line, message))
 
     def read(self, lines: list[str], overrides: dict[str, object]) -> Board:
-        rules, opened, expect = Rules(), True, None
+        rules, opened = Rules(), True
+        expect: Expectation | None = None
+        expect_line = 0
         table: list[tuple[int, tuple[Tile, ...]]] = []
         rack: list[tuple[int, Tile]] = []
         seen: dict[str, int] = {}
         section = None
         for number, raw in enumerate(lines, start=1):
             if m := _EXPECT_RE.match(raw.strip()):
-                expect = self.expectation(number, m.group(1))
+                if expect_line:
+                    self.problem(number, f"expect: given twice (first on line {expect_line})")
+                expect, expect_line = self.expectation(number, m.group(1)), number
                 continue
             line = raw.split("#", 1)[0].strip()
             if not line:
@@ -125,11 +143,13 @@ class _Reader:
             if header is not None:
                 name, rest = header.group(1).lower(), header.group(2).strip()
                 if name not in SECTIONS:
-                    self.problem(number, f"unknown section {name!r} (known: rules, opened, table, rack)")
-                    section = None
+                    known = ", ".join(f"{s}:" for s in SECTIONS)
+                    self.problem(number, f"unknown section {name + ':'!r} (known: {known})")
+                    section = _SKIPPED
                     continue
                 if name in seen:
-                    self.problem(number, f"section {name!r} given twice (first on line {seen[name]})")
+                    first = seen[name]
+                    self.problem(number, f"section {name}: given twice (first on line {first})")
                 seen[name] = number
                 section = name
                 if name == "rules":
@@ -145,11 +165,15 @@ class _Reader:
             elif section == "rack":
                 rack.extend((number, t) for t in self.tiles(number, line) or ())
             elif section in ("rules", "opened"):
-                self.problem(number, f"unexpected line after {section}: (it takes one line)")
-            elif section is None and not seen:
-                self.problem(number, "expected a section: rules:, opened:, table: or rack:")
+                self.problem(
+                    number, f"a line after {section}:, which takes its value on its own line"
+                )
+            elif section is None:
+                self.problem(number, "a line before any section: start with table: or rack:")
         if "rack" not in seen and not self.problems:
-            self.problem(len(lines) or 1, "no rack: section")
+            self.problem(
+                len(lines) or 1, "no rack: section (write 'rack:' alone for an empty rack)"
+            )
         rules = self.apply_overrides(rules, overrides)
         self.check_sets(table, rules)
         self.check_counts(table, rack, rules)
@@ -201,7 +225,7 @@ class _Reader:
         values: dict[str, int] = {}
         for word in text.split():
             key, _, value = word.partition("=")
-            if key not in ("tiles", "value") or not value.isdigit():
+            if key not in ("tiles", "value") or not _WHOLE_NUMBER.fullmatch(value):
                 self.problem(number, f"expect: takes tiles=N value=N, not {word!r}")
                 return None
             values[key] = int(value)
@@ -216,8 +240,10 @@ class _Reader:
 
     def check_sets(self, table: Iterable[tuple[int, tuple[Tile, ...]]], rules: Rules) -> None:
         for number, tiles in table:
-            if read_meld(tiles, rules) is None:
-                shown = format_tiles(tiles)
+            shown = format_tiles(tiles)
+            if len(tiles) < MIN_SET:
+                self.problem(number, f"a set needs at least {MIN_SET} tiles: {shown}")
+            elif read_meld(tiles, rules) is None:
                 self.problem(number, f"not a valid run or group: {shown}")
 
     def check_counts(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 from .tiles import TILE_SETS, TileSet
@@ -18,6 +19,11 @@ class Rules:
     initial_meld: int = 30
     tile_set: int = 106
     joker_penalty: int = 30
+
+    def __post_init__(self) -> None:
+        """Refuse a box that does not exist here, before `box` fails far from the cause."""
+        if self.tile_set not in TILE_SETS:
+            raise ValueError(f"tile-set must be 106 or 160, not {self.tile_set}")
 
     @property
     def box(self) -> TileSet:
@@ -41,6 +47,14 @@ class Rules:
         return words
 
 
+_NUMERIC_RULES = {
+    "initial-meld": "initial_meld",
+    "tile-set": "tile_set",
+    "joker-penalty": "joker_penalty",
+}
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
 def parse_rule_word(word: str, rules: Rules) -> Rules:
     """Apply one word of a `rules:` line; ValueError names what is wrong."""
     name, _, value = word.partition("=")
@@ -51,12 +65,13 @@ def parse_rule_word(word: str, rules: Rules) -> Rules:
                 return rules.replace(wraparound=False)
             raise ValueError(f"rule wraparound takes no value or yes/no, not {value!r}")
         return rules.replace(wraparound=True)
-    numeric = {"initial-meld": "initial_meld", "tile-set": "tile_set", "joker-penalty": "joker_penalty"}
-    if name not in numeric:
-        raise ValueError(f"unknown rule {word!r}")
-    if not value.isdigit():
-        raise ValueError(f"rule {name} needs a whole number, as in {name}=30")
+    if name not in _NUMERIC_RULES:
+        known = "wraparound, " + ", ".join(f"{n}=N" for n in _NUMERIC_RULES)
+        raise ValueError(f"unknown rule {word!r} (known: {known})")
+    # ASCII digits, and few enough that int() never meets a huge or foreign number.
+    if not _WHOLE_NUMBER.fullmatch(value):
+        raise ValueError(f"rule {name} needs a whole number, as in {name}=30, not {value!r}")
     number = int(value)
     if name == "tile-set" and number not in TILE_SETS:
-        raise ValueError(f"tile-set must be 106 or 160, not {number}")
-    return rules.replace(**{numeric[name]: number})
+        raise ValueError(f"rule tile-set must be 106 or 160, not {number}")
+    return rules.replace(**{_NUMERIC_RULES[name]: number})

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from .rules import Rules
-from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Tile
+from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Colour, Tile
 
 MIN_SET = 3
 MAX_GROUP = len(COLOURS)
@@ -66,7 +66,9 @@ def _read_group(row: tuple[Tile, ...]) -> Meld | None:
     number = numbers.pop() if numbers else 1
     free = iter(c for c in COLOURS if c not in colours)
     stand_ins = tuple(t if not t.is_joker else Tile(next(free), number) for t in row)
-    by_colour = sorted(zip(stand_ins, row), key=lambda pair: COLOURS.index(pair[0].colour))
+    by_colour = sorted(
+        zip(stand_ins, row, strict=True), key=lambda pair: COLOURS.index(pair[0].colour)
+    )
     return Meld(Kind.GROUP, row, stand_ins, tuple(tile for _, tile in by_colour))
 
 
@@ -75,17 +77,23 @@ def _read_run(row: tuple[Tile, ...], rules: Rules) -> Meld | None:
     if length > MAX_NUMBER:
         return None
     real = [t for t in row if not t.is_joker]
-    colours = {t.colour for t in real}
+    colours = {t.colour for t in real if t.colour is not None}
     if len(colours) > 1:
         return None
     colour = colours.pop() if colours else COLOURS[0]
     for start in _run_starts(row, length, rules):
         positions = _place_in_window(row, start)
         if positions is not None:
-            stand_ins = tuple(Tile(colour, 1 if p == _HIGH_ONE else p) for p in positions)
-            ordered = tuple(tile for _, tile in sorted(zip(positions, row), key=lambda pair: pair[0]))
+            stand_ins = tuple(_run_tile(colour, p) for p in positions)
+            by_place = sorted(zip(positions, row, strict=True), key=lambda pair: pair[0])
+            ordered = tuple(tile for _, tile in by_place)
             return Meld(Kind.RUN, row, stand_ins, ordered)
     return None
+
+
+def _run_tile(colour: Colour, position: int) -> Tile:
+    """The tile at a run position: position 14 is the 1 that follows the 13."""
+    return Tile(colour, 1 if position == _HIGH_ONE else position)
 
 
 def _run_starts(row: tuple[Tile, ...], length: int, rules: Rules) -> Iterator[int]:
@@ -136,9 +144,7 @@ def candidate_sets(rules: Rules) -> list[tuple[Tile, ...]]:
     for colour in COLOURS:
         for length in range(MIN_SET, 6):
             for start in range(1, last - length + 2):
-                found.append(
-                    tuple(Tile(colour, 1 if p == _HIGH_ONE else p) for p in range(start, start + length))
-                )
+                found.append(tuple(_run_tile(colour, p) for p in range(start, start + length)))
     for number in NUMBERS:
         for left_out in (None, *COLOURS):
             found.append(tuple(Tile(c, number) for c in COLOURS if c is not left_out))

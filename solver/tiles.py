@@ -28,7 +28,10 @@ class Colour(enum.Enum):
 
 # Seed 003 calls orange "jaune": Y is read as orange, never written.
 _COLOUR_LETTERS = {c.letter: c for c in Colour} | {"Y": Colour.ORANGE}
-_TILE_RE = re.compile(r"([A-Za-z])(\d+)")
+# ASCII digits only: `\d` would also read other scripts' digits as numbers.
+_TILE_RE = re.compile(r"([A-Za-z])([0-9]+)")
+# A message quotes at most this much of a word that is not a tile.
+_LONGEST_SHOWN = 20
 
 
 class Tile(NamedTuple):
@@ -65,17 +68,20 @@ def parse_tile(text: str) -> Tile:
     word = text.strip()
     if word.upper() == "J" or word == "*":
         return JOKER
+    shown = repr(word if len(word) <= _LONGEST_SHOWN else word[: _LONGEST_SHOWN - 3] + "...")
     match = _TILE_RE.fullmatch(word)
     if match is None:
-        raise TileError(f"unknown tile {word!r}")
+        raise TileError(f"unknown tile {shown}: a tile is a colour and a number, as in R5, or J")
     letter, digits = match.group(1).upper(), match.group(2)
     colour = _COLOUR_LETTERS.get(letter)
     if colour is None:
-        raise TileError(f"unknown tile {word!r}: colour must be K, R, O (or Y) or B")
-    number = int(digits)
-    if not MIN_NUMBER <= number <= MAX_NUMBER or digits.startswith("0"):
-        raise TileError(f"unknown tile {word!r}: number must be 1 to 13")
-    return Tile(colour, number)
+        raise TileError(f"unknown tile {shown}: colour must be K, R, O (or Y) or B")
+    if digits.startswith("0") and len(digits) > 1:
+        raise TileError(f"unknown tile {shown}: write the number without a leading 0")
+    # The length test comes first so that a very long number is never converted.
+    if len(digits) > 2 or not MIN_NUMBER <= int(digits) <= MAX_NUMBER:
+        raise TileError(f"unknown tile {shown}: number must be 1 to 13")
+    return Tile(colour, int(digits))
 
 
 def format_tile(tile: Tile) -> str:
