@@ -1,0 +1,202 @@
+"""The generator deals legal, realistic positions, the same ones for the same seed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from rummisolve.board import Board, format_board, parse_board, read_board
+from rummisolve.cli import cli
+from rummisolve.generate import GenerateError, Span, generate_boards
+from rummisolve.rules import Rules
+from rummisolve.sets import Kind, read_meld
+from rummisolve.tiles import JOKER
+
+RULES = [
+    Rules(),
+    Rules(wraparound=True),
+    Rules(tile_set=160),
+    Rules(wraparound=True, tile_set=160, initial_meld=50, joker_penalty=20),
+]
+
+
+def assert_legal(board: Board) -> None:
+    for row in board.table:
+        assert read_meld(row, board.rules) is not None, row
+        assert row.count(JOKER) < len(row), "a set of jokers alone"
+    box = board.rules.box
+    assert box.excess([*board.table_tiles, *board.rack]) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    rules=st.sampled_from(RULES),
+    table=st.tuples(st.integers(0, 60), st.integers(0, 40)),
+    rack=st.tuples(st.integers(0, 20), st.integers(0, 20)),
+)
+def test_every_board_is_legal_and_sized(
+    seed: int, rules: Rules, table: tuple[int, int], rack: tuple[int, int]
+) -> None:
+    table_span = Span(table[0], table[0] + table[1])
+    rack_span = Span(rack[0], rack[0] + rack[1])
+    assume(table_span.high >= 3 or table_span.low == 0)
+    boards = generate_boards(5, seed, table_tiles=table_span, rack_tiles=rack_span, rules=rules)
+    for board in boards:
+        assert_legal(board)
+        assert table_span.low <= len(board.table_tiles) <= table_span.high
+        assert len(board.table_tiles) not in (1, 2)
+        assert rack_span.low <= len(board.rack) <= rack_span.high
+        assert board.rules == rules
+        assert parse_board(format_board(board)) == board
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: " ".join(r.differences()) or "default")
+def test_crowded_tables_are_still_legal(rules: Rules) -> None:
+    size = 100 if rules.tile_set == 106 else 150
+    for board in generate_boards(20, 3, table_tiles=size, rack_tiles=5, rules=rules):
+        assert_legal(board)
+        assert len(board.table_tiles) == size
+
+
+def test_same_seed_same_boards_and_board_i_independent_of_count() -> None:
+    first = list(generate_boards(30, 42))
+    assert first == list(generate_boards(30, 42))
+    assert first[:5] == list(generate_boards(5, 42))
+    assert first != list(generate_boards(30, 43))
+
+
+def test_jokers_in_play_as_asked() -> None:
+    boards = list(generate_boards(200, 5, table_tiles=(10, 40), rack_tiles=(5, 15), jokers=2))
+    for board in boards:
+        assert board.table_tiles.count(JOKER) + board.rack.count(JOKER) == 2
+    assert any(JOKER in board.rack for board in boards)
+    assert any(JOKER in row for board in boards for row in board.table)
+    assert any(row.count(JOKER) == 2 for board in boards for row in board.table)
+
+
+def test_no_jokers_when_asked_for_none() -> None:
+    for board in generate_boards(50, 5, jokers=0):
+        assert JOKER not in [*board.table_tiles, *board.rack]
+
+
+def test_tables_mix_runs_groups_and_long_runs() -> None:
+    kinds: Counter[Kind] = Counter()
+    longest = 0
+    for board in generate_boards(100, 9, table_tiles=(20, 60)):
+        for row in board.table:
+            meld = read_meld(row, board.rules)
+            assert meld is not None
+            kinds[meld.kind] += 1
+            longest = max(longest, len(row))
+    assert kinds[Kind.RUN] > kinds[Kind.GROUP] > 0
+    assert longest >= 8
+
+
+def test_wrapping_runs_only_with_wraparound() -> None:
+    def wraps(board: Board) -> bool:
+        return any(row[-2:] == (row[-2]._replace(number=13), row[-2]._replace(number=1))
+                   for row in board.table)
+
+    with_wrap = list(generate_boards(200, 11, table_tiles=(30, 60), rules=Rules(wraparound=True)))
+    without = list(generate_boards(200, 11, table_tiles=(30, 60)))
+    assert any(wraps(b) for b in with_wrap)
+    assert not any(wraps(b) for b in without)
+
+
+def test_the_160_set_allows_three_copies() -> None:
+    boards = generate_boards(50, 2, table_tiles=(60, 100), rules=Rules(tile_set=160))
+    assert any(max(Counter([*b.table_tiles, *b.rack]).values()) == 3 for b in boards)
+
+
+def test_opened_is_recorded() -> None:
+    assert all(not b.opened for b in generate_boards(3, 1, opened=False))
+
+
+@pytest.mark.parametrize(
+    ("sizes", "message"),
+    [
+        ({"table_tiles": (1, 2)}, "no table holds 1-2 tiles"),
+        ({"table_tiles": 100, "rack_tiles": 10}, "do not fit in the 106-tile set"),
+        ({"jokers": 3}, "has only 2 jokers"),
+        ({"rack_tiles": (5, 4)}, "invalid size range 5-4"),
+    ],
+    ids=["table of 1-2", "more than the box", "too many jokers", "empty range"],
+)
+def test_impossible_sizes_are_refused(sizes: dict[str, object], message: str) -> None:
+    with pytest.raises(GenerateError, match=message):
+        next(generate_boards(1, 1, **sizes))  # type: ignore[arg-type]
+
+
+# The command line
+
+
+def test_cli_writes_numbered_board_files(tmp_path: Path) -> None:
+    out = tmp_path / "boards"
+    result = CliRunner().invoke(
+        cli, ["generate", "--count", "3", "--seed", "7", "--out", str(out), "--table-tiles", "12"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output == f"wrote 3 boards to {out}\n"
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["gen-00001.txt", "gen-00002.txt", "gen-00003.txt"]
+    expected = list(generate_boards(3, 7, table_tiles=12))
+    assert [read_board(f) for f in files] == expected
+
+
+def test_cli_files_say_how_to_make_them_again(tmp_path: Path) -> None:
+    CliRunner().invoke(cli, ["generate", "--count", "1", "--seed", "7", "--out", str(tmp_path)])
+    first_line = (tmp_path / "gen-00001.txt").read_text().splitlines()[0]
+    recipe = "rummisolve generate --seed 7 --table-tiles 0-60 --rack-tiles 5-20"
+    assert first_line == f"# {recipe}: board 1"
+
+
+def test_cli_stdout_splits_into_boards() -> None:
+    args = ["generate", "--count", "2", "--seed", "1", "--table-tiles", "3-9", "--rack-tiles", "4"]
+    result = CliRunner().invoke(cli, [*args, "--jokers", "1", "--not-opened", "--wraparound"])
+    assert result.exit_code == 0, result.output
+    chunks = result.output.split("\n\n")
+    assert len(chunks) == 2
+    recipe = "rummisolve generate --seed 1 --table-tiles 3-9 --rack-tiles 4 --jokers 1"
+    assert chunks[0].startswith(f"# --- board 1: {recipe}\nrules: wraparound\nopened: no\n")
+    assert chunks[1].startswith(f"# --- board 2: {recipe}\n")
+    expected = list(
+        generate_boards(
+            2, 1, table_tiles=(3, 9), rack_tiles=4, jokers=1, opened=False,
+            rules=Rules(wraparound=True),
+        )
+    )
+    assert [parse_board(chunk) for chunk in chunks] == expected
+
+
+def test_cli_rule_options_reach_the_boards() -> None:
+    args = ["generate", "--count", "1", "--seed", "1", "--tile-set", "160", "--initial-meld", "50"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert parse_board(result.output).rules == Rules(tile_set=160, initial_meld=50)
+    assert "rules: initial-meld=50 tile-set=160\n" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--table-tiles", "2"], "Error: no table holds 2 tiles: every set has at least 3\n"),
+        (["--jokers", "5", "--tile-set", "160"], "Error: the 160-tile set has only 4 jokers\n"),
+    ],
+    ids=["table of 2", "too many jokers"],
+)
+def test_cli_refuses_impossible_sizes(args: list[str], error: str) -> None:
+    result = CliRunner().invoke(cli, ["generate", "--count", "1", *args])
+    assert result.exit_code == 1
+    assert result.output == error
+
+
+@pytest.mark.parametrize("size", ["x", "5-", "9-3", "-1"], ids=repr)
+def test_cli_bad_size_is_a_usage_error(size: str) -> None:
+    result = CliRunner().invoke(cli, ["generate", "--table-tiles", size])
+    assert result.exit_code == 2
+    assert "Invalid value for '--table-tiles'" in result.output
