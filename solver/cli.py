@@ -9,13 +9,16 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from . import __version__
-from .board import Board, read_board
+from .board import Board, format_board, read_board
 from .errors import BoardError, RummisolveError
+from .generate import Span, generate_boards
+from .rules import Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -92,6 +95,62 @@ def describe_board(board: Board) -> str:
     if differences := board.rules.differences():
         words.append("rules: " + " ".join(differences))
     return ", ".join(words)
+
+
+def size_range(ctx: click.Context, param: click.Parameter, value: str | None) -> Span | None:
+    """A size on the command line: `N`, or `LO-HI` for a random size in that range."""
+    if value is None:
+        return None
+    low, dash, high = value.partition("-")
+    if not low.isdigit() or (dash and not high.isdigit()):
+        raise click.BadParameter(f"{value!r} is not a size N or a range LO-HI")
+    span = Span(int(low), int(high) if dash else int(low))
+    if span.low > span.high:
+        raise click.BadParameter(f"{value!r} is an empty range")
+    return span
+
+
+@cli.command()
+@click.option("--count", type=click.IntRange(0), default=10, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for gen-00001.txt, ... (default: all boards on stdout).",
+)
+@click.option("--table-tiles", metavar="N|LO-HI", default="0-60", show_default=True,
+              callback=size_range)
+@click.option("--rack-tiles", metavar="N|LO-HI", default="5-20", show_default=True,
+              callback=size_range)
+@click.option("--jokers", metavar="N|LO-HI", callback=size_range,
+              help="Jokers in play, table and rack  [default: as dealt]")
+@click.option("--opened/--not-opened", default=True, show_default=True, help="Initial meld made.")
+@rule_options
+@core_errors
+def generate(
+    count: int, seed: int, out: Path | None, table_tiles: Span, rack_tiles: Span,
+    jokers: Span | None, opened: bool, **options: Any,
+) -> None:
+    """Deal random, legal positions from the box, as board files."""
+    rules = Rules().replace(**{k: v for k, v in rule_overrides(options).items() if v is not None})
+    boards = generate_boards(
+        count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, jokers=jokers,
+        rules=rules, opened=opened,
+    )
+    recipe = f"rummisolve generate --seed {seed} --table-tiles {table_tiles}"
+    recipe += f" --rack-tiles {rack_tiles}"
+    if jokers is not None:
+        recipe += f" --jokers {jokers}"
+    if out is None:
+        for number, board in enumerate(boards, start=1):
+            gap = "\n" if number > 1 else ""
+            click.echo(f"{gap}# --- board {number}: {recipe}\n{format_board(board)}", nl=False)
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    width = max(5, len(str(count)))
+    for number, board in enumerate(boards, start=1):
+        path = out / f"gen-{number:0{width}d}.txt"
+        path.write_text(f"# {recipe}: board {number}\n{format_board(board)}", encoding="utf-8")
+    click.echo(f"wrote {count} board{'s' * (count != 1)} to {out}")
 
 
 def main() -> None:
