@@ -1,0 +1,328 @@
+"""Scoring a finished game, and totals over a match (rules.md, "Ending and scoring a game").
+
+The user's documents score a game in more than one way; each reading is an option of
+`Scoring`, so that a table can pick its own. A score file (`rummisolve score FILE`) is read
+and written here: one line per player, `NAME: tiles left [laid=N]`, and an optional
+`rules:` line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .board import decode_board
+from .errors import BoardError, Problem, RummisolveError, TileError
+from .rules import Rules, parse_rule_word
+from .tiles import Tile, format_tiles, parse_tile, split_tiles, tile_value
+
+_LAID_RE = re.compile(r"laid=(\d+)", re.IGNORECASE)
+
+
+class Method(enum.Enum):
+    """Who scores what once the winner is known."""
+
+    STANDARD = "standard"
+    """000, 003, 004: losers score minus their rack; the winner the sum of those."""
+    LAID = "laid"
+    """001/002: each scores the value laid on the table minus the rack; the winner the
+    value laid plus the other racks."""
+
+
+class Blocked(enum.Enum):
+    """Who wins when the pool ran out and nobody could go out."""
+
+    DIFFERENCE = "difference"
+    """004: the lowest rack total wins; the others lose the difference to it, and the
+    winner takes the sum of those differences."""
+    FEWEST_TILES = "fewest-tiles"
+    """000: the rack with the fewest tiles wins, and the game is scored the usual way."""
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """The scoring options a table agrees on before the match."""
+
+    method: Method = Method.STANDARD
+    blocked: Blocked = Blocked.DIFFERENCE
+    joker_penalty: int = 30
+
+    def rack_total(self, rack: Iterable[Tile]) -> int:
+        return sum(tile_value(t, self.joker_penalty) for t in rack)
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player at the end of a game: the tiles left, and (for `Method.LAID`) the value
+    the player laid on the table during the game."""
+
+    name: str
+    rack: tuple[Tile, ...]
+    laid: int | None = None
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """What scoring needs to know about a game. `doubled`: the house rule applies, the
+    winner went out in a single turn having laid nothing before (004)."""
+
+    players: tuple[PlayerResult, ...]
+    doubled: bool = False
+
+    @property
+    def out(self) -> PlayerResult | None:
+        """The player who emptied the rack, if anyone did."""
+        return next((p for p in self.players if not p.rack), None)
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """The result of one game: its winner (None when the rules leave a tie) and scores."""
+
+    winner: str | None
+    scores: Mapping[str, int]
+
+
+class ScoreError(RummisolveError):
+    """A finished game that the chosen scoring cannot score."""
+
+
+class ScoreFileError(BoardError):
+    """A score file that is refused; reported like a board, one `FILE:LINE` per problem."""
+
+
+def score_game(game: FinishedGame, scoring: Scoring) -> GameScore:
+    """Score one game. Without a winner (a tie in a blocked game) nobody collects."""
+    names = [p.name for p in game.players]
+    if len(set(names)) != len(names):
+        raise ScoreError("every player needs a different name")
+    if sum(1 for p in game.players if not p.rack) > 1:
+        raise ScoreError("only the winner's rack may be empty")
+    if game.doubled and game.out is None:
+        raise ScoreError("doubled: nobody went out, so nobody went out in one turn")
+    winner = _winner(game, scoring)
+    racks = {p.name: scoring.rack_total(p.rack) for p in game.players}
+    scores: dict[str, int]
+    if scoring.method is Method.LAID:
+        scores = {p.name: _laid(p) - racks[p.name] for p in game.players}
+        if winner is not None:
+            laid = _laid(next(p for p in game.players if p.name == winner))
+            scores[winner] = laid + sum(t for name, t in racks.items() if name != winner)
+    else:
+        lowest = min(racks.values())
+        base = lowest if game.out is None and scoring.blocked is Blocked.DIFFERENCE else 0
+        scores = {name: base - total for name, total in racks.items()}
+        if winner is not None:
+            scores[winner] = -sum(s for name, s in scores.items() if name != winner)
+    factor = 2 if game.doubled else 1
+    return GameScore(winner, {name: factor * scores[name] for name in names})
+
+
+def _winner(game: FinishedGame, scoring: Scoring) -> str | None:
+    if game.out is not None:
+        return game.out.name
+    if scoring.blocked is Blocked.FEWEST_TILES:
+        measure = {p.name: len(p.rack) for p in game.players}
+    else:
+        measure = {p.name: scoring.rack_total(p.rack) for p in game.players}
+    best = min(measure.values())
+    leaders = [name for name, value in measure.items() if value == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _laid(player: PlayerResult) -> int:
+    if player.laid is None:
+        raise ScoreError(f"{player.name}: the laid scoring needs the value laid (laid=N)")
+    return player.laid
+
+
+@dataclass(frozen=True)
+class Match:
+    """Games agreed beforehand; the highest total wins (rules.md, "A match")."""
+
+    games: tuple[GameScore, ...] = ()
+
+    def then(self, game: GameScore) -> Match:
+        return Match((*self.games, game))
+
+    @property
+    def totals(self) -> dict[str, int]:
+        totals: dict[str, int] = {}
+        for game in self.games:
+            for name, score in game.scores.items():
+                totals[name] = totals.get(name, 0) + score
+        return totals
+
+    @property
+    def leaders(self) -> list[str]:
+        """The players with the highest total (more than one on a tie)."""
+        totals = self.totals
+        best = max(totals.values(), default=0)
+        return [name for name, total in totals.items() if total == best]
+
+
+# Score files ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """A score file: the finished game and the scoring its `rules:` line asks for."""
+
+    game: FinishedGame
+    scoring: Scoring = field(default_factory=Scoring)
+
+
+def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
+    """Read a score file; every problem found is reported at once, each with its line."""
+    problems: list[Problem] = []
+    scoring, doubled, rules_line = Scoring(), False, 0
+    players: list[PlayerResult] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, colon, rest = line.partition(":")
+        name = name.strip()
+        if not colon or not name:
+            problems.append(Problem(source, number, "expected NAME: tiles left on the rack"))
+        elif name.lower() == "rules":
+            if rules_line:
+                problems.append(
+                    Problem(source, number, f"rules: given twice (first on line {rules_line})")
+                )
+            rules_line = number
+            scoring, doubled = _read_rules(rest, scoring, doubled, source, number, problems)
+        elif name in seen:
+            problems.append(
+                Problem(source, number, f"player {name!r} given twice (first on line {seen[name]})")
+            )
+        else:
+            seen[name] = number
+            player = _read_player(name, rest, source, number, problems)
+            if player is not None:
+                players.append(player)
+    last = len(text.splitlines()) or 1
+    if not seen:
+        problems.append(Problem(source, last, "no players: one line per player, NAME: tiles"))
+    elif len(seen) < 2:
+        problems.append(Problem(source, last, "a game needs at least two players"))
+    empty = [seen[p.name] for p in players if not p.rack]
+    problems.extend(
+        Problem(source, line, "a second empty rack: only the winner's may be empty")
+        for line in empty[1:]
+    )
+    if doubled and not empty and rules_line:
+        problems.append(Problem(source, rules_line, "doubled: nobody went out (no rack is empty)"))
+    if scoring.method is Method.LAID:
+        problems.extend(
+            Problem(source, seen[p.name], f"the laid scoring needs laid=N for {p.name}")
+            for p in players
+            if p.laid is None
+        )
+    if problems:
+        raise ScoreFileError(sorted(problems, key=lambda p: p.line))
+    return ScoreSheet(FinishedGame(tuple(players), doubled), scoring)
+
+
+def _read_player(
+    name: str, text: str, source: str, number: int, problems: list[Problem]
+) -> PlayerResult | None:
+    tiles: list[Tile] = []
+    laid: int | None = None
+    ok = True
+    for word in split_tiles(text):
+        if match := _LAID_RE.fullmatch(word):
+            laid = int(match.group(1))
+            continue
+        try:
+            tiles.append(parse_tile(word))
+        except TileError as error:
+            problems.append(Problem(source, number, str(error)))
+            ok = False
+    return PlayerResult(name, tuple(tiles), laid) if ok else None
+
+
+def _read_rules(
+    text: str,
+    scoring: Scoring,
+    doubled: bool,
+    source: str,
+    number: int,
+    problems: list[Problem],
+) -> tuple[Scoring, bool]:
+    """The score file's `rules:` words: joker-penalty=N, scoring=..., blocked=..., doubled."""
+    for word in text.split():
+        key, _, value = word.lower().partition("=")
+        try:
+            if key == "doubled" and not value:
+                doubled = True
+            elif key == "scoring":
+                scoring = _replace(scoring, method=Method(value))
+            elif key == "blocked":
+                scoring = _replace(scoring, blocked=Blocked(value))
+            elif key == "joker-penalty":
+                penalty = parse_rule_word(word, _rules_for(scoring)).joker_penalty
+                scoring = _replace(scoring, joker_penalty=penalty)
+            else:
+                raise ValueError(
+                    f"unknown rule {word!r} (known: joker-penalty=N, scoring=standard|laid, "
+                    "blocked=difference|fewest-tiles, doubled)"
+                )
+        except ValueError as error:
+            problems.append(Problem(source, number, _rule_message(key, value, error)))
+    return scoring, doubled
+
+
+def _rule_message(key: str, value: str, error: ValueError) -> str:
+    choices = {"scoring": Method, "blocked": Blocked}
+    if key in choices:
+        known = "|".join(c.value for c in choices[key])
+        return f"{key} must be {known}, not {value!r}"
+    return str(error)
+
+
+def _replace(scoring: Scoring, **changes: object) -> Scoring:
+    return dataclasses.replace(scoring, **changes)  # type: ignore[arg-type]
+
+
+def _rules_for(scoring: Scoring) -> Rules:
+    return Rules(joker_penalty=scoring.joker_penalty)
+
+
+def format_score_sheet(sheet: ScoreSheet) -> str:
+    """The score file that `parse_score_sheet` reads back to the same sheet."""
+    words = []
+    default = Scoring()
+    if sheet.scoring.joker_penalty != default.joker_penalty:
+        words.append(f"joker-penalty={sheet.scoring.joker_penalty}")
+    if sheet.scoring.method is not default.method:
+        words.append(f"scoring={sheet.scoring.method.value}")
+    if sheet.scoring.blocked is not default.blocked:
+        words.append(f"blocked={sheet.scoring.blocked.value}")
+    if sheet.game.doubled:
+        words.append("doubled")
+    lines = [f"rules: {' '.join(words)}"] if words else []
+    for player in sheet.game.players:
+        parts = [format_tiles(player.rack)] if player.rack else []
+        if player.laid is not None:
+            parts.append(f"laid={player.laid}")
+        lines.append(f"{player.name}: {' '.join(parts)}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def read_score_sheet(path: str | Path) -> ScoreSheet:
+    """Read a score file, or standard input when the path is `-`."""
+    import sys
+
+    source = str(path)
+    try:
+        data = sys.stdin.buffer.read() if source == "-" else Path(path).read_bytes()
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise ScoreFileError([Problem(source, 0, f"cannot read: {reason}")]) from None
+    return parse_score_sheet(decode_board(data, source), source)
