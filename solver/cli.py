@@ -7,7 +7,6 @@ The core raises named errors (`RummisolveError`); here each becomes a one-line
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,7 +48,9 @@ def rule_options(command: F) -> F:
     """The rule options every board-reading command takes; the command line wins."""
     options = [
         click.option("--wraparound/--no-wraparound", default=None, help="12-13-1 is a run."),
-        click.option("--initial-meld", type=click.IntRange(0), help="Points the initial meld needs."),
+        click.option(
+            "--initial-meld", type=click.IntRange(0), help="Points the initial meld needs."
+        ),
         click.option("--tile-set", type=click.Choice(["106", "160"]), help="Which box of tiles."),
         click.option("--joker-penalty", type=click.IntRange(0), help="A joker's value on a rack."),
     ]
@@ -158,4 +159,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

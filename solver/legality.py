@@ -1,0 +1,63 @@
+"""Is a move legal? Checked from the rules alone, without the integer program.
+
+Every answer the tests, batches and benchmarks see goes through `check_move`, so a
+wrong model shows up as a named problem rather than as a plausible-looking move.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .board import Board
+from .sets import read_meld
+from .tiles import format_tiles, tile_value
+
+if TYPE_CHECKING:
+    from .solve import Move
+
+
+def check_move(board: Board, move: Move) -> list[str]:
+    """Every way the move breaks the rules; an empty list means it is legal."""
+    problems = []
+    rules = board.rules
+    for row in move.table:
+        if read_meld(row, rules) is None:
+            problems.append(f"not a valid set: {format_tiles(row)}")
+    played, rack = Counter(move.played), Counter(board.rack)
+    if played - rack:
+        problems.append(f"played tiles not on the rack: {format_tiles((played - rack).elements())}")
+    if Counter(move.rack) != rack - played:
+        problems.append("the rack after the move is not the rack less the tiles played")
+    before, after = Counter(board.table_tiles), Counter(t for row in move.table for t in row)
+    if after != before + played:
+        lost, extra = before + played - after, after - before - played
+        problems.append(
+            f"table after != table before + played (missing: {format_tiles(lost.elements())};"
+            f" extra: {format_tiles(extra.elements())})"
+        )
+    if move.tiles_played != len(move.played):
+        problems.append(f"tiles_played is {move.tiles_played}, but {len(move.played)} were played")
+    value = sum(tile_value(t, rules.joker_penalty) for t in move.played)
+    if move.value_played != value:
+        problems.append(f"value_played is {move.value_played}, but the tiles are worth {value}")
+    if not board.opened and move.played:
+        problems.extend(_initial_meld_problems(board, move))
+    if not move.played and move.table != board.table:
+        problems.append("no tile played, yet the table changed")
+    return problems
+
+
+def _initial_meld_problems(board: Board, move: Move) -> list[str]:
+    """An initial meld: the table exactly as it lay, new sets from the rack worth enough."""
+    new_sets = Counter(move.table)
+    new_sets.subtract(Counter(board.table))
+    if any(n < 0 for n in new_sets.values()):
+        return ["an initial meld must leave the table exactly as it lay"]
+    value = 0
+    for row in new_sets.elements():
+        meld = read_meld(row, board.rules)
+        value += meld.face_value if meld is not None else 0
+    if value < board.rules.initial_meld:
+        return [f"initial meld worth {value}, less than {board.rules.initial_meld}"]
+    return []

@@ -1,0 +1,212 @@
+"""Finding the best move: build the model, solve it, and lay the answer out as sets and steps."""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .backends import DEFAULT_BACKEND, Solution, get_backend
+from .board import Board
+from .model import Arrangement, Objective, build_model, read_solution
+from .tiles import JOKER, Tile, tile_value
+
+TileRow = tuple[Tile, ...]
+
+
+class Status(enum.Enum):
+    OPTIMAL = "optimal"
+    NO_MOVE = "no-move"
+    FEASIBLE = "feasible"
+
+
+class Action(enum.Enum):
+    """What happened to one set of the new table."""
+
+    KEEP = "keep"
+    EXTEND = "extend"
+    NEW = "new"
+    REBUILD = "rebuild"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Tiles a new set takes from one set of the table as it lay."""
+
+    set_index: int
+    tiles: TileRow
+
+
+@dataclass(frozen=True)
+class Step:
+    """One set of the new table and where each of its tiles comes from."""
+
+    action: Action
+    tiles: TileRow
+    from_table: tuple[Source, ...]
+    from_rack: TileRow
+
+
+@dataclass(frozen=True)
+class Move:
+    """The answer for a board: what to play, the table after it, and how to get there."""
+
+    status: Status
+    played: TileRow
+    table: tuple[TileRow, ...]
+    rack: TileRow
+    tiles_played: int
+    value_played: int
+    seconds: float
+    steps: tuple[Step, ...]
+    backend: str
+
+    @property
+    def is_move(self) -> bool:
+        return bool(self.played)
+
+
+def find_move(
+    board: Board,
+    objective: Objective | str = Objective.TILES,
+    backend: str = DEFAULT_BACKEND,
+    time_limit: float | None = None,
+) -> Move:
+    """The best move on the board, proved best unless the time limit cut the search short."""
+    started = time.perf_counter()
+    objective = Objective(objective)
+    solve = get_backend(backend)
+    mip, layout = build_model(board, objective)
+    # Nothing to decide (no tile can join any set): no backend needed.
+    solution = solve(mip, time_limit) if mip.columns else Solution([], proved=True)
+    arrangement = read_solution(layout, solution.values)
+    played = _in_rack_order(board.rack, arrangement.played)
+    if not played:
+        status = Status.NO_MOVE if solution.proved else Status.FEASIBLE
+        steps = tuple(Step(Action.KEEP, s, (), ()) for s in board.table)
+        return Move(
+            status, (), board.table, board.rack, 0, 0, time.perf_counter() - started, steps, backend
+        )
+    status = Status.OPTIMAL if solution.proved else Status.FEASIBLE
+    steps = _steps(board, arrangement)
+    rest = Counter(board.rack) - Counter(played)
+    return Move(
+        status=status,
+        played=played,
+        table=tuple(step.tiles for step in steps),
+        rack=_in_rack_order(board.rack, rest),
+        tiles_played=len(played),
+        value_played=sum(tile_value(t, board.rules.joker_penalty) for t in played),
+        seconds=time.perf_counter() - started,
+        steps=steps,
+        backend=backend,
+    )
+
+
+def _in_rack_order(rack: Sequence[Tile], wanted: Counter[Tile]) -> TileRow:
+    left = Counter(wanted)
+    chosen = []
+    for t in rack:
+        if left[t] > 0:
+            left[t] -= 1
+            chosen.append(t)
+    return tuple(chosen)
+
+
+def _new_sets(arrangement: Arrangement) -> list[TileRow]:
+    """The pieces as sets to lay: jokers put in, and runs that continue each other joined.
+
+    Pieces come in canonical order (runs ascending, groups by colour), so a joker put in
+    at its stand-in's place reads back as that tile.
+    """
+    jokers = Counter(arrangement.stand_ins)
+    runs: list[list[tuple[Tile, Tile]]] = []
+    groups: list[TileRow] = []
+    for piece in arrangement.pieces:
+        row = []
+        for t in piece:
+            filled = jokers[t] > 0
+            jokers[t] -= filled
+            row.append((t, JOKER if filled else t))
+        if len({t.number for t in piece}) == 1:
+            groups.append(tuple(t for _, t in row))
+        else:
+            runs.append(row)
+    return [tuple(t for _, t in row) for row in _join_runs(runs)] + groups
+
+
+def _join_runs(runs: list[list[tuple[Tile, Tile]]]) -> list[list[tuple[Tile, Tile]]]:
+    """Join runs of one colour where one starts right after the other ends.
+
+    Each run is (stand-in, tile) pairs from its first number up; a wrapping run ends at
+    position 14, where nothing can follow it.
+    """
+    joined: list[list[tuple[Tile, Tile]]] = []
+    for row in sorted(runs, key=lambda r: r[0][0].sort_key()):
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and last[0][0].colour == row[0][0].colour
+            and last[0][0].number + len(last) == row[0][0].number
+        ):
+            last.extend(row)
+        else:
+            joined.append(list(row))
+    return joined
+
+
+def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
+    """The new table in order, each set with where its tiles come from.
+
+    A set of the table as it lay keeps its place; a new set follows the old set it took
+    most tiles from; sets made from the rack alone come last.
+    """
+    # Before the initial meld the model never saw the table: all of it stays.
+    kept = Counter(arrangement.kept if board.opened else range(len(board.table)))
+    new_sets = _new_sets(arrangement)
+    broken = [i for i in range(len(board.table)) if not kept[i]]
+    leftover = {i: Counter(board.table[i]) for i in broken}
+    needs = [Counter(s) for s in new_sets]
+    taken: list[dict[int, Counter[Tile]]] = [{} for _ in new_sets]
+    # Greedy: the pairs (new set, old set) that share most tiles exchange them first.
+    pairs = sorted(
+        (
+            (sum((needs[n] & leftover[i]).values()), n, i)
+            for n in range(len(new_sets))
+            for i in broken
+        ),
+        key=lambda p: (-p[0], p[1], p[2]),
+    )
+    for shared, n, i in pairs:
+        if not shared:
+            break
+        common = needs[n] & leftover[i]
+        if common:
+            taken[n][i] = taken[n].get(i, Counter()) + common
+            needs[n] -= common
+            leftover[i] -= common
+
+    steps_at: dict[int, list[Step]] = {i: [] for i in range(len(board.table))}
+    from_rack_only: list[Step] = []
+    for n, tiles in enumerate(new_sets):
+        sources = tuple(Source(i, _ordered_like(tiles, taken[n][i])) for i in sorted(taken[n]))
+        rack_part = _ordered_like(tiles, needs[n])
+        if not sources:
+            from_rack_only.append(Step(Action.NEW, tiles, (), rack_part))
+            continue
+        main = max(sources, key=lambda s: len(s.tiles))
+        whole = len(sources) == 1 and Counter(main.tiles) == Counter(board.table[main.set_index])
+        action = Action.EXTEND if whole else Action.REBUILD
+        steps_at[main.set_index].append(Step(action, tiles, sources, rack_part))
+    ordered: list[Step] = []
+    for i, old in enumerate(board.table):
+        if kept[i]:
+            ordered.append(Step(Action.KEEP, old, (), ()))
+        ordered.extend(steps_at[i])
+    return tuple(ordered + from_rack_only)
+
+
+def _ordered_like(row: TileRow, part: Counter[Tile]) -> TileRow:
+    return _in_rack_order(row, part)

@@ -1,0 +1,137 @@
+"""An exhaustive reference solver for small positions, sharing no code with the model.
+
+It knows sets only as "shapes" (every run window and every group of colours), tries
+every sub-multiset of the rack, and partitions the tiles by brute force. Slow, simple,
+and independent: the property tests hold the MIP to its answers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from itertools import combinations
+from typing import NamedTuple
+
+from rummisolve.board import Board
+from rummisolve.tiles import COLOURS, JOKER, Tile, tile_value
+
+Bag = tuple[Tile, ...]
+
+
+class Best(NamedTuple):
+    tiles: int
+    value: int
+    kept: int
+
+
+@cache
+def _shapes(size: int, wraparound: bool) -> tuple[frozenset[Tile], ...]:
+    """Every joker-free set of this many tiles, with its face value as the tiles' numbers."""
+    shapes = []
+    last = 14 if wraparound else 13
+    for colour in COLOURS:
+        for start in range(1, last - size + 2):
+            shapes.append(
+                frozenset(Tile(colour, 1 if n == 14 else n) for n in range(start, start + size))
+            )
+    if size in (3, 4):
+        for number in range(1, 14):
+            for colours in combinations(COLOURS, size):
+                shapes.append(frozenset(Tile(c, number) for c in colours))
+    return tuple(shapes)
+
+
+def set_value(tiles: Bag, wraparound: bool) -> int | None:
+    """The highest face value these tiles can have as one set, or None if they make none."""
+    real = [t for t in tiles if t != JOKER]
+    if len(set(real)) != len(real):
+        return None
+    best = None
+    for shape in _shapes(len(tiles), wraparound):
+        if set(real) <= shape:
+            value = sum(t.number for t in shape)
+            best = value if best is None else max(best, value)
+    return best
+
+
+def _key(tiles: Bag) -> Bag:
+    return tuple(sorted(tiles, key=Tile.sort_key))
+
+
+def _order(parts: list[Bag]) -> tuple[Bag, ...]:
+    return tuple(sorted(parts, key=lambda p: [t.sort_key() for t in p]))
+
+
+@cache
+def _partitions(tiles: Bag, wraparound: bool) -> dict[tuple[Bag, ...], int]:
+    """Every way to cut the (sorted) bag into sets, each with its best total face value."""
+    if not tiles:
+        return {(): 0}
+    first, rest = tiles[0], tiles[1:]
+    # Only tiles that can share a set with the first one: same colour, same number, jokers.
+    mates = [
+        t
+        for t in rest
+        if first == JOKER or t == JOKER or t.colour == first.colour or t.number == first.number
+    ]
+    results: dict[tuple[Bag, ...], int] = {}
+    for size in range(2, min(12, len(mates)) + 1):
+        for others in set(combinations(mates, size)):
+            part = (first, *others)
+            value = set_value(part, wraparound)
+            if value is None:
+                continue
+            remaining = list(rest)
+            for t in others:
+                remaining.remove(t)
+            for parts, rest_value in _partitions(tuple(remaining), wraparound).items():
+                key = _order([part, *parts])
+                results[key] = max(results.get(key, 0), value + rest_value)
+    return results
+
+
+def best_move(board: Board, objective: str = "tiles") -> Best:
+    """The best (tiles, value, sets kept) over every sub-multiset of the rack."""
+    rules = board.rules
+    table = list(board.table_tiles)
+    originals = Counter(_key(s) for s in board.table)
+    rack = list(board.rack)
+    best: Best | None = None
+    subsets: set[Bag] = set()
+    for size in range(len(rack) + 1):
+        subsets.update(_key(c) for c in combinations(rack, size))
+    for played in subsets:
+        value = sum(tile_value(t, rules.joker_penalty) for t in played)
+        if board.opened:
+            kept = _best_kept(_key(tuple(table) + played), originals, rules.wraparound)
+        else:
+            kept = _meld_ok(played, rules.wraparound, rules.initial_meld)
+            kept = len(board.table) if kept else None
+        if kept is None:
+            continue
+        candidate = Best(len(played), value, kept)
+        if best is None or _rank(candidate, objective) > _rank(best, objective):
+            best = candidate
+    assert best is not None  # playing nothing is always possible
+    return best
+
+
+def _rank(best: Best, objective: str) -> tuple[int, int, int]:
+    if objective == "tiles":
+        return (best.tiles, best.value, best.kept)
+    return (best.value, best.tiles, best.kept)
+
+
+def _best_kept(tiles: Bag, originals: Counter[Bag], wraparound: bool) -> int | None:
+    """Most sets of the table kept intact over every partition, or None if none exists."""
+    best = None
+    for parts in _partitions(tiles, wraparound):
+        kept = sum((Counter(_key(p) for p in parts) & originals).values())
+        best = kept if best is None else max(best, kept)
+    return best
+
+
+def _meld_ok(played: Bag, wraparound: bool, threshold: int) -> bool:
+    if not played:
+        return True
+    return any(value >= threshold for value in _partitions(_key(played), wraparound).values())
