@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,8 +86,6 @@ def parse_board(text: str, source: str = "<board>", **overrides: object) -> Boar
 
 def read_board(path: str | Path, **overrides: object) -> Board:
     """Read a board file, or standard input when the path is `-`."""
-    import sys
-
     source = str(path)
     try:
         data = sys.stdin.buffer.read() if source == "-" else Path(path).read_bytes()
