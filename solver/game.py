@@ -196,6 +196,8 @@ class GameRecord:
     result: FinishedGame
     score: GameScore
     solver_calls: int
+    solver_seconds: float
+    """Time inside `find_move` (model and solve), of `seconds` for the whole game."""
     seconds: float
 
 
@@ -228,12 +230,13 @@ def play_game(
     order = [*seats[first:], *seats[:first]]
     players = [_Player(seat, [pool.pop() for _ in range(RACK_SIZE)]) for seat in order]
     table: tuple[TileRow, ...] = ()
-    calls = 0
+    calls, solving = 0, 0.0
 
     def find(board: Board, objective: Objective) -> Move:
-        nonlocal calls
-        calls += 1
-        return find_move(board, objective, options.backend, options.time_limit)
+        nonlocal calls, solving
+        move = find_move(board, objective, options.backend, options.time_limit)
+        calls, solving = calls + 1, solving + move.seconds
+        return move
 
     idle, turns, out = 0, 0, None
     for player in _rounds(players):
@@ -274,6 +277,7 @@ def play_game(
         result=result,
         score=score_game(result, options.scoring),
         solver_calls=calls,
+        solver_seconds=solving,
         seconds=time.perf_counter() - started,
     )
 
