@@ -1,0 +1,340 @@
+"""Side by side with the PyPI package `rummikub-solver`, on the same positions, in one run.
+
+    python benchmarks/compare_rummikub_solver.py --positions 200 --seed 1
+
+Every position is solved by each backend of ours (`find_move`) and each installed
+backend of rummikub-solver, `--repeats` times, in an order that rotates from one
+position to the next so that no solver always runs first. A position's time is the
+median of its repeats; over positions the summary gives median, p90 and max, and the
+ratio of ours to rummikub-solver's fastest backend. Every answer of ours passes
+`check_move`; every answer of theirs is checked against our set rules too.
+
+What rummikub-solver can express, and so what this compares:
+- No wraparound runs: positions are dealt with wraparound off.
+- The table is a multiset it rearranges freely, as ours does; "fewest changes to the
+  table" (our third criterion) does not change the number of tiles played.
+- Its candidate sets leave out groups of 4 with a joker and runs of 4-5 with a joker at
+  an end. A table that its sets cannot cover (R5 B5 K5 J, say) makes it answer "no
+  move"; such positions are skipped (counted in the summary). On the rack the same gap
+  may make its best move smaller than ours: counted as "ours more".
+- Its initial meld may use the table in a second solve: not our rules, so only opened
+  positions are compared.
+- Its objective counts tiles (jokers included), like ours, but has no tie-break on
+  value: the value played is recorded on both sides, and compared, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from positions import RESULTS, Stats, machine, quiet_stdout, timed, write_jsonl
+
+from rummisolve.board import Board, format_board
+from rummisolve.generate import generate_boards
+from rummisolve.legality import check_move
+from rummisolve.rules import Rules
+from rummisolve.sets import read_meld
+from rummisolve.solve import find_move
+from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, tile_value
+
+OUR_BACKENDS = ("highs", "cbc", "pulp-highs")
+# Tables at least this large count as crowded in the summary's second breakdown.
+CROWDED = 40
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one solver played on one position, in our tiles."""
+
+    tiles_played: int
+    value_played: int
+    played: tuple[Tile, ...]
+
+
+@dataclass(frozen=True)
+class Runner:
+    """One solver with one backend, ready to solve positions."""
+
+    solver: str
+    backend: str
+    solve: Callable[[Board], Answer]
+
+    @property
+    def name(self) -> str:
+        return f"{self.solver}/{self.backend}"
+
+
+def ours(backend: str) -> Runner:
+    def solve(board: Board) -> Answer:
+        move = find_move(board, backend=backend)
+        problems = check_move(board, move)
+        assert not problems, f"{backend}: illegal answer {problems}\n{format_board(board)}"
+        return Answer(move.tiles_played, move.value_played, move.played)
+
+    return Runner("rummisolve", backend, solve)
+
+
+class TheirSide:
+    """rummikub-solver set up for our rules: same box, tiles mapped colour by colour."""
+
+    def __init__(self, rules: Rules) -> None:
+        import rummikub_solver as rs
+
+        self.rs = rs
+        self.rules = rules
+        self.ruleset = rs.RuleSet(repeats=rules.box.copies, jokers=rules.box.jokers)
+        # Its first four colours are ours by name: black, blue, orange, red.
+        self.theirs: dict[Tile, Any] = {
+            JOKER if isinstance(t, rs.Joker) else Tile(Colour[t.colour.name], t.value): t
+            for t in self.ruleset.tiles
+        }
+        self.ours = {int(v): k for k, v in self.theirs.items()}
+
+    def backends(self) -> list[str]:
+        return sorted(str(b) for b in self.rs.MILPSolver.supported())
+
+    def state(self, board: Board) -> Any:
+        state = self.ruleset.new_game()
+        state.add_table(*(self.theirs[t] for t in board.table_tiles))
+        state.add_rack(*(self.theirs[t] for t in board.rack))
+        state.initial = False
+        return state
+
+    def can_express(self, board: Board) -> bool:
+        """Whether its sets can cover the table as it is (else it answers "no move").
+
+        Asks its model directly (an empty rack, maximise tiles: feasible if and only if
+        the table can be laid out in its sets); its public `arrange_table` would first
+        drop the table's jokers and call them free.
+        """
+        if not board.table:
+            return True
+        state = self.state(Board(table=board.table, rack=(), rules=board.rules))
+        raw = self.ruleset._solver(self.rs.SolverMode.TILE_COUNT, state)
+        return bool(raw.set_indices)
+
+    def runner(self, backend: str) -> Runner:
+        ruleset = self.rs.RuleSet(
+            repeats=self.rules.box.copies,
+            jokers=self.rules.box.jokers,
+            solver_backend=self.rs.MILPSolver(backend),
+        )
+        mode = self.rs.SolverMode.TILE_COUNT
+
+        def solve(board: Board) -> Answer:
+            state = self.state(board)
+            proposal = ruleset.solve(state, mode)
+            if proposal is None:
+                return Answer(0, 0, ())
+            played = tuple(self.ours[int(t)] for t in proposal.tiles)
+            problems = self.problems(board, played, proposal.sets)
+            assert not problems, f"rummikub-solver/{backend}: {problems}\n{format_board(board)}"
+            value = sum(tile_value(t, board.rules.joker_penalty) for t in played)
+            return Answer(len(played), value, played)
+
+        return Runner("rummikub-solver", backend, solve)
+
+    def problems(self, board: Board, played: tuple[Tile, ...], sets: Any) -> list[str]:
+        """Its answer judged by our rules: valid sets holding the table and the played tiles."""
+        rows = [tuple(self.ours[int(t)] for t in row) for row in sets]
+        found = [
+            f"not a valid set: {format_tiles(r)}"
+            for r in rows if not read_meld(r, self.rules)
+        ]
+        if Counter(t for r in rows for t in r) != Counter(board.table_tiles) + Counter(played):
+            found.append("its sets are not the table plus the tiles played")
+        if Counter(played) - Counter(board.rack):
+            found.append("played tiles not on the rack")
+        return found
+
+
+def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[list[Board], int]:
+    """`args.positions` boards both solvers can express, and how many were skipped."""
+    rules = Rules(tile_set=args.tile_set)
+    chosen: list[Board] = []
+    skipped = 0
+    dealt = generate_boards(
+        10 * args.positions + 100, args.seed, table_tiles=args.table_tiles,
+        rack_tiles=args.rack_tiles, rules=rules,
+    )
+    for board in dealt:
+        if len(chosen) == args.positions:
+            break
+        if theirs.can_express(board):
+            chosen.append(board)
+        else:
+            skipped += 1
+    return chosen, skipped
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    theirs = TheirSide(Rules(tile_set=args.tile_set))
+    boards, skipped = positions(args, theirs)
+    their_backends = args.their_backends or theirs.backends()
+    runners = [ours(b) for b in args.backends] + [theirs.runner(b) for b in their_backends]
+    for runner in runners:  # first solves build and compile models: not what is measured
+        for board in boards[:3]:
+            runner.solve(board)
+    records: list[dict[str, Any]] = []
+    times: dict[str, list[float]] = {r.name: [] for r in runners}
+    crowded: dict[str, list[float]] = {r.name: [] for r in runners}
+    answers: list[dict[str, Answer]] = []
+    for index, board in enumerate(boards):
+        shift = index % len(runners)
+        found: dict[str, Answer] = {}
+        for runner in runners[shift:] + runners[:shift]:
+            results = [timed(functools.partial(runner.solve, board)) for _ in range(args.repeats)]
+            seconds = sorted(s for _, s in results)
+            answer = results[0][0]
+            assert all(a.tiles_played == answer.tiles_played for a, _ in results)
+            found[runner.name] = answer
+            median = seconds[len(seconds) // 2]
+            times[runner.name].append(median)
+            if len(board.table_tiles) >= CROWDED:
+                crowded[runner.name].append(median)
+            records.append({
+                "position": index + 1,
+                "seed": args.seed,
+                "table_tiles": len(board.table_tiles),
+                "table_sets": len(board.table),
+                "rack_tiles": len(board.rack),
+                "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
+                "solver": runner.solver,
+                "backend": runner.backend,
+                "seconds": [round(s, 6) for s in seconds],
+                "median_seconds": round(median, 6),
+                "tiles_played": answer.tiles_played,
+                "value_played": answer.value_played,
+                "played": format_tiles(answer.played),
+                "board": format_board(board),
+            })
+        answers.append(found)
+        if args.progress:
+            print(f"\r{index + 1}/{len(boards)}", end="", file=sys.stderr, flush=True)
+    if args.progress:
+        print(file=sys.stderr)
+    return {
+        "records": records,
+        "summary": summarise(args, runners, times, crowded, answers, boards, skipped),
+    }
+
+
+def summarise(
+    args: argparse.Namespace,
+    runners: list[Runner],
+    times: dict[str, list[float]],
+    crowded: dict[str, list[float]],
+    answers: list[dict[str, Answer]],
+    boards: list[Board],
+    skipped: int,
+) -> dict[str, Any]:
+    stats = {name: Stats.of(ts) for name, ts in times.items()}
+    ours_ = [r.name for r in runners if r.solver == "rummisolve"]
+    theirs_ = [r.name for r in runners if r.solver != "rummisolve"]
+    fastest = min(theirs_, key=lambda n: stats[n].median)
+    reference = ours_[0]
+    agreement = Counter[str]()
+    value = Counter[str]()
+    disagreements = []
+    for index, found in enumerate(answers, start=1):
+        our_tiles = {found[n].tiles_played for n in ours_}
+        assert len(our_tiles) == 1, f"our backends disagree on position {index}: {found}"
+        mine, other = found[reference], found[fastest]
+        their_tiles = {found[n].tiles_played for n in theirs_}
+        if their_tiles != {mine.tiles_played}:
+            disagreements.append({"position": index, "ours": mine.tiles_played,
+                                  "theirs": sorted(their_tiles)})
+        agreement["same tiles" if their_tiles == {mine.tiles_played} else
+                  "ours more" if mine.tiles_played > max(their_tiles) else "theirs more"] += 1
+        if mine.tiles_played == other.tiles_played:
+            value["same" if mine.value_played == other.value_played else
+                  "ours higher" if mine.value_played > other.value_played else "theirs higher"] += 1
+    crowded_stats = {n: Stats.of(ts) for n, ts in crowded.items() if ts}
+    return {
+        "command": " ".join(["python", "benchmarks/compare_rummikub_solver.py", *sys.argv[1:]]),
+        "machine": machine(),
+        "positions": len(boards),
+        "skipped_not_expressible": skipped,
+        "repeats": args.repeats,
+        "table_tiles": "-".join(map(str, args.table_tiles)),
+        "rack_tiles": "-".join(map(str, args.rack_tiles)),
+        "tile_set": args.tile_set,
+        "with_jokers": sum(1 for b in boards if JOKER in b.table_tiles or JOKER in b.rack),
+        "times": {n: {"positions": s.count, **s.as_ms()} for n, s in stats.items()},
+        "crowded_times": {n: {"positions": s.count, **s.as_ms()} for n, s in crowded_stats.items()},
+        "their_fastest": fastest,
+        "ratios_to_their_fastest": {
+            n: {"median": round(stats[n].median / stats[fastest].median, 3),
+                "p90": round(stats[n].p90 / stats[fastest].p90, 3)}
+            for n in ours_
+        },
+        "tiles_played": dict(agreement),
+        "value_played_when_same_tiles": dict(value),
+        "disagreements": disagreements,
+    }
+
+
+def show(summary: dict[str, Any]) -> str:
+    lines = [
+        f"{summary['positions']} positions (table {summary['table_tiles']}, rack "
+        f"{summary['rack_tiles']}, {summary['with_jokers']} with jokers, "
+        f"{summary['tile_set']}-tile set), {summary['repeats']} repeats; "
+        f"{summary['skipped_not_expressible']} skipped: table not expressible in rummikub-solver",
+        "",
+        f"{'solver/backend':32} {'median ms':>10} {'p90 ms':>10} {'max ms':>10}"
+        f"   crowded (table >= {CROWDED}): median, p90",
+    ]
+    for name, t in summary["times"].items():
+        c = summary["crowded_times"].get(name)
+        extra = f"   {c['median_ms']:8.2f} {c['p90_ms']:8.2f}" if c else ""
+        figures = f"{t['median_ms']:10.2f} {t['p90_ms']:10.2f} {t['max_ms']:10.2f}"
+        lines.append(f"{name:32} {figures}{extra}")
+    lines.append("")
+    fastest = summary["their_fastest"]
+    for name, r in summary["ratios_to_their_fastest"].items():
+        lines.append(f"{name} / {fastest}: median x{r['median']:.3f}, p90 x{r['p90']:.3f}")
+    lines.append(f"tiles played: {summary['tiles_played']}")
+    lines.append(f"value played, where the tiles agree (vs {fastest}): "
+                 f"{summary['value_played_when_same_tiles']}")
+    return "\n".join(lines)
+
+
+def size_range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    return (int(low), int(high or low))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--table-tiles", type=size_range, default=(0, 60), metavar="LO-HI")
+    parser.add_argument("--rack-tiles", type=size_range, default=(5, 30), metavar="LO-HI")
+    parser.add_argument("--tile-set", type=int, choices=(106, 160), default=106)
+    parser.add_argument("--backends", nargs="+", default=list(OUR_BACKENDS))
+    parser.add_argument("--their-backends", nargs="+", help="default: every one installed")
+    parser.add_argument("--out", type=Path, help="JSON lines (default: benchmarks/results/...)")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
+    args = parser.parse_args(argv)
+    with quiet_stdout():  # cvxpy's solvers and HiGHS print from C; the summary must stay clean
+        result = run(args)
+    out = args.out or RESULTS / f"compare-rummikub-solver-seed{args.seed}-n{args.positions}.jsonl"
+    write_jsonl(out, result["records"])
+    summary_path = out.with_name(out.stem + "-summary.json")
+    summary_path.write_text(json.dumps(result["summary"], indent=2) + "\n", encoding="utf-8")
+    print(show(result["summary"]))
+    print(f"\nwrote {out} and {summary_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
