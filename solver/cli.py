@@ -6,18 +6,51 @@ The core raises named errors (`RummisolveError`); here each becomes a one-line
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import click
 
 from . import __version__
+from .backends import BACKENDS, DEFAULT_BACKEND
 from .board import Board, format_board, read_board
 from .errors import BoardError, RummisolveError
+from .game import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    STRATEGIES,
+    GameOptions,
+    MatchRecord,
+    SetupError,
+    Strategy,
+    Turn,
+    make_seats,
+    play_match,
+    strategy_named,
+    strategy_stats,
+    tile_set_for,
+)
 from .generate import Span, generate_boards
+from .model import Objective
+from .render import move_json, render_move
 from .rules import Rules
+from .scoring import (
+    Blocked,
+    FinishedGame,
+    GameScore,
+    Method,
+    Scoring,
+    read_score_sheet,
+    score_game,
+)
+from .solve import find_move
+from .tiles import format_tiles
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,13 +110,59 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("board_path", metavar="BOARD", )
+@click.argument(
+    "board_path",
+    metavar="BOARD",
+)
 @rule_options
 @core_errors
 def check(board_path: str, **options: Any) -> None:
     """Validate a board file (exit 0 valid, 1 invalid)."""
     board = read_board(board_path, **rule_overrides(options))
     click.echo(f"{board_path}: valid: {describe_board(board)}")
+
+
+@cli.command()
+@click.argument("board_path", metavar="BOARD")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (interface.md).")
+@click.option(
+    "--objective",
+    type=click.Choice([o.value for o in Objective]),
+    default=Objective.TILES.value,
+    show_default=True,
+    help="Most tiles first, or most points first.",
+)
+@click.option(
+    "--backend", type=click.Choice(sorted(BACKENDS)), default=DEFAULT_BACKEND, show_default=True
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Stop searching and give the best move found so far.",
+)
+@rule_options
+@core_errors
+def hint(
+    board_path: str,
+    as_json: bool,
+    objective: str,
+    backend: str,
+    time_limit: float | None,
+    **options: Any,
+) -> None:
+    """The best move on BOARD (a file, or - for standard input), proved best."""
+    board = read_board(board_path, **rule_overrides(options))
+    move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)
+    if as_json:
+        click.echo(json.dumps(move_json(move)))
+    else:
+        click.echo(render_move(board, move, colour=use_colour()), nl=False)
+
+
+def use_colour() -> bool:
+    """Colour on a terminal, unless NO_COLOR is set (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def describe_board(board: Board) -> str:
@@ -115,27 +194,45 @@ def size_range(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--count", type=click.IntRange(0), default=10, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
 @click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path),
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
     help="Folder for gen-00001.txt, ... (default: all boards on stdout).",
 )
-@click.option("--table-tiles", metavar="N|LO-HI", default="0-60", show_default=True,
-              callback=size_range)
-@click.option("--rack-tiles", metavar="N|LO-HI", default="5-20", show_default=True,
-              callback=size_range)
-@click.option("--jokers", metavar="N|LO-HI", callback=size_range,
-              help="Jokers in play, table and rack  [default: as dealt]")
+@click.option(
+    "--table-tiles", metavar="N|LO-HI", default="0-60", show_default=True, callback=size_range
+)
+@click.option(
+    "--rack-tiles", metavar="N|LO-HI", default="5-20", show_default=True, callback=size_range
+)
+@click.option(
+    "--jokers",
+    metavar="N|LO-HI",
+    callback=size_range,
+    help="Jokers in play, table and rack  [default: as dealt]",
+)
 @click.option("--opened/--not-opened", default=True, show_default=True, help="Initial meld made.")
 @rule_options
 @core_errors
 def generate(
-    count: int, seed: int, out: Path | None, table_tiles: Span, rack_tiles: Span,
-    jokers: Span | None, opened: bool, **options: Any,
+    count: int,
+    seed: int,
+    out: Path | None,
+    table_tiles: Span,
+    rack_tiles: Span,
+    jokers: Span | None,
+    opened: bool,
+    **options: Any,
 ) -> None:
     """Deal random, legal positions from the box, as board files."""
     rules = Rules().replace(**{k: v for k, v in rule_overrides(options).items() if v is not None})
     boards = generate_boards(
-        count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, jokers=jokers,
-        rules=rules, opened=opened,
+        count,
+        seed,
+        table_tiles=table_tiles,
+        rack_tiles=rack_tiles,
+        jokers=jokers,
+        rules=rules,
+        opened=opened,
     )
     recipe = f"rummisolve generate --seed {seed} --table-tiles {table_tiles}"
     recipe += f" --rack-tiles {rack_tiles}"
@@ -152,6 +249,246 @@ def generate(
         path = out / f"gen-{number:0{width}d}.txt"
         path.write_text(f"# {recipe}: board {number}\n{format_board(board)}", encoding="utf-8")
     click.echo(f"wrote {count} board{'s' * (count != 1)} to {out}")
+
+
+@cli.command()
+@click.argument("score_path", metavar="FILE")
+@click.option(
+    "--joker-penalty",
+    type=click.IntRange(0),
+    help="A joker's value on a rack  [default: the file's rules: line, else 30]",
+)
+@click.option("--doubled", is_flag=True, help="The winner went out in one turn (house rule).")
+@click.option(
+    "--scoring",
+    "method",
+    type=click.Choice([m.value for m in Method]),
+    help="standard (000, 003, 004) or laid: laid minus rack, needs laid=N (001, 002).",
+)
+@click.option(
+    "--blocked",
+    type=click.Choice([b.value for b in Blocked]),
+    help="Who wins when no rack is empty: lowest total (004) or fewest tiles (000).",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the scores.")
+@core_errors
+def score(
+    score_path: str,
+    joker_penalty: int | None,
+    doubled: bool,
+    method: str | None,
+    blocked: str | None,
+    as_json: bool,
+) -> None:
+    """Score a finished game from the racks left (one line per player, NAME: tiles)."""
+    sheet = read_score_sheet(score_path)
+    scoring = sheet.scoring
+    if joker_penalty is not None:
+        scoring = dataclasses.replace(scoring, joker_penalty=joker_penalty)
+    if method is not None:
+        scoring = dataclasses.replace(scoring, method=Method(method))
+    if blocked is not None:
+        scoring = dataclasses.replace(scoring, blocked=Blocked(blocked))
+    finished = dataclasses.replace(sheet.game, doubled=sheet.game.doubled or doubled)
+    result = score_game(finished, scoring)
+    if as_json:
+        click.echo(json.dumps({"scores": dict(result.scores), "winner": result.winner}))
+        return
+    click.echo(score_table(finished, result, scoring))
+
+
+def score_table(finished: FinishedGame, result: GameScore, scoring: Scoring) -> str:
+    """One row per player: name, score, what was left on the rack; then the winner."""
+    width = max(len(p.name) for p in finished.players)
+    points = {name: f"{s:+d}" for name, s in result.scores.items()}
+    digits = max(len(p) for p in points.values())
+    lines = []
+    for player in finished.players:
+        left = format_tiles(player.rack) if player.rack else "out"
+        total = f" ({scoring.rack_total(player.rack)})" if len(player.rack) > 1 else ""
+        lines.append(f"{player.name:<{width}}  {points[player.name]:>{digits}}  {left}{total}")
+    double = " (doubled: out in one turn)" if finished.doubled else ""
+    lines.append(f"winner: {result.winner}{double}" if result.winner else "no winner: a tie")
+    return "\n".join(lines)
+
+
+def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[Strategy, ...]:
+    """`greedy,cautious`: one strategy per seat, in seat order."""
+    try:
+        return tuple(strategy_named(name) for name in value.split(","))
+    except SetupError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+@cli.command()
+@click.option(
+    "--players",
+    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+    default=4,
+    show_default=True,
+    help="5-6 play with the 160-tile set.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    help="Games to play  [default: one per player, the official round; with --target: no limit]",
+)
+@click.option(
+    "--target",
+    type=click.IntRange(1),
+    help="Play until a total reaches this score (--games then caps the match).",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same games.")
+@click.option(
+    "--strategy",
+    "strategies",
+    default="greedy",
+    show_default=True,
+    callback=strategy_list,
+    help=f"One per seat, comma-separated, repeated if fewer: {', '.join(STRATEGIES)}.",
+)
+@click.option(
+    "--scoring",
+    "method",
+    type=click.Choice([m.value for m in Method]),
+    default=Method.STANDARD.value,
+    show_default=True,
+    help="standard (000, 003, 004) or laid: laid minus rack (001, 002).",
+)
+@click.option(
+    "--blocked",
+    type=click.Choice([b.value for b in Blocked]),
+    default=Blocked.DIFFERENCE.value,
+    show_default=True,
+    help="Who wins when the pool ran out: lowest total (004) or fewest tiles (000).",
+)
+@click.option("--doubled", is_flag=True, help="House rule: going out in one turn doubles.")
+@click.option(
+    "--backend", type=click.Choice(list(BACKENDS)), default=DEFAULT_BACKEND, show_default=True
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, min_open=True),
+    help="Seconds the solver may spend on one move.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: games and totals.")
+@click.option(
+    "--log",
+    "log_file",
+    type=click.File("w"),
+    help="Write one JSON line per turn: the state after it.",
+)
+@rule_options
+@core_errors
+def play(
+    players: int,
+    games: int | None,
+    target: int | None,
+    seed: int,
+    strategies: tuple[Strategy, ...],
+    method: str,
+    blocked: str,
+    doubled: bool,
+    backend: str,
+    time_limit: float | None,
+    as_json: bool,
+    log_file: TextIO | None,
+    **options: Any,
+) -> None:
+    """Simulate games between solver-driven players, and score them."""
+    if len(strategies) > players:
+        raise click.BadParameter(
+            f"{len(strategies)} strategies for {players} players", param_hint="'--strategy'"
+        )
+    given = {k: v for k, v in rule_overrides(options).items() if v is not None}
+    rules = Rules(tile_set=tile_set_for(players)).replace(**given)
+    game_options = GameOptions(
+        rules=rules,
+        method=Method(method),
+        blocked=Blocked(blocked),
+        doubled=doubled,
+        backend=backend,
+        time_limit=time_limit,
+    )
+
+    def log(turn: Turn) -> None:
+        if log_file is not None:
+            log_file.write(json.dumps(turn.as_json()) + "\n")
+
+    record = play_match(make_seats(strategies, players), game_options, seed, games, target, log)
+    if as_json:
+        click.echo(json.dumps(match_json(record, seed)))
+    else:
+        click.echo(match_table(record, seed))
+
+
+def match_json(record: MatchRecord, seed: int) -> dict[str, Any]:
+    """`play --json`: interface.md's keys, then the seeds and each strategy's results."""
+    return {
+        "games": [
+            {
+                "winner": g.score.winner,
+                "scores": dict(g.score.scores),
+                "turns": g.turns,
+                "end": g.end.value,
+                "starter": g.starter,
+                "seed": g.seed,
+                "doubled": g.result.doubled,
+                "solver_calls": g.solver_calls,
+            }
+            for g in record.games
+        ],
+        "totals": record.match.totals,
+        "seed": seed,
+        "players": {s.name: s.strategy.name for s in record.seats},
+        "strategies": {
+            s.name: {"seats": s.seats, "wins": s.wins, "mean_score": round(s.mean_score, 2)}
+            for s in strategy_stats(record)
+        },
+    }
+
+
+def match_table(record: MatchRecord, seed: int) -> str:
+    """A row per game (winner, how it ended, each player's score), the totals, and a row
+    per strategy: its wins and mean score per game."""
+    names = [s.name for s in record.seats]
+    rows = [["game", "winner", "end", "turns", *names]]
+    for g in record.games:
+        end = f"{g.end.value}, doubled" if g.result.doubled else g.end.value
+        scores = [f"{g.score.scores[n]:+d}" for n in names]
+        rows.append([str(g.number), g.score.winner or "-", end, str(g.turns), *scores])
+    totals = record.match.totals
+    leaders = " ".join(record.match.leaders)
+    rows.append(["total", leaders, "", "", *(f"{totals[n]:+d}" for n in names)])
+    strategies = [s.strategy.name for s in record.seats]
+    lines = [
+        f"seed {seed}: {len(names)} players ("
+        + ", ".join(f"{n} {s}" for n, s in zip(names, strategies, strict=True))
+        + ")",
+        *_columns(rows, right_from=3),
+        "",
+        *_columns(
+            [["strategy", "seats", "wins", "mean score"]]
+            + [
+                [s.name, str(s.seats), str(s.wins), f"{s.mean_score:+.1f}"]
+                for s in strategy_stats(record)
+            ],
+            right_from=1,
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def _columns(rows: list[list[str]], right_from: int) -> list[str]:
+    """Rows as aligned text columns: left-aligned, then right-aligned from `right_from`."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(w) if i < right_from else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
 
 
 def main() -> None:

@@ -75,12 +75,12 @@ def find_move(
     time_limit: float | None = None,
 ) -> Move:
     """The best move on the board, proved best unless the time limit cut the search short."""
-    started = time.perf_counter()
     objective = Objective(objective)
-    solve = get_backend(backend)
+    solver = get_backend(backend)
+    started = time.perf_counter()
     mip, layout = build_model(board, objective)
     # Nothing to decide (no tile can join any set): no backend needed.
-    solution = solve(mip, time_limit) if mip.columns else Solution([], proved=True)
+    solution = solver.solve(mip, time_limit) if mip.columns else Solution([], proved=True)
     arrangement = read_solution(layout, solution.values)
     played = _in_rack_order(board.rack, arrangement.played)
     if not played:

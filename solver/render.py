@@ -1,0 +1,123 @@
+"""A move as JSON (interface.md) and as text for a person, tiles in colour when wanted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .board import Board
+from .solve import Action, Move, Status, Step
+from .tiles import Colour, Tile, format_tile, format_tiles
+
+_ANSI = {
+    Colour.BLACK: "\x1b[1m",
+    Colour.RED: "\x1b[31m",
+    Colour.ORANGE: "\x1b[38;5;208m",
+    Colour.BLUE: "\x1b[34m",
+    None: "\x1b[35m",
+}
+_RESET = "\x1b[0m"
+
+
+def tiles_json(tiles: Iterable[Tile]) -> list[str]:
+    return [format_tile(t) for t in tiles]
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    """The object `hint --json` prints; keys beyond interface.md's are additions."""
+    return {
+        "status": move.status.value,
+        "tiles_played": move.tiles_played,
+        "value_played": move.value_played,
+        "played": tiles_json(move.played),
+        "table": [tiles_json(row) for row in move.table],
+        "rack": tiles_json(move.rack),
+        "seconds": round(move.seconds, 6),
+        "sets_changed": sets_changed(move),
+        "steps": [_step_json(step) for step in move.steps],
+        "backend": move.backend,
+    }
+
+
+def sets_changed(move: Move) -> int:
+    """Sets of the table as it lay that do not stay exactly as they were."""
+    sources = {s.set_index for step in move.steps for s in step.from_table}
+    return len(sources)
+
+
+def _step_json(step: Step) -> dict[str, Any]:
+    return {
+        "action": step.action.value,
+        "set": tiles_json(step.tiles),
+        "from_table": [{"set": s.set_index, "tiles": tiles_json(s.tiles)} for s in step.from_table],
+        "from_rack": tiles_json(step.from_rack),
+    }
+
+
+def paint(tile: Tile, colour: bool, mark: bool = False) -> str:
+    text = format_tile(tile) + ("*" if mark else "")
+    return f"{_ANSI[tile.colour]}{text}{_RESET}" if colour else text
+
+
+def render_move(board: Board, move: Move, colour: bool = False) -> str:
+    """What `hint` shows a person: the play, the new table with its steps, the rack after."""
+
+    def row(tiles: Iterable[Tile]) -> str:
+        return " ".join(paint(t, colour) for t in tiles)
+
+    footer = f"({move.status.value}, {move.seconds * 1000:.0f} ms, {move.backend})"
+    if not move.played:
+        if move.status is Status.FEASIBLE:
+            return f"No move found within the time limit: draw a tile.\n{footer}\n"
+        return f"No move: draw a tile.\n{footer}\n"
+    lines = [
+        f"Play {move.tiles_played} tile{'s' * (move.tiles_played != 1)}"
+        f" ({move.value_played} points): {row(move.played)}",
+        "",
+        "Table after the move (* = from your rack):",
+    ]
+    marked = [_mark_rack_tiles(step, colour) for step in move.steps]
+    width = max(_plain_width(step) for step in move.steps)
+    for step, shown in zip(move.steps, marked, strict=True):
+        padding = " " * (width - _plain_width(step))
+        lines.append(f"  {shown}{padding}   {_explain(board, step)}")
+    lines.append("")
+    lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
+    lines.append(footer)
+    return "\n".join(lines) + "\n"
+
+
+def _plain_width(step: Step) -> int:
+    return len(format_tiles(step.tiles)) + len(step.from_rack)
+
+
+def _mark_rack_tiles(step: Step, colour: bool) -> str:
+    """The set's tiles, those that come from the rack marked with a star."""
+    from_rack = list(step.from_rack)
+    shown = []
+    for t in step.tiles:
+        mark = t in from_rack
+        if mark:
+            from_rack.remove(t)
+        shown.append(paint(t, colour, mark))
+    return " ".join(shown)
+
+
+def _explain(board: Board, step: Step) -> str:
+    if step.action is Action.KEEP:
+        return "stays"
+    rack = f"{format_tiles(step.from_rack)} from the rack" if step.from_rack else ""
+    if step.action is Action.NEW:
+        return "new, from the rack"
+    if step.action is Action.EXTEND:
+        source = step.from_table[0]
+        return f"[{format_tiles(board.table[source.set_index])}] + {format_tiles(step.from_rack)}"
+    if len(step.from_table) == 1 and not step.from_rack:
+        return f"split off [{format_tiles(board.table[step.from_table[0].set_index])}]"
+    parts = []
+    for source in step.from_table:
+        whole = board.table[source.set_index]
+        parts.append(f"{format_tiles(source.tiles)} of [{format_tiles(whole)}]")
+    if rack:
+        parts.append(rack)
+    return "rebuilt: " + ", ".join(parts)
