@@ -1,0 +1,395 @@
+"""Whole games: the invariants of every turn, the end of a game, matches, and the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rummisolve.board import Board
+from rummisolve.cli import cli
+from rummisolve.game import (
+    STRATEGIES,
+    Action,
+    Ending,
+    GameOptions,
+    GameRecord,
+    IllegalMoveError,
+    SetupError,
+    Strategy,
+    Turn,
+    draw_for_start,
+    make_seats,
+    play_game,
+    play_match,
+    strategy_named,
+    strategy_stats,
+    tile_set_for,
+)
+from rummisolve.model import Objective
+from rummisolve.rules import Rules
+from rummisolve.scoring import Blocked, Method
+from rummisolve.sets import read_meld
+from rummisolve.solve import Move, find_move
+from rummisolve.tiles import JOKER, Tile, parse_tile
+
+
+def options_for(players: int, **rules: object) -> GameOptions:
+    return GameOptions(rules=Rules(tile_set=tile_set_for(players)).replace(**rules))
+
+
+def play_logged(
+    players: int, seed: int, strategies: str = "greedy", options: GameOptions | None = None
+) -> tuple[GameRecord, list[Turn]]:
+    turns: list[Turn] = []
+    seats = make_seats([strategy_named(s) for s in strategies.split(",")], players)
+    record = play_game(seats, options or options_for(players), seed, on_turn=turns.append)
+    return record, turns
+
+
+def assert_every_turn_legal(record: GameRecord, turns: list[Turn], rules: Rules) -> None:
+    """The invariants of rules.md on the state after each turn."""
+    box = Counter(rules.box.tiles())
+    names = list(turns[0].racks)
+    racks = {name: Counter[Tile]() for name in names}
+    opened = dict.fromkeys(names, False)
+    table: tuple[tuple[Tile, ...], ...] = ()
+    pool = rules.box.size - 14 * len(names)
+    for turn in turns:
+        for row in turn.table:
+            assert read_meld(row, rules) is not None, f"turn {turn.number}: {row}"
+        placed = Counter(t for row in turn.table for t in row)
+        for rack in turn.racks.values():
+            placed += Counter(rack)
+        assert not placed - box, f"turn {turn.number}: tiles that are not in the box"
+        assert sum(placed.values()) + turn.pool == rules.box.size, f"turn {turn.number}"
+        before = racks[turn.player]
+        after = Counter(turn.racks[turn.player])
+        others = [n for n in names if n != turn.player and turn.number > len(names)]
+        assert all(racks[n] == Counter(turn.racks[n]) for n in others)
+        if turn.action is Action.PLAY:
+            assert turn.played
+            if turn.number > len(names):
+                assert before - Counter(turn.played) == after
+            if not opened[turn.player]:
+                assert_initial_meld(table, turn, rules)
+            opened[turn.player] = True
+        elif turn.action is Action.DRAW:
+            assert turn.pool == pool - 1 and turn.table == table
+            if turn.number > len(names):
+                assert sum((after - before).values()) == 1 and not before - after
+        else:
+            assert turn.pool == pool == 0 and turn.table == table
+        racks = {n: Counter(turn.racks[n]) for n in names}
+        table, pool = turn.table, turn.pool
+    assert record.turns == len(turns)
+    last = turns[-1]
+    if record.end is Ending.OUT:
+        assert last.racks[last.player] == () and last.action is Action.PLAY
+    else:
+        assert last.pool == 0
+        assert all(t.action is Action.PASS for t in turns[-len(names) :])
+
+
+def assert_initial_meld(table: tuple[tuple[Tile, ...], ...], turn: Turn, rules: Rules) -> None:
+    """A first play: the table as it lay, plus new sets made only of the tiles played."""
+    new = Counter(turn.table)
+    new.subtract(Counter(table))
+    assert all(n >= 0 for n in new.values()), "an initial meld touched the table"
+    new_rows = list(new.elements())
+    assert Counter(t for row in new_rows for t in row) == Counter(turn.played)
+    melds = [read_meld(row, rules) for row in new_rows]
+    assert sum(m.face_value for m in melds if m is not None) >= rules.initial_meld
+
+
+GAMES = [
+    pytest.param(4, 1, "greedy", {}, id="4p-greedy-seed1"),
+    pytest.param(4, 2, "greedy,cautious,heavy,cautious", {}, id="4p-mixed-seed2"),
+    pytest.param(
+        4, 3, "cautious,heavy", {"initial_meld": 50, "wraparound": True}, id="4p-meld50-wrap"
+    ),
+    pytest.param(6, 1, "greedy", {}, id="6p-greedy-seed1"),
+    pytest.param(6, 2, "heavy,cautious,greedy", {"joker_penalty": 50}, id="6p-mixed-joker50"),
+    *(
+        pytest.param(players, seed, "greedy,cautious,heavy", {}, id=f"{players}p-sweep-seed{seed}")
+        for players in (4, 6)
+        for seed in range(10, 16)
+    ),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "strategies", "rules"), GAMES)
+def test_every_turn_keeps_the_rules(
+    players: int, seed: int, strategies: str, rules: dict[str, object]
+) -> None:
+    options = options_for(players, **rules)
+    record, turns = play_logged(players, seed, strategies, options)
+    assert_every_turn_legal(record, turns, options.rules)
+    assert len(turns[0].racks) == players
+    if record.score.winner is not None:
+        assert sum(record.score.scores.values()) == 0
+
+
+def test_six_players_play_with_the_160_tile_set() -> None:
+    record, turns = play_logged(6, 1)
+    in_play = sum(len(r) for r in turns[0].racks.values()) + turns[0].pool
+    assert in_play + sum(len(row) for row in turns[0].table) == 160
+    assert record.result.players[0].name == "P1"
+
+
+def test_same_seed_same_game() -> None:
+    first, first_turns = play_logged(4, 7, "greedy,cautious")
+    second, second_turns = play_logged(4, 7, "greedy,cautious")
+    assert first_turns == second_turns
+    assert (first.score, first.starter, first.turns) == (second.score, second.starter, second.turns)
+    _, other_turns = play_logged(4, 8, "greedy,cautious")
+    assert other_turns != first_turns
+
+
+@dataclasses.dataclass(frozen=True)
+class Idle:
+    """Never plays: draws until the pool is empty, then passes."""
+
+    name: str = "idle"
+
+    def choose(self, board: Board, pool: int, find: object) -> Move | None:
+        return None
+
+
+def test_a_game_nobody_can_finish_ends_blocked() -> None:
+    """With nobody playing, the pool runs out and a full round of passes ends the game."""
+    seats = make_seats([Idle()], 2)
+    turns: list[Turn] = []
+    record = play_game(seats, GameOptions(), seed=3, on_turn=turns.append)
+    assert record.end is Ending.BLOCKED
+    assert record.solver_calls == 0
+    assert record.turns == 106 - 28 + 2
+    assert [t.action for t in turns[-3:]] == [Action.DRAW, Action.PASS, Action.PASS]
+    racks = {p.name: p.rack for p in record.result.players}
+    assert sum(len(r) for r in racks.values()) == 106
+    assert_every_turn_legal(record, turns, Rules())
+    assert sum(record.score.scores.values()) == 0 or record.score.winner is None
+
+
+@dataclasses.dataclass(frozen=True)
+class Cheat:
+    """Plays the best move but slips one table tile onto its own rack."""
+
+    name: str = "cheat"
+
+    def choose(self, board: Board, pool: int, find: object) -> Move | None:
+        move = STRATEGIES["greedy"].choose(board, pool, find)  # type: ignore[arg-type]
+        if move is None or not board.table:
+            return move
+        return dataclasses.replace(move, table=move.table[1:])
+
+
+def test_an_illegal_move_is_refused_by_name() -> None:
+    seats = make_seats([Cheat()], 4)
+    with pytest.raises(IllegalMoveError, match=r"P\d \(cheat\) proposed an illegal move"):
+        play_game(seats, GameOptions(), seed=1)
+
+
+def test_cautious_keeps_jokers_unless_going_out() -> None:
+    board = Board(
+        table=((parse_tile("R3"), parse_tile("R4"), parse_tile("R5")),),
+        rack=(JOKER, parse_tile("R6"), parse_tile("K9")),
+    )
+    calls: list[Board] = []
+
+    def find(b: Board, objective: Objective) -> Move:
+        calls.append(b)
+        return find_move(b, objective)
+
+    move = strategy_named("cautious").choose(board, 10, find)
+    assert move is not None
+    assert move.played == (parse_tile("R6"),)
+    assert Counter(move.rack) == Counter((JOKER, parse_tile("K9")))
+    assert JOKER not in calls[-1].rack
+    greedy = strategy_named("greedy").choose(board, 10, find)
+    assert greedy is not None and JOKER in greedy.played
+    # With the pool empty, holding the joker only costs points: it is played.
+    empty_pool = strategy_named("cautious").choose(board, 0, find)
+    assert empty_pool is not None and JOKER in empty_pool.played
+
+
+@pytest.mark.parametrize("players", range(2, 7), ids=lambda n: f"{n}-players")
+def test_the_draw_for_the_first_player(players: int) -> None:
+    box = Rules(tile_set=tile_set_for(players)).box.tiles()
+    rng = random.Random(players)
+    starts = Counter(draw_for_start(box, players, rng) for _ in range(200))
+    assert set(starts) == set(range(players))
+
+
+def test_an_official_round_is_one_game_per_player() -> None:
+    seats = make_seats([strategy_named("greedy")], 3)
+    record = play_match(seats, options_for(3), seed=5)
+    assert [g.number for g in record.games] == [1, 2, 3]
+    totals = record.match.totals
+    assert totals == {
+        name: sum(g.score.scores[name] for g in record.games) for name in ("P1", "P2", "P3")
+    }
+    [stats] = strategy_stats(record)
+    assert stats.wins == sum(1 for g in record.games if g.score.winner is not None)
+
+
+def test_a_target_match_stops_once_a_total_reaches_it() -> None:
+    seats = make_seats([strategy_named("greedy")], 2)
+    record = play_match(seats, options_for(2), seed=2, games=5, target=1)
+    assert len(record.games) == 1
+    assert max(record.match.totals.values()) >= 1
+
+
+@pytest.mark.parametrize("players", [1, 7], ids=["one", "seven"])
+def test_players_out_of_range_are_refused(players: int) -> None:
+    with pytest.raises(SetupError, match="2 to 6 players"):
+        play_match(make_seats([strategy_named("greedy")], players), GameOptions(), seed=1)
+
+
+def test_laid_scoring_in_a_game() -> None:
+    options = dataclasses.replace(options_for(4), method=Method.LAID, blocked=Blocked.FEWEST_TILES)
+    record, _ = play_logged(4, 1, options=options)
+    laid = {p.name: p.laid for p in record.result.players}
+    assert all(v is not None and v >= 0 for v in laid.values())
+    winner = record.score.winner
+    assert winner is not None
+    for player in record.result.players:
+        if player.name != winner:
+            rack = options.scoring.rack_total(player.rack)
+            assert record.score.scores[player.name] == (player.laid or 0) - rack
+
+
+# The command line ----------------------------------------------------------------------------
+
+
+SCORE_FILE = "A:\nB: R5\nC: K10 B6\nD: O3\n"
+
+
+@pytest.fixture
+def score_file(tmp_path: Path) -> Path:
+    path = tmp_path / "game.txt"
+    path.write_text(SCORE_FILE)
+    return path
+
+
+def test_score_prints_a_table(score_file: Path) -> None:
+    result = CliRunner().invoke(cli, ["score", str(score_file)])
+    assert result.exit_code == 0
+    assert result.output == (
+        "A  +24  out\nB   -5  R5\nC  -16  K10 B6 (16)\nD   -3  O3\nwinner: A\n"
+    )
+
+
+def test_score_json_as_the_interface_says(score_file: Path) -> None:
+    result = CliRunner().invoke(cli, ["score", str(score_file), "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.output) == {
+        "scores": {"A": 24, "B": -5, "C": -16, "D": -3},
+        "winner": "A",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "scores"),
+    [
+        ("A:\nB: R5\nC: K10\nD: O3\n", [], {"A": 18, "B": -5, "C": -10, "D": -3}),
+        ("A:\nB: R5\nC: K10\nD: O3\n", ["--doubled"], {"A": 36, "B": -10, "C": -20, "D": -6}),
+        ("A: R1 B5\nB: K11\nC:\nD: O2 O3\n", [], {"A": -6, "B": -11, "C": 22, "D": -5}),
+        ("A:\nB: J\n", ["--joker-penalty", "50"], {"A": 50, "B": -50}),
+        ("rules: joker-penalty=20\nA:\nB: J\n", [], {"A": 20, "B": -20}),
+        ("A: R2 R3\nB: K10\nC: J\n", [], {"A": 30, "B": -5, "C": -25}),
+        ("A: R2 R3\nB: K13\n", ["--blocked", "fewest-tiles"], {"A": -5, "B": 5}),
+        ("A: laid=50\nB: R5 laid=31\n", ["--scoring", "laid"], {"A": 55, "B": 26}),
+    ],
+    ids=[
+        "000",
+        "doubled",
+        "003-game-2",
+        "joker-50-option",
+        "joker-20-rules-line",
+        "pool-exhausted",
+        "fewest-tiles",
+        "laid-001",
+    ],
+)
+def test_score_reproduces_the_rules_examples(
+    tmp_path: Path, text: str, args: list[str], scores: dict[str, int]
+) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    result = CliRunner().invoke(cli, ["score", str(path), "--json", *args])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["scores"] == scores
+
+
+def test_score_refuses_a_bad_file_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("A:\nB: R5 Q1\n")
+    result = CliRunner().invoke(cli, ["score", str(path)])
+    assert result.exit_code == 1
+    assert result.output == f"{path}:2: unknown tile 'Q1': colour must be K, R, O (or Y) or B\n"
+
+
+def test_score_doubled_without_anyone_out_fails(tmp_path: Path) -> None:
+    path = tmp_path / "blocked.txt"
+    path.write_text("A: R1\nB: R2\n")
+    result = CliRunner().invoke(cli, ["score", str(path), "--doubled"])
+    assert result.exit_code == 1
+    assert "nobody went out" in result.output
+
+
+def test_play_json_shape_and_log(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    args = ["play", "--players", "2", "--games", "2", "--seed", "4", "--json", "--log", str(log)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert len(data["games"]) == 2
+    for game in data["games"]:
+        assert set(game) >= {"winner", "scores", "turns", "end"}
+        assert game["end"] in ("out", "blocked")
+        assert set(game["scores"]) == {"P1", "P2"}
+    assert data["totals"] == {p: sum(g["scores"][p] for g in data["games"]) for p in ("P1", "P2")}
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(lines) == sum(g["turns"] for g in data["games"])
+    assert set(lines[0]) == {"game", "turn", "player", "action", "played", "table", "racks", "pool"}
+    assert [line["game"] for line in lines] == sorted(line["game"] for line in lines)
+    again = CliRunner().invoke(cli, args[:-2])
+    assert again.output == result.output
+
+
+def test_play_human_output() -> None:
+    result = CliRunner().invoke(cli, ["play", "--players", "2", "--games", "1", "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "seed 4: 2 players (P1 greedy, P2 greedy)"
+    assert lines[1].split() == ["game", "winner", "end", "turns", "P1", "P2"]
+    assert lines[3].startswith("total")
+    assert lines[5].split() == ["strategy", "seats", "wins", "mean", "score"]
+    assert lines[6].split()[:2] == ["greedy", "2"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "7"], "Invalid value for '--players'"),
+        (["--strategy", "lucky"], "unknown strategy 'lucky'"),
+        (["--players", "2", "--strategy", "greedy,heavy,cautious"], "3 strategies for 2 players"),
+    ],
+    ids=["seven-players", "unknown-strategy", "too-many-strategies"],
+)
+def test_play_usage_errors(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["play", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_strategy_names_are_known() -> None:
+    assert set(STRATEGIES) == {"greedy", "heavy", "cautious"}
+    strategy: Strategy = strategy_named(" Cautious ")
+    assert strategy.name == "cautious"
