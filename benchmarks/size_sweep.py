@@ -1,0 +1,177 @@
+"""Solve time against position size, for each of our backends, as JSON lines and a PNG.
+
+    python benchmarks/size_sweep.py --positions 20 --seed 1
+
+Three sweeps over generated positions (106-tile set, jokers as dealt, opened):
+the table from 0 to 100 tiles with a rack of 5 (the box holds no more beside 100
+table tiles), the table from 0 to 80 with a rack of 20, and the rack from 5 to 40
+beside a table of 60. Each point is `--positions` boards, each solved once by every
+backend (in rotating order); the plot shows the median and a band up to the p90.
+Every answer passes `check_move`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from positions import RESULTS, Stats, machine, quiet_stdout, timed, write_jsonl
+
+from rummisolve.generate import generate_boards
+from rummisolve.legality import check_move
+from rummisolve.rules import Rules
+from rummisolve.solve import find_move
+from rummisolve.tiles import JOKER
+
+BACKENDS = ("highs", "cbc", "pulp-highs")
+
+
+class Sweep(NamedTuple):
+    """One line of sizes: which size varies, over what, and what stays fixed."""
+
+    title: str
+    varies: str  # "table" or "rack"
+    sizes: tuple[int, ...]
+    fixed: int
+
+    def point(self, size: int) -> tuple[int, int]:
+        """(table tiles, rack tiles) at this point of the sweep."""
+        return (size, self.fixed) if self.varies == "table" else (self.fixed, size)
+
+
+SWEEPS = (
+    Sweep("table 0-100, rack 5", "table", tuple(range(0, 101, 10)), 5),
+    Sweep("table 0-80, rack 20", "table", tuple(range(0, 81, 10)), 20),
+    Sweep("rack 5-40, table 60", "rack", tuple(range(5, 41, 5)), 60),
+)
+
+
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    rules = Rules()
+    for backend in args.backends:  # the first solve of each backend sets it up: not measured
+        find_move(next(generate_boards(1, args.seed, rules=rules)), backend=backend)
+    records = []
+    solves = 0
+    for sweep in SWEEPS:
+        for size in sweep.sizes:
+            table, rack = sweep.point(size)
+            boards = generate_boards(
+                args.positions, args.seed, table_tiles=table, rack_tiles=rack, rules=rules
+            )
+            for index, board in enumerate(boards):
+                shift = index % len(args.backends)
+                for backend in args.backends[shift:] + args.backends[:shift]:
+                    move, seconds = timed(functools.partial(find_move, board, backend=backend))
+                    problems = check_move(board, move)
+                    assert not problems, f"{backend}: {problems}"
+                    records.append({
+                        "sweep": sweep.title,
+                        "table_tiles": table,
+                        "rack_tiles": rack,
+                        "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
+                        "position": index + 1,
+                        "backend": backend,
+                        "seconds": round(seconds, 6),
+                        "tiles_played": move.tiles_played,
+                        "status": move.status.value,
+                    })
+                    solves += 1
+            if args.progress:
+                print(f"\r{sweep.title}: {size} ({solves} solves)", end="", file=sys.stderr)
+    if args.progress:
+        print(file=sys.stderr)
+    return records
+
+
+def points(records: list[dict[str, Any]], sweep: Sweep, backend: str) -> list[tuple[int, Stats]]:
+    """(size, stats over positions) along one sweep for one backend."""
+    found = []
+    for size in sweep.sizes:
+        table, rack = sweep.point(size)
+        seconds = [
+            r["seconds"] for r in records
+            if r["sweep"] == sweep.title and r["backend"] == backend
+            and (r["table_tiles"], r["rack_tiles"]) == (table, rack)
+        ]
+        if seconds:
+            found.append((size, Stats.of(seconds)))
+    return found
+
+
+def plot(records: list[dict[str, Any]], backends: list[str], path: Path, note: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, len(SWEEPS), figsize=(6 * len(SWEEPS), 5), sharey=True)
+    colours = dict(zip(backends, ("tab:blue", "tab:orange", "tab:green", "tab:red"), strict=False))
+    for ax, sweep in zip(axes, SWEEPS, strict=True):
+        for backend in backends:
+            line = points(records, sweep, backend)
+            sizes = [size for size, _ in line]
+            ax.plot(sizes, [s.median * 1000 for _, s in line], marker="o",
+                    color=colours[backend], label=f"{backend} median")
+            ax.fill_between(sizes, [s.median * 1000 for _, s in line],
+                            [s.p90 * 1000 for _, s in line], color=colours[backend], alpha=0.15,
+                            label=f"{backend} median to p90")
+        ax.set_title(sweep.title)
+        ax.set_xlabel(f"{sweep.varies} tiles")
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("solve time per position, ms (model and solve; log scale)")
+    axes[0].legend(loc="upper left", fontsize="small")
+    figure.suptitle(f"rummisolve find_move: solve time against position size ({note})")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+
+
+def summary(records: list[dict[str, Any]], backends: list[str]) -> dict[str, Any]:
+    return {
+        sweep.title: {
+            backend: {size: stats.as_ms() for size, stats in points(records, sweep, backend)}
+            for backend in backends
+        }
+        for sweep in SWEEPS
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--positions", type=int, default=20, help="boards per point")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
+    parser.add_argument("--out", type=Path, default=RESULTS / "size-sweep.jsonl")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
+    args = parser.parse_args(argv)
+    with quiet_stdout():  # HiGHS prints its banner from C
+        records = run(args)
+    write_jsonl(args.out, records)
+    result = {
+        "command": " ".join(["python", "benchmarks/size_sweep.py", *sys.argv[1:]]),
+        "machine": machine(),
+        "positions_per_point": args.positions,
+        "times": summary(records, args.backends),
+    }
+    summary_path = args.out.with_name(args.out.stem + "-summary.json")
+    summary_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    png = args.out.with_suffix(".png")
+    plot(records, args.backends, png, f"{args.positions} positions a point, seed {args.seed}")
+    for title, by_backend in result["times"].items():
+        print(title)
+        for backend, by_size in by_backend.items():
+            cells = "  ".join(
+                f"{size}:{t['median_ms']:.1f}/{t['p90_ms']:.1f}" for size, t in by_size.items()
+            )
+            print(f"  {backend:11} median/p90 ms  {cells}")
+    print(f"wrote {args.out}, {summary_path} and {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
