@@ -375,7 +375,7 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
 @click.option(
     "--log",
     "log_file",
-    type=click.File("w"),
+    type=click.File("w", lazy=False),
     help="Write one JSON line per turn: the state after it.",
 )
 @rule_options

@@ -393,3 +393,10 @@ def test_strategy_names_are_known() -> None:
     assert set(STRATEGIES) == {"greedy", "heavy", "cautious"}
     strategy: Strategy = strategy_named(" Cautious ")
     assert strategy.name == "cautious"
+
+
+def test_play_refuses_a_log_it_cannot_write_before_playing(tmp_path: Path) -> None:
+    log = tmp_path / "missing" / "log.jsonl"
+    result = CliRunner().invoke(cli, ["play", "--players", "2", "--log", str(log)])
+    assert result.exit_code == 2
+    assert "Invalid value for '--log'" in result.output
