@@ -400,3 +400,18 @@ def test_play_refuses_a_log_it_cannot_write_before_playing(tmp_path: Path) -> No
     result = CliRunner().invoke(cli, ["play", "--players", "2", "--log", str(log)])
     assert result.exit_code == 2
     assert "Invalid value for '--log'" in result.output
+
+
+@pytest.mark.parametrize("house_rule", [True, False], ids=["doubled-on", "doubled-off"])
+def test_going_out_in_one_turn_doubles_under_the_house_rule(
+    monkeypatch: pytest.MonkeyPatch, house_rule: bool
+) -> None:
+    """With racks of 3, seed 35 deals P1 a set worth 30+: out on the first turn."""
+    monkeypatch.setattr("rummisolve.game.RACK_SIZE", 3)
+    seats = make_seats([strategy_named("greedy")], 2)
+    record = play_game(seats, GameOptions(doubled=house_rule), seed=35)
+    assert (record.turns, record.end, record.score.winner) == (1, Ending.OUT, "P1")
+    assert record.result.doubled is house_rule
+    left = GameOptions().scoring.rack_total(record.result.players[1].rack)
+    factor = 2 if house_rule else 1
+    assert record.score.scores == {"P1": factor * left, "P2": -factor * left}
