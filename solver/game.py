@@ -90,8 +90,10 @@ class Cautious:
 
     def choose(self, board: Board, pool: int, find: Finder) -> Move | None:
         best = find(board, Objective.TILES)
-        if not best.is_move or not best.rack or pool == 0 or JOKER not in board.rack:
-            return best if best.is_move else None
+        if not best.is_move:
+            return None
+        if not best.rack or pool == 0 or JOKER not in best.played:
+            return best
         without = Counter(board.rack)
         del without[JOKER]
         held = find(dataclasses.replace(board, rack=tuple(without.elements())), Objective.TILES)
