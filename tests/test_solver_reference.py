@@ -12,7 +12,9 @@ from rummisolve.solve import Action, find_move
 from .positions import positions
 from .reference import best_move
 
+# Examples per backend in the default profile; HYPOTHESIS_PROFILE=thorough multiplies them by 50.
 EXAMPLES = {"highs": 600, "pulp-highs": 150, "cbc": 120}
+SCALE = max(1, settings.default.max_examples // 100)
 
 
 def kept_sets(steps: tuple) -> int:  # type: ignore[type-arg]
@@ -20,7 +22,7 @@ def kept_sets(steps: tuple) -> int:  # type: ignore[type-arg]
 
 
 def test_mip_agrees_with_reference(backend: str) -> None:
-    @settings(max_examples=EXAMPLES[backend])
+    @settings(max_examples=EXAMPLES[backend] * SCALE)
     @given(board=positions(), objective=st.sampled_from(["tiles", "value"]))
     def agrees(board: Board, objective: str) -> None:
         move = find_move(board, objective=objective, backend=backend)

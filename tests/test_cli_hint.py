@@ -1,0 +1,148 @@
+"""`rummisolve hint` end to end: exit codes, exact output, JSON as interface.md says."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rummisolve.board import parse_board
+from rummisolve.cli import cli
+from rummisolve.render import render_move
+from rummisolve.solve import find_move
+
+BOARD = """\
+table:
+R3 R4 R5
+K7 R7 B7 J
+rack: R2 B5 O5 K1
+"""
+FOOTER = re.compile(r"\(optimal, \d+ ms, highs\)\n$")
+
+
+@pytest.fixture
+def board_file(tmp_path: Path) -> Path:
+    path = tmp_path / "board.txt"
+    path.write_text(BOARD)
+    return path
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_human_output(board_file: Path) -> None:
+    code, out, err = run("hint", str(board_file))
+    assert code == 0 and err == ""
+    body, footer = out.rsplit("\n(", 1)
+    assert body == (
+        "Play 3 tiles (12 points): R2 B5 O5\n"
+        "\n"
+        "Table after the move (* = from your rack):\n"
+        "  R2* R3 R4    rebuilt: R3 R4 of [R3 R4 R5], R2 from the rack\n"
+        "  R5 O5* B5*   rebuilt: R5 of [R3 R4 R5], O5 B5 from the rack\n"
+        "  K7 R7 B7 J   stays\n"
+        "\n"
+        "Rack after: K1"
+    )
+    assert FOOTER.match("(" + footer)
+
+
+def test_json_output(board_file: Path) -> None:
+    code, out, _ = run("hint", str(board_file), "--json")
+    assert code == 0
+    answer = json.loads(out)
+    assert answer["seconds"] >= 0
+    del answer["seconds"], answer["steps"]
+    assert answer == {
+        "status": "optimal",
+        "tiles_played": 3,
+        "value_played": 12,
+        "played": ["R2", "B5", "O5"],
+        "table": [["R2", "R3", "R4"], ["R5", "O5", "B5"], ["K7", "R7", "B7", "J"]],
+        "rack": ["K1"],
+        "sets_changed": 1,
+        "backend": "highs",
+    }
+
+
+def test_no_move(tmp_path: Path) -> None:
+    code, out, _ = run("hint", "-", stdin="table:\nR3 R4 R5\nrack: K9\n")
+    assert code == 0
+    assert out.startswith("No move: draw a tile.\n")
+    code, out, _ = run("hint", "-", "--json", stdin="table:\nR3 R4 R5\nrack: K9\n")
+    answer = json.loads(out)
+    assert (answer["status"], answer["table"], answer["rack"]) == (
+        "no-move",
+        [["R3", "R4", "R5"]],
+        ["K9"],
+    )
+
+
+@pytest.mark.parametrize("backend", ["highs", "cbc", "pulp-highs"])
+def test_every_backend_from_the_command_line(board_file: Path, backend: str) -> None:
+    code, out, _ = run("hint", str(board_file), "--json", "--backend", backend)
+    assert code == 0 and json.loads(out)["tiles_played"] == 3
+
+
+def test_rule_options_win_over_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "wrap.txt"
+    path.write_text("rules: wraparound\nrack: K12 K13 K1\n")
+    assert json.loads(run("hint", str(path), "--json")[1])["tiles_played"] == 3
+    code, out, _ = run("hint", str(path), "--json", "--no-wraparound")
+    assert code == 0 and json.loads(out)["tiles_played"] == 0
+
+
+def test_bad_board_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("table:\nR3 R4 X5\nrack: R1\n")
+    code, out, err = run("hint", str(path))
+    assert (code, out, err) == (
+        1,
+        "",
+        f"{path}:2: unknown tile 'X5': colour must be K, R, O (or Y) or B\n",
+    )
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    code, _, err = run("hint", str(tmp_path / "nope.txt"))
+    assert (code, err) == (1, f"{tmp_path / 'nope.txt'}: cannot read: No such file or directory\n")
+
+
+def test_usage_error_is_exit_2(board_file: Path) -> None:
+    code, _, err = run("hint", str(board_file), "--backend", "gurobi")
+    assert code == 2 and "Invalid value for '--backend'" in err
+
+
+def test_colour_only_when_asked() -> None:
+    board = parse_board(BOARD)
+    move = find_move(board)
+    assert "\x1b[" not in render_move(board, move, colour=False)
+    assert "\x1b[31mR2*\x1b[0m" in render_move(board, move, colour=True)
+
+
+def test_stdout_holds_only_the_json(board_file: Path) -> None:
+    """HiGHS prints a banner from C++ on its first start: it must not reach stdout."""
+    for backend in ("highs", "pulp-highs"):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "rummisolve",
+                "hint",
+                str(board_file),
+                "--json",
+                "--backend",
+                backend,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert json.loads(result.stdout)["status"] == "optimal"

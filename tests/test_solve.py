@@ -1,0 +1,110 @@
+"""The solver on positions chosen by hand: the cases other solvers get wrong, and the API."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from rummisolve.board import parse_board
+from rummisolve.errors import SolverError
+from rummisolve.legality import check_move
+from rummisolve.solve import Action, Move, Status, find_move
+from rummisolve.tiles import format_tiles
+
+
+def solve(text: str, backend: str, **options: object) -> Move:
+    board = parse_board(text)
+    move = find_move(board, backend=backend, **options)  # type: ignore[arg-type]
+    assert check_move(board, move) == []
+    return move
+
+
+def table_of(move: Move) -> list[str]:
+    return [format_tiles(row) for row in move.table]
+
+
+CASES = {
+    # (board, tiles played, value played)
+    "joker-may-leave-a-group-of-4": ("table:\nR5 B5 K5 J\nrack: O1 O2 O3\n", 3, 6),
+    "joker-at-the-start-of-a-run": ("table:\nJ R4 R5\nrack: R6 R7\n", 2, 13),
+    "joker-at-the-end-of-a-run": ("table:\nR4 R5 J\nrack: R3 R2\n", 2, 5),
+    "two-jokers-in-one-set": ("table:\nJ R7 J\nrack: R5 R9\n", 2, 14),
+    "two-jokers-cannot-bridge-two-gaps": ("table:\nJ R7 J\nrack: R5 R10\n", 1, 10),
+    "freed-joker-used-again (000)": ("table:\nB3 B4 J\nrack: B5 R7 O7\n", 3, 19),
+    "rack-joker-played": ("rack: J K1 K2\n", 3, 33),
+    "split-a-run (000)": ("table:\nB6 B7 B8 B9 B10\nrack: B8\n", 1, 8),
+    "group-from-run-end (000)": ("table:\nR3 R4 R5\nrack: R2 B5 O5\n", 3, 12),
+    "seed-003-example": (
+        "table:\nO5 O6 O7\nR5 R6 R7\nK5 K6 K7 K8 K9\nrack: K10 B5\n",
+        2,
+        15,
+    ),
+    "nothing-fits": ("table:\nR3 R4 R5\nrack: K9 B1\n", 0, 0),
+    "empty-rack": ("table:\nR3 R4 R5\nrack:\n", 0, 0),
+    "joker-penalty-50": ("rules: joker-penalty=50\nrack: J K1 K2\n", 3, 53),
+    "wraparound-12-13-1": ("rules: wraparound\nrack: K12 K13 K1\n", 3, 26),
+    "no-wraparound-12-13-1": ("rack: K12 K13 K1\n", 0, 0),
+    "wraparound-never-13-1-2": ("rules: wraparound\nrack: K13 K1 K2\n", 0, 0),
+    "160-set-three-copies": ("rules: tile-set=160\nrack: K5 K5 K5 R5 R5 R5 O5 O5 O5\n", 9, 45),
+    "meld-joker-counts-its-tile": ("opened: no\nrack: R9 J R11\n", 3, 50),
+    "meld-just-short": ("opened: no\nrules: initial-meld=31\nrack: R9 J R11\n", 0, 0),
+    "meld-ignores-the-table": ("opened: no\ntable:\nR3 R4 R5\nrack: R6 R7 R8 K1\n", 0, 0),
+    "meld-of-two-sets": ("opened: no\nrack: K1 K2 K3 R10 O10 B10 K12\n", 6, 36),
+}
+
+
+@pytest.mark.parametrize(("text", "tiles", "value"), CASES.values(), ids=CASES.keys())
+def test_best_move(text: str, tiles: int, value: int, backend: str) -> None:
+    move = solve(text, backend)
+    assert (move.tiles_played, move.value_played) == (tiles, value)
+    assert move.status is (Status.OPTIMAL if tiles else Status.NO_MOVE)
+
+
+def test_unchanged_sets_stay_as_they_lie(backend: str) -> None:
+    move = solve("table:\nK7 R7 B7 J\nR5 R3 R4\nrack: K1 K2 K3\n", backend)
+    assert table_of(move) == ["K7 R7 B7 J", "R5 R3 R4", "K1 K2 K3"]
+    assert [s.action for s in move.steps] == [Action.KEEP, Action.KEEP, Action.NEW]
+
+
+def test_fewest_changes_among_equal_plays(backend: str) -> None:
+    # R6 could rebuild both runs; extending the second one changes a single set.
+    move = solve("table:\nR1 R2 R3\nR3 R4 R5\nrack: R6\n", backend)
+    assert table_of(move) == ["R1 R2 R3", "R3 R4 R5 R6"]
+    assert [s.action for s in move.steps] == [Action.KEEP, Action.EXTEND]
+
+
+def test_long_runs_are_shown_whole(backend: str) -> None:
+    move = solve("rack: B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11\n", backend)
+    assert table_of(move) == ["B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11"]
+
+
+def test_objective_value_puts_points_first(backend: str) -> None:
+    # Most tiles: B3 B4 J J (4 tiles, 67 points); most points: B8 J J (3 tiles, 68).
+    text = "rack: B3 B4 B8 J J\n"
+    by_tiles = solve(text, backend)
+    by_value = solve(text, backend, objective="value")
+    assert (by_tiles.tiles_played, by_tiles.value_played) == (4, 67)
+    assert (by_value.tiles_played, by_value.value_played) == (3, 68)
+
+
+def test_moves_are_the_same_in_every_run(backend: str) -> None:
+    text = "table:\nR3 R4 R5\nK5 O5 B5\nrack: R6 R5 J K4 K6\n"
+    assert len({table_of(solve(text, backend)).__str__() for _ in range(3)}) == 1
+
+
+def test_a_tiny_time_limit_still_gives_a_legal_answer(backend: str) -> None:
+    rack = " ".join(f"{c}{n}" for c in "KROB" for n in range(1, 14))
+    move = solve(f"rack: {rack} J\n", backend, time_limit=0.001)
+    assert move.status in (Status.OPTIMAL, Status.FEASIBLE)
+
+
+def test_unknown_backend_is_a_named_error() -> None:
+    with pytest.raises(SolverError, match="unknown backend 'gurobi'"):
+        find_move(parse_board("rack: K1\n"), backend="gurobi")
+
+
+def test_played_tiles_leave_the_rack(backend: str) -> None:
+    move = solve("table:\nR3 R4 R5\nrack: R6 K9 R7\n", backend)
+    assert move.played == tuple(parse_board("rack: R6 R7\n").rack)
+    assert Counter(move.rack) == Counter(parse_board("rack: K9\n").rack)
