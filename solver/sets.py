@@ -43,12 +43,18 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
     """The set these tiles make, or None if they make none.
 
     The tiles may lie in any order; where a joker could stand for more than one tile,
-    its place in the row decides (R3 R4 J: the joker is R5; J R3 R4: it is R2).
+    its place in the row decides (R3 R4 J: the joker is R5; J R3 R4: it is R2). Where
+    that leaves a choice (a row that could be a run or a group, an unordered row, jokers
+    alone), the reading worth most wins: the player names what the jokers stand for, and
+    an initial meld counts their value (rules.md), so `face_value` is the most it can be.
     """
     row = tuple(tiles)
     if len(row) < MIN_SET:
         return None
-    return _read_run(row, rules) or _read_group(row)
+    run, group = _read_run(row, rules), _read_group(row)
+    if run is None or group is None:
+        return run or group
+    return group if group.face_value > run.face_value else run
 
 
 def is_valid_set(tiles: Sequence[Tile], rules: Rules) -> bool:
@@ -63,7 +69,7 @@ def _read_group(row: tuple[Tile, ...]) -> Meld | None:
     colours = [t.colour for t in real]
     if len(numbers) > 1 or len(set(colours)) != len(colours):
         return None
-    number = numbers.pop() if numbers else 1
+    number = numbers.pop() if numbers else MAX_NUMBER
     free = iter(c for c in COLOURS if c not in colours)
     stand_ins = tuple(t if not t.is_joker else Tile(next(free), number) for t in row)
     by_colour = sorted(
@@ -97,7 +103,7 @@ def _run_tile(colour: Colour, position: int) -> Tile:
 
 
 def _run_starts(row: tuple[Tile, ...], length: int, rules: Rules) -> Iterator[int]:
-    """Windows to try: first the one the row's own order suggests, then lowest first."""
+    """Windows to try: first the one the row's own order suggests, then the richest first."""
     last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
     starts = range(1, last - length + 2)
     for i, tile in enumerate(row):
@@ -109,7 +115,9 @@ def _run_starts(row: tuple[Tile, ...], length: int, rules: Rules) -> Iterator[in
             if suggested in starts:
                 yield suggested
             break
-    yield from starts
+    yield from sorted(
+        starts, key=lambda s: -sum(_run_tile(COLOURS[0], p).number for p in range(s, s + length))
+    )
 
 
 def _place_in_window(row: tuple[Tile, ...], start: int) -> list[int] | None:

@@ -498,6 +498,10 @@ def test_a_formatted_board_survives_lower_case_and_commas(board: Board) -> None:
     assert parse_board("\n".join(lines)) == board
 
 
+# Cheap enough for five times the default examples; never fewer than the profile asks for.
+FUZZ = settings(max_examples=max(500, settings.default.max_examples))
+
+
 def board_or_refusal(text: str) -> None:
     try:
         assert isinstance(parse_board(text, "b.txt"), Board)
@@ -542,19 +546,19 @@ FRAGMENTS = [
 ]
 
 
-@settings(max_examples=500)
+@FUZZ
 @given(st.text())
 def test_any_text_is_a_board_or_a_board_error(text: str) -> None:
     board_or_refusal(text)
 
 
-@settings(max_examples=500)
+@FUZZ
 @given(st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=3), max_size=40).map("".join))
 def test_any_board_like_text_is_a_board_or_a_board_error(text: str) -> None:
     board_or_refusal(text)
 
 
-@settings(max_examples=500)
+@FUZZ
 @given(
     st.binary()
     | st.lists(st.sampled_from(FRAGMENTS), max_size=30).map(lambda parts: "".join(parts).encode())

@@ -111,16 +111,12 @@ INVALID = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "rules"), [pytest.param(t, r, id=i) for t, r, i in VALID]
-)
+@pytest.mark.parametrize(("text", "rules"), [pytest.param(t, r, id=i) for t, r, i in VALID])
 def test_valid_sets(text: str, rules: Rules) -> None:
     assert is_valid_set(parse_tiles(text), rules)
 
 
-@pytest.mark.parametrize(
-    ("text", "rules"), [pytest.param(t, r, id=i) for t, r, i in INVALID]
-)
+@pytest.mark.parametrize(("text", "rules"), [pytest.param(t, r, id=i) for t, r, i in INVALID])
 def test_invalid_sets(text: str, rules: Rules) -> None:
     assert not is_valid_set(parse_tiles(text), rules)
 
@@ -150,13 +146,23 @@ def test_validity_does_not_depend_on_the_box(rules: Rules) -> None:
         pytest.param("J J R1", WRAP, "R12 R13 R1", "J J R1", Kind.RUN, id="wrap-jokers-below-1"),
         pytest.param("J K2 K3", PLAIN, "K1 K2 K3", "J K2 K3", Kind.RUN, id="joker-is-1"),
         pytest.param("B5 J O5", PLAIN, "B5 K5 O5", "J O5 B5", Kind.GROUP, id="group-joker"),
-        pytest.param(
-            "B7 J J", PLAIN, "B7 B8 B9", "B7 J J", Kind.RUN, id="run-read-before-group"
-        ),
+        pytest.param("B7 J J", PLAIN, "B7 B8 B9", "B7 J J", Kind.RUN, id="run-read-before-group"),
         pytest.param(
             "K7 R7 J J", PLAIN, "K7 R7 O7 B7", "K7 R7 J J", Kind.GROUP, id="group-two-jokers"
         ),
         pytest.param("B1 O1 R1", PLAIN, "B1 O1 R1", "R1 O1 B1", Kind.GROUP, id="group-by-colour"),
+        # A choice left by position goes to the reading worth most (the player names the jokers).
+        pytest.param(
+            "J J B13", PLAIN, "K13 R13 B13", "J J B13", Kind.GROUP, id="group-39-beats-run"
+        ),
+        pytest.param("B5 J J", PLAIN, "B5 B6 B7", "B5 J J", Kind.RUN, id="run-18-beats-group"),
+        pytest.param("J J J", PLAIN, "K13 R13 O13", "J J J", Kind.GROUP, id="jokers-alone-13s"),
+        pytest.param(
+            "J J J J J", BIG_BOX, "K9 K10 K11 K12 K13", "J J J J J", Kind.RUN, id="five-jokers"
+        ),
+        pytest.param("R6 R4 J J", PLAIN, "R6 R4 R5 R7", "R4 J R6 J", Kind.RUN, id="richest-window"),
+        pytest.param("R13 J J", WRAP, "R13 K13 O13", "J R13 J", Kind.GROUP, id="wrap-13s"),
+        pytest.param("R13 R12 J", WRAP, "R13 R12 R11", "J R12 R13", Kind.RUN, id="wrap-not-richer"),
     ],
 )
 def test_stand_ins_and_order(
@@ -178,6 +184,9 @@ def test_stand_ins_and_order(
         pytest.param("J R9 R10", PLAIN, 27, id="joker-counts-R8"),
         pytest.param("K13 R13 J", PLAIN, 39, id="group-joker-counts-13"),
         pytest.param("R12 R13 R1", WRAP, 26, id="high-1-counts-1"),
+        pytest.param("J J B13", PLAIN, 39, id="jokers-as-13s-not-B11-B12"),
+        pytest.param("J J J", PLAIN, 39, id="three-jokers-most"),
+        pytest.param("J J J J", BIG_BOX, 52, id="four-jokers-most"),
     ],
 )
 def test_face_value(text: str, rules: Rules, value: int) -> None:
