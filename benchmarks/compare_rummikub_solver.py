@@ -7,7 +7,9 @@ backend of rummikub-solver, `--repeats` times, in an order that rotates from one
 position to the next so that no solver always runs first. A position's time is the
 median of its repeats; over positions the summary gives median, p90 and max, and the
 ratio of ours to rummikub-solver's fastest backend. Every answer of ours passes
-`check_move`; every answer of theirs is checked against our set rules too.
+`check_move`; every answer of theirs is checked against our set rules too. A
+position's number in the results is its number from `rummisolve generate` with the
+same seed and sizes (position 7 is gen-00007.txt), so any of them can be dealt again.
 
 What rummikub-solver can express, and so what this compares:
 - No wraparound runs: positions are dealt with wraparound off.
@@ -92,9 +94,10 @@ class TheirSide:
         self.rules = rules
         self.ruleset = rs.RuleSet(repeats=rules.box.copies, jokers=rules.box.jokers)
         # Its first four colours are ours by name: black, blue, orange, red.
+        tiles: list[Any] = list(self.ruleset.tiles)
         self.theirs: dict[Tile, Any] = {
             JOKER if isinstance(t, rs.Joker) else Tile(Colour[t.colour.name], t.value): t
-            for t in self.ruleset.tiles
+            for t in tiles
         }
         self.ours = {int(v): k for k, v in self.theirs.items()}
 
@@ -156,20 +159,24 @@ class TheirSide:
         return found
 
 
-def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[list[Board], int]:
-    """`args.positions` boards both solvers can express, and how many were skipped."""
+def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[dict[int, Board], int]:
+    """`args.positions` boards both solvers can express, and how many were skipped.
+
+    Keyed by their number as `rummisolve generate` writes them (1 is gen-00001.txt),
+    so that any position in the results can be dealt again.
+    """
     rules = Rules(tile_set=args.tile_set)
-    chosen: list[Board] = []
+    chosen: dict[int, Board] = {}
     skipped = 0
     dealt = generate_boards(
         10 * args.positions + 100, args.seed, table_tiles=args.table_tiles,
         rack_tiles=args.rack_tiles, rules=rules,
     )
-    for board in dealt:
+    for number, board in enumerate(dealt, start=1):
         if len(chosen) == args.positions:
             break
         if theirs.can_express(board):
-            chosen.append(board)
+            chosen[number] = board
         else:
             skipped += 1
     return chosen, skipped
@@ -177,7 +184,8 @@ def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[list[Board],
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     theirs = TheirSide(Rules(tile_set=args.tile_set))
-    boards, skipped = positions(args, theirs)
+    numbered, skipped = positions(args, theirs)
+    boards = list(numbered.values())
     their_backends = args.their_backends or theirs.backends()
     runners = [ours(b) for b in args.backends] + [theirs.runner(b) for b in their_backends]
     for runner in runners:  # first solves build and compile models: not what is measured
@@ -186,8 +194,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     records: list[dict[str, Any]] = []
     times: dict[str, list[float]] = {r.name: [] for r in runners}
     crowded: dict[str, list[float]] = {r.name: [] for r in runners}
-    answers: list[dict[str, Answer]] = []
-    for index, board in enumerate(boards):
+    answers: dict[int, dict[str, Answer]] = {}
+    for index, (number, board) in enumerate(numbered.items()):
         shift = index % len(runners)
         found: dict[str, Answer] = {}
         for runner in runners[shift:] + runners[:shift]:
@@ -201,7 +209,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if len(board.table_tiles) >= CROWDED:
                 crowded[runner.name].append(median)
             records.append({
-                "position": index + 1,
+                "position": number,
                 "seed": args.seed,
                 "table_tiles": len(board.table_tiles),
                 "table_sets": len(board.table),
@@ -214,9 +222,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "tiles_played": answer.tiles_played,
                 "value_played": answer.value_played,
                 "played": format_tiles(answer.played),
-                "board": format_board(board),
             })
-        answers.append(found)
+        answers[number] = found
         if args.progress:
             print(f"\r{index + 1}/{len(boards)}", end="", file=sys.stderr, flush=True)
     if args.progress:
@@ -232,7 +239,7 @@ def summarise(
     runners: list[Runner],
     times: dict[str, list[float]],
     crowded: dict[str, list[float]],
-    answers: list[dict[str, Answer]],
+    answers: dict[int, dict[str, Answer]],
     boards: list[Board],
     skipped: int,
 ) -> dict[str, Any]:
@@ -244,13 +251,13 @@ def summarise(
     agreement = Counter[str]()
     value = Counter[str]()
     disagreements = []
-    for index, found in enumerate(answers, start=1):
+    for number, found in answers.items():
         our_tiles = {found[n].tiles_played for n in ours_}
-        assert len(our_tiles) == 1, f"our backends disagree on position {index}: {found}"
+        assert len(our_tiles) == 1, f"our backends disagree on position {number}: {found}"
         mine, other = found[reference], found[fastest]
         their_tiles = {found[n].tiles_played for n in theirs_}
         if their_tiles != {mine.tiles_played}:
-            disagreements.append({"position": index, "ours": mine.tiles_played,
+            disagreements.append({"position": number, "ours": mine.tiles_played,
                                   "theirs": sorted(their_tiles)})
         agreement["same tiles" if their_tiles == {mine.tiles_played} else
                   "ours more" if mine.tiles_played > max(their_tiles) else "theirs more"] += 1
@@ -268,8 +275,10 @@ def summarise(
         "rack_tiles": "-".join(map(str, args.rack_tiles)),
         "tile_set": args.tile_set,
         "with_jokers": sum(1 for b in boards if JOKER in b.table_tiles or JOKER in b.rack),
-        "times": {n: {"positions": s.count, **s.as_ms()} for n, s in stats.items()},
-        "crowded_times": {n: {"positions": s.count, **s.as_ms()} for n, s in crowded_stats.items()},
+        "times": {n: {"positions": s.samples, **s.as_ms()} for n, s in stats.items()},
+        "crowded_times": {
+            n: {"positions": s.samples, **s.as_ms()} for n, s in crowded_stats.items()
+        },
         "their_fastest": fastest,
         "ratios_to_their_fastest": {
             n: {"median": round(stats[n].median / stats[fastest].median, 3),

@@ -25,7 +25,7 @@ T = TypeVar("T")
 class Stats(NamedTuple):
     """Times of one solver over many positions, in seconds."""
 
-    count: int
+    samples: int
     median: float
     p90: float
     max: float
