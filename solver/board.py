@@ -31,7 +31,7 @@ _SKIPPED = "?"
 
 
 class Expectation(NamedTuple):
-    """The answer a puzzle file records for itself (`# expect: tiles=3 value=11`)."""
+    """The answer a puzzle file records for itself (`# expect: tiles=3 value=12`)."""
 
     tiles: int
     value: int
@@ -223,7 +223,7 @@ class _Reader:
     def expectation(self, number: int, text: str) -> Expectation | None:
         values: dict[str, int] = {}
         for word in text.split():
-            key, _, value = word.partition("=")
+            key, _, value = word.lower().partition("=")
             if key not in ("tiles", "value") or not _WHOLE_NUMBER.fullmatch(value):
                 self.problem(number, f"expect: takes tiles=N value=N, not {word!r}")
                 return None

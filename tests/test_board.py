@@ -334,6 +334,11 @@ def test_valid_shapes(
     assert (board.table, board.rack, board.opened) == (table, rack, opened)
 
 
+def test_expect_line_in_any_case_anywhere() -> None:
+    board = parse_board("rack: R1\n  #EXPECT: Value=0 TILES=0\n")
+    assert board.expect == Expectation(tiles=0, value=0)
+
+
 @pytest.mark.parametrize(
     ("word", "rules"),
     [
