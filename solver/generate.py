@@ -98,6 +98,8 @@ def generate_boards(
     `table_tiles` and `rack_tiles` are exact sizes or (low, high) ranges; `jokers` is
     how many jokers the position holds, table and rack together, or None to deal them
     as chance has it (each joker of the box is in play as often as any other tile).
+    Jokers go where they fit: at most two in a set, none on an empty rack, so a tiny
+    position may hold fewer than asked.
     """
     rules = rules or Rules()
     table_span, rack_span = Span.of(table_tiles), Span.of(rack_tiles)
@@ -135,13 +137,15 @@ class _Dealer:
 
     def board(self, table: Span, rack: Span, jokers: Span | None, opened: bool) -> Board:
         box = self.rules.box
-        table_size = self.rng.choice(_table_sizes(table))
+        table_size = self.rng.choice([n for n in _table_sizes(table) if n + rack.low <= box.size])
         rack_size = self.rng.randint(rack.low, min(rack.high, box.size - table_size))
         if jokers is None:
             share = (table_size + rack_size) / box.size
             in_play = sum(self.rng.random() < share for _ in range(box.jokers))
         else:
             in_play = self.rng.randint(jokers.low, min(jokers.high, box.jokers))
+        # A position nearly as large as the box holds jokers whatever was asked.
+        in_play = max(in_play, table_size + rack_size - (box.size - box.jokers))
         table_jokers, rack_jokers = self.split_jokers(in_play, table_size, rack_size)
         for _ in range(_ATTEMPTS):
             pool = Counter({t: box.copies for t in self.coloured()})

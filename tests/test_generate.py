@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
 from rummisolve.board import Board, format_board, parse_board, read_board
 from rummisolve.cli import cli
 from rummisolve.generate import GenerateError, Span, generate_boards
@@ -61,6 +62,18 @@ def test_crowded_tables_are_still_legal(rules: Rules) -> None:
     for board in generate_boards(20, 3, table_tiles=size, rack_tiles=5, rules=rules):
         assert_legal(board)
         assert len(board.table_tiles) == size
+
+
+def test_table_range_shrinks_to_leave_room_for_the_rack() -> None:
+    for board in generate_boards(40, 4, table_tiles=(0, 104), rack_tiles=20):
+        assert len(board.rack) == 20
+        assert len(board.table_tiles) <= 86
+
+
+def test_a_full_box_deals_its_jokers_too() -> None:
+    for board in generate_boards(5, 4, table_tiles=100, rack_tiles=6, jokers=0):
+        assert_legal(board)
+        assert len(board.table_tiles) + len(board.rack) == 106
 
 
 def test_same_seed_same_boards_and_board_i_independent_of_count() -> None:
