@@ -359,7 +359,8 @@ def play_match(
     played: list[GameRecord] = []
     match = Match()
     while games is None or len(played) < games:
-        record = play_game(seats, options, rng.getrandbits(64), len(played) + 1, on_turn)
+        # Each game's own seed, 32 bits so that JSON readers in any language keep it exact.
+        record = play_game(seats, options, rng.getrandbits(32), len(played) + 1, on_turn)
         played.append(record)
         match = match.then(record.score)
         if target is not None and max(match.totals.values()) >= target:
