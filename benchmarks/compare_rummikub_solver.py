@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from positions import RESULTS, Stats, machine, quiet_stdout, timed, write_jsonl
+from positions import RESULTS, Stats, load_average, machine, quiet_stdout, timed, write_jsonl
 
 from rummisolve.board import Board, format_board
 from rummisolve.generate import generate_boards
@@ -267,7 +267,8 @@ def summarise(
     crowded_stats = {n: Stats.of(ts) for n, ts in crowded.items() if ts}
     return {
         "command": " ".join(["python", "benchmarks/compare_rummikub_solver.py", *sys.argv[1:]]),
-        "machine": machine(),
+        "machine": args.machine,
+        "load_average_1m_at_end": load_average(),
         "positions": len(boards),
         "skipped_not_expressible": skipped,
         "repeats": args.repeats,
@@ -311,6 +312,11 @@ def show(summary: dict[str, Any]) -> str:
     for name, r in summary["ratios_to_their_fastest"].items():
         lines.append(f"{name} / {fastest}: median x{r['median']:.3f}, p90 x{r['p90']:.3f}")
     lines.append(f"tiles played: {summary['tiles_played']}")
+    lines.append(
+        f"machine: {summary['machine']['cpus']} CPUs, load average (1 min) "
+        f"{summary['machine']['load_average_1m_at_start']} at start, "
+        f"{summary['load_average_1m_at_end']} at end"
+    )
     lines.append(f"value played, where the tiles agree (vs {fastest}): "
                  f"{summary['value_played_when_same_tiles']}")
     return "\n".join(lines)
@@ -334,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="JSON lines (default: benchmarks/results/...)")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args(argv)
+    args.machine = machine()
     with quiet_stdout():  # cvxpy's solvers and HiGHS print from C; the summary must stay clean
         result = run(args)
     out = args.out or RESULTS / f"compare-rummikub-solver-seed{args.seed}-n{args.positions}.jsonl"

@@ -78,7 +78,13 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
         "cpus": os.cpu_count(),
+        # Other work on the machine slows every solver: figures under load are not comparable.
+        "load_average_1m_at_start": load_average(),
     }
+
+
+def load_average() -> float:
+    return round(os.getloadavg()[0], 2)
 
 
 def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:

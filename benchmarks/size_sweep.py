@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from positions import RESULTS, Stats, machine, quiet_stdout, timed, write_jsonl
+from positions import RESULTS, Stats, load_average, machine, quiet_stdout, timed, write_jsonl
 
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
@@ -115,17 +115,19 @@ def plot(records: list[dict[str, Any]], backends: list[str], path: Path, note: s
             line = points(records, sweep, backend)
             sizes = [size for size, _ in line]
             ax.plot(sizes, [s.median * 1000 for _, s in line], marker="o",
-                    color=colours[backend], label=f"{backend} median")
+                    color=colours[backend], label=backend)
             ax.fill_between(sizes, [s.median * 1000 for _, s in line],
-                            [s.p90 * 1000 for _, s in line], color=colours[backend], alpha=0.15,
-                            label=f"{backend} median to p90")
+                            [s.p90 * 1000 for _, s in line], color=colours[backend], alpha=0.15)
         ax.set_title(sweep.title)
         ax.set_xlabel(f"{sweep.varies} tiles")
         ax.set_yscale("log")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("solve time per position, ms (model and solve; log scale)")
     axes[0].legend(loc="upper left", fontsize="small")
-    figure.suptitle(f"rummisolve find_move: solve time against position size ({note})")
+    figure.suptitle(
+        f"rummisolve find_move: solve time against position size ({note})\n"
+        "line: median over positions; band: median to p90"
+    )
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
@@ -149,19 +151,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS / "size-sweep.jsonl")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args(argv)
+    started_on = machine()
     with quiet_stdout():  # HiGHS prints its banner from C
         records = run(args)
     write_jsonl(args.out, records)
     result = {
         "command": " ".join(["python", "benchmarks/size_sweep.py", *sys.argv[1:]]),
-        "machine": machine(),
+        "machine": started_on,
+        "load_average_1m_at_end": load_average(),
         "positions_per_point": args.positions,
         "times": summary(records, args.backends),
     }
     summary_path = args.out.with_name(args.out.stem + "-summary.json")
     summary_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     png = args.out.with_suffix(".png")
-    plot(records, args.backends, png, f"{args.positions} positions a point, seed {args.seed}")
+    note = (
+        f"{args.positions} positions a point, seed {args.seed}; {started_on['cpus']} CPUs, "
+        f"load average {started_on['load_average_1m_at_start']}"
+    )
+    plot(records, args.backends, png, note)
     for title, by_backend in result["times"].items():
         print(title)
         for backend, by_size in by_backend.items():
