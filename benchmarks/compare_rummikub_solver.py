@@ -170,7 +170,7 @@ def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[dict[int, Bo
     skipped = 0
     dealt = generate_boards(
         10 * args.positions + 100, args.seed, table_tiles=args.table_tiles,
-        rack_tiles=args.rack_tiles, rules=rules,
+        rack_tiles=args.rack_tiles, jokers=args.jokers, rules=rules,
     )
     for number, board in enumerate(dealt, start=1):
         if len(chosen) == args.positions:
@@ -274,6 +274,7 @@ def summarise(
         "repeats": args.repeats,
         "table_tiles": "-".join(map(str, args.table_tiles)),
         "rack_tiles": "-".join(map(str, args.rack_tiles)),
+        "jokers": "-".join(map(str, args.jokers)) if args.jokers else "as dealt",
         "tile_set": args.tile_set,
         "with_jokers": sum(1 for b in boards if JOKER in b.table_tiles or JOKER in b.rack),
         "times": {n: {"positions": s.samples, **s.as_ms()} for n, s in stats.items()},
@@ -334,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--table-tiles", type=size_range, default=(0, 60), metavar="LO-HI")
     parser.add_argument("--rack-tiles", type=size_range, default=(5, 30), metavar="LO-HI")
+    parser.add_argument("--jokers", type=size_range, metavar="LO-HI", help="default: as dealt")
     parser.add_argument("--tile-set", type=int, choices=(106, 160), default=106)
     parser.add_argument("--backends", nargs="+", default=list(OUR_BACKENDS))
     parser.add_argument("--their-backends", nargs="+", help="default: every one installed")
