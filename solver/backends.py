@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -22,6 +23,9 @@ from .model import Mip
 ABSOLUTE_GAP = 0.5
 # An LP solution this close to whole numbers is taken as integral.
 INTEGRALITY_TOLERANCE = 1e-6
+# Nodes of our own branch-and-bound before HiGHS's MIP takes over: on 300 generated
+# positions 100 gave the lowest p99 (40 ms of CPU against 94 ms for HiGHS's MIP alone).
+NODE_LIMIT = 100
 
 
 @dataclass(frozen=True)
@@ -78,20 +82,26 @@ def _highs_solver() -> Any:
         _highs.setOptionValue("mip_abs_gap", ABSOLUTE_GAP)
         # These models are small: presolve costs more than it saves (median 9 -> 4 ms).
         _highs.setOptionValue("presolve", "off")
+        # The first run starts HiGHS's thread pool (~20 ms): pay it here, at start-up.
+        _highs.addVar(0.0, 1.0)
+        _highs.run()
     return _highs
 
 
 def solve_highs(mip: Mip, time_limit: float | None) -> Solution:
-    """The LP relaxation first: on about half the positions its optimum is already
-    integral, and so proved optimal, at a fraction of a branch-and-bound's cost."""
+    """The LP relaxation, a short branch-and-bound on it, and HiGHS's own MIP if need be.
+
+    On about half the positions the LP optimum is already integral (about 1 ms). Most
+    of the rest close within a few dozen LP re-solves from the last basis, each well
+    under a millisecond, where HiGHS's MIP spends 5-30 ms on its root alone.
+    """
     import highspy
     import numpy as np
 
     h = _highs_solver()
     h.clearModel()
-    h.setOptionValue("time_limit", float(time_limit) if time_limit else highspy.kHighsInf)
+    deadline = time.perf_counter() + time_limit if time_limit else None
     inf = highspy.kHighsInf
-    integrality = np.ones(mip.columns, dtype=np.int32)
     status = h.passModel(
         mip.columns,
         mip.rows,
@@ -107,17 +117,113 @@ def solve_highs(mip: Mip, time_limit: float | None) -> Solution:
         np.array(mip.row_start[:-1], dtype=np.int32),
         np.array(mip.row_index, dtype=np.int32),
         np.array(mip.row_value, dtype=np.float64),
-        integrality * 0,
+        np.zeros(mip.columns, dtype=np.int32),
     )
     if status == highspy.HighsStatus.kError:
         raise SolverError("HiGHS refused the model")
-    h.run()
-    if h.getModelStatus() == highspy.HighsModelStatus.kOptimal:
-        values = np.array(h.getSolution().col_value)
-        rounded = np.round(values)
-        if np.all(np.abs(values - rounded) < INTEGRALITY_TOLERANCE):
-            return Solution(rounded.tolist(), proved=True)
-    h.changeColsIntegrality(mip.columns, np.arange(mip.columns, dtype=np.int32), integrality)
+    search = _Branching(h, mip, deadline)
+    found = search.run()
+    if found is not None:
+        return found
+    return _highs_mip(h, mip, search.incumbent, deadline)
+
+
+class _Branching:
+    """Depth-first branch-and-bound over HiGHS LP solves, for at most NODE_LIMIT nodes.
+
+    Every cost is a whole number, so a node whose LP bound rounds down to the incumbent's
+    value cannot improve on it.
+    """
+
+    def __init__(self, h: Any, mip: Mip, deadline: float | None) -> None:
+        import numpy as np
+
+        self.h, self.mip, self.deadline = h, mip, deadline
+        self.cost = np.array(mip.cost, dtype=np.float64)
+        self.columns = np.arange(mip.columns, dtype=np.int32)
+        self.incumbent: Any = None
+        self.best = -float("inf")
+
+    def run(self) -> Solution | None:
+        """The proved optimum, the best found when time ran out, or None past the node limit."""
+        import highspy
+        import numpy as np
+
+        lower = np.array(self.mip.lower, dtype=np.float64)
+        upper = np.clip(np.array(self.mip.upper, dtype=np.float64), None, highspy.kHighsInf)
+        stack = [(lower, upper)]
+        for nodes, (lo, up) in enumerate(_pop_all(stack)):
+            if nodes == NODE_LIMIT:
+                return None
+            if not self.time_left():
+                return self.stopped()
+            if nodes:
+                self.h.changeColsBounds(self.mip.columns, self.columns, lo, up)
+            self.h.setOptionValue("time_limit", self.remaining())
+            self.h.run()
+            status = self.h.getModelStatus()
+            if status == highspy.HighsModelStatus.kInfeasible:
+                continue
+            if status != highspy.HighsModelStatus.kOptimal:
+                return self.stopped() if not self.time_left() else None
+            if np.floor(self.h.getInfo().objective_function_value + 1e-6) <= self.best:
+                continue
+            values = np.array(self.h.getSolution().col_value)
+            fraction = np.abs(values - np.round(values))
+            if fraction.max() < INTEGRALITY_TOLERANCE:
+                self.incumbent = np.round(values)
+                self.best = float(self.cost @ self.incumbent)
+                continue
+            # Branch on the fractional column that weighs most in the objective, down first.
+            j = int(
+                np.argmax(np.where(fraction >= INTEGRALITY_TOLERANCE, self.cost + fraction, -1))
+            )
+            raised, lowered = lo.copy(), up.copy()
+            raised[j], lowered[j] = np.ceil(values[j]), np.floor(values[j])
+            stack.append((raised, up))
+            stack.append((lo, lowered))
+        if self.incumbent is None:
+            raise SolverError("HiGHS found the position infeasible (a bug in the model)")
+        return Solution(self.incumbent.tolist(), proved=True)
+
+    def time_left(self) -> bool:
+        return self.deadline is None or time.perf_counter() < self.deadline
+
+    def remaining(self) -> float:
+        return (
+            float("inf") if self.deadline is None else max(self.deadline - time.perf_counter(), 0.0)
+        )
+
+    def stopped(self) -> Solution:
+        if self.incumbent is None:
+            return Solution([0.0] * self.mip.columns, proved=False)
+        return Solution(self.incumbent.tolist(), proved=False)
+
+
+def _pop_all(stack: list[Any]) -> Iterator[Any]:
+    while stack:
+        yield stack.pop()
+
+
+def _highs_mip(h: Any, mip: Mip, incumbent: Any, deadline: float | None) -> Solution:
+    """HiGHS's own branch-and-cut, started from the best solution found so far."""
+    import highspy
+    import numpy as np
+
+    columns = np.arange(mip.columns, dtype=np.int32)
+    h.changeColsBounds(
+        mip.columns,
+        columns,
+        np.array(mip.lower, dtype=np.float64),
+        np.clip(np.array(mip.upper, dtype=np.float64), None, highspy.kHighsInf),
+    )
+    h.changeColsIntegrality(mip.columns, columns, np.ones(mip.columns, dtype=np.int32))
+    if incumbent is not None:
+        solution = highspy.HighsSolution()
+        solution.col_value = incumbent.tolist()
+        h.setSolution(solution)
+    remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+    h.setOptionValue("time_limit", remaining if remaining is not None else highspy.kHighsInf)
     h.run()
     model_status = h.getModelStatus()
     if model_status == highspy.HighsModelStatus.kOptimal:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rummisolve import backends
 from rummisolve.board import Board
 from rummisolve.legality import check_move
 from rummisolve.solve import Action, find_move
@@ -28,6 +30,22 @@ def test_mip_agrees_with_reference(backend: str) -> None:
         move = find_move(board, objective=objective, backend=backend)
         assert check_move(board, move) == []
         expected = best_move(board, objective)
+        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
+        assert kept_sets(move.steps) == expected.kept
+
+    agrees()
+
+
+def test_highs_mip_fallback_agrees_with_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the node limit HiGHS's own MIP takes over: hold that path to the reference too."""
+    monkeypatch.setattr(backends, "NODE_LIMIT", 1)
+
+    @settings(max_examples=150 * SCALE)
+    @given(board=positions())
+    def agrees(board: Board) -> None:
+        move = find_move(board, backend="highs")
+        assert check_move(board, move) == []
+        expected = best_move(board)
         assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
         assert kept_sets(move.steps) == expected.kept
 
