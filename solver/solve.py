@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .backends import DEFAULT_BACKEND, Solution, get_backend
 from .board import Board
 from .model import Arrangement, Objective, build_model, read_solution
-from .tiles import JOKER, Tile, tile_value
+from .tiles import JOKER, MAX_NUMBER, Tile, tile_value
 
 TileRow = tuple[Tile, ...]
 
@@ -141,7 +141,7 @@ def _join_runs(runs: list[list[tuple[Tile, Tile]]]) -> list[list[tuple[Tile, Til
     """Join runs of one colour where one starts right after the other ends.
 
     Each run is (stand-in, tile) pairs from its first number up; a wrapping run ends at
-    position 14, where nothing can follow it.
+    position 14, where nothing can follow it, and no run is longer than 13.
     """
     joined: list[list[tuple[Tile, Tile]]] = []
     for row in sorted(runs, key=lambda r: r[0][0].sort_key()):
@@ -150,6 +150,8 @@ def _join_runs(runs: list[list[tuple[Tile, Tile]]]) -> list[list[tuple[Tile, Til
             last is not None
             and last[0][0].colour == row[0][0].colour
             and last[0][0].number + len(last) == row[0][0].number
+            # 1-13 followed by a wrapping ...13-1 would hold the 1 twice.
+            and len(last) + len(row) <= MAX_NUMBER
         ):
             last.extend(row)
         else:
