@@ -287,6 +287,11 @@ def summarise(
                 "p90": round(stats[n].p90 / stats[fastest].p90, 3)}
             for n in ours_
         },
+        "ratios_to_each_of_theirs": {
+            n: {t: {"median": round(stats[n].median / stats[t].median, 3),
+                    "p90": round(stats[n].p90 / stats[t].p90, 3)} for t in theirs_}
+            for n in ours_
+        },
         "tiles_played": dict(agreement),
         "value_played_when_same_tiles": dict(value),
         "disagreements": disagreements,
