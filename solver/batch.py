@@ -1,0 +1,311 @@
+"""Solving many boards: files and folders in, one formatted row per board out, in order.
+
+Each worker process reads, solves, checks and formats its boards itself and hands back
+finished rows, so the parent only writes text: with two workers on two cores it stays
+out of their way. Work goes out in chunks, with only a few chunks in flight at a time,
+so a batch of any length holds a bounded number of rows in memory.
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import json
+import multiprocessing
+import signal
+from collections import deque
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult
+from pathlib import Path
+
+from .backends import get_backend
+from .board import Board, Expectation, read_board
+from .errors import Problem, RummisolveError
+from .legality import check_move
+from .model import Objective
+from .render import move_json
+from .solve import Move, Status, find_move
+from .tiles import format_tiles
+
+# A chunk takes tens of milliseconds: long enough to make the hand-over cheap, short
+# enough that the rows come out steadily and the last chunk does not keep a worker alone.
+MAX_CHUNK = 32
+CHUNKS_PER_JOB = 8
+# Chunks handed out ahead of the one being written, per worker.
+IN_FLIGHT_PER_JOB = 3
+# The table format's columns after the file name (the file column fits the longest path).
+TABLE_COLUMNS = ("status", "tiles", "value", "ms")
+EXPECT_WIDTH = len("expected tiles=14 value=104")
+CSV_COLUMNS = (
+    "file",
+    "status",
+    "tiles_played",
+    "value_played",
+    "played",
+    "table",
+    "rack",
+    "seconds",
+    "backend",
+    "error",
+)
+CSV_CHECK_COLUMNS = ("expected", "check")
+
+
+class Format(enum.Enum):
+    TABLE = "table"
+    JSONL = "jsonl"
+    CSV = "csv"
+
+
+class Outcome(enum.Enum):
+    """How one board of a batch ended."""
+
+    SOLVED = "solved"
+    NO_MOVE = "no move"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """Everything a worker needs to turn a path into a row."""
+
+    format: Format = Format.JSONL
+    objective: Objective = Objective.TILES
+    backend: str = "highs"
+    time_limit: float | None = None
+    rule_overrides: tuple[tuple[str, object], ...] = ()
+    check_expected: bool = False
+    file_width: int = 0
+
+
+@dataclass(frozen=True)
+class BoardResult:
+    """One board's row as written, and what the closing summary needs to know of it."""
+
+    file: str
+    outcome: Outcome
+    row: str
+    error: str | None = None
+    mismatch: str | None = None
+    checked: bool = False
+    proved: bool = True
+
+
+@dataclass
+class Tally:
+    """What the closing summary says: counts, and a line for each board that needs a look."""
+
+    solved: int = 0
+    no_move: int = 0
+    failed: int = 0
+    unproved: int = 0
+    checked: int = 0
+    mismatched: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def add(self, result: BoardResult) -> None:
+        self.solved += result.outcome is Outcome.SOLVED
+        self.no_move += result.outcome is Outcome.NO_MOVE
+        self.failed += result.outcome is Outcome.FAILED
+        self.unproved += not result.proved
+        self.checked += result.checked
+        if result.error is not None:
+            self.problems.extend(result.error.splitlines())
+        if result.mismatch is not None:
+            self.mismatched += 1
+            self.problems.append(f"{result.file}: {result.mismatch}")
+
+    @property
+    def total(self) -> int:
+        return self.solved + self.no_move + self.failed
+
+    @property
+    def passed(self) -> bool:
+        """No board failed, and every answer matched its expectation."""
+        return not self.failed and not self.mismatched
+
+
+def board_paths(paths: Iterable[str | Path]) -> list[str]:
+    """Each path as given, a folder replaced by every `*.txt` below it, sorted.
+
+    A path that does not exist stays in the list: reading it fails, and that board's
+    row says so, like any other bad board.
+    """
+    found: list[str] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found.extend(str(p) for p in sorted(path.rglob("*.txt")) if p.is_file())
+        else:
+            found.append(str(path))
+    return found
+
+
+def header(settings: BatchSettings) -> str | None:
+    """The line written before the rows, if the format has one."""
+    if settings.format is Format.CSV:
+        columns = CSV_COLUMNS + (CSV_CHECK_COLUMNS if settings.check_expected else ())
+        return _csv_line(columns)
+    if settings.format is Format.TABLE:
+        cells = [f"{'file':<{settings.file_width}}", *_table_numbers(TABLE_COLUMNS)]
+        if settings.check_expected:
+            cells.append(f"{'expect':<{EXPECT_WIDTH}}")
+        return "  ".join([*cells, "played"])
+    return None
+
+
+def run_batch(
+    paths: Sequence[str], settings: BatchSettings, jobs: int
+) -> Generator[BoardResult, None, None]:
+    """Every board's result, in the order of `paths`, each as soon as it and all before it
+    are done. With `jobs` > 1 the boards are solved by that many worker processes."""
+    if jobs <= 1 or len(paths) <= 1:
+        get_backend(settings.backend)
+        for path in paths:
+            yield solve_path(path, settings)
+        return
+    size = max(1, min(MAX_CHUNK, len(paths) // (jobs * CHUNKS_PER_JOB)))
+    chunks = (paths[i : i + size] for i in range(0, len(paths), size))
+    pool = multiprocessing.get_context().Pool(jobs, _start_worker, (settings,))
+    try:
+        pending: deque[AsyncResult[list[BoardResult]]] = deque()
+        for chunk in chunks:
+            pending.append(pool.apply_async(_solve_chunk, (chunk,)))
+            if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
+    finally:
+        # Also on Ctrl-C or an early stop: the chunks still in the workers are dropped.
+        pool.terminate()
+        pool.join()
+
+
+_worker_settings: BatchSettings | None = None
+
+
+def _start_worker(settings: BatchSettings) -> None:
+    """Once per worker: the settings, and the solver prepared for every board it gets.
+
+    Ctrl-C is the parent's to handle; a worker that took it too would print a traceback.
+    """
+    global _worker_settings
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_settings = settings
+    get_backend(settings.backend)
+
+
+def _solve_chunk(paths: list[str]) -> list[BoardResult]:
+    assert _worker_settings is not None, "a worker starts with _start_worker"
+    return [solve_path(path, _worker_settings) for path in paths]
+
+
+def solve_path(path: str, settings: BatchSettings) -> BoardResult:
+    """Read, solve and check one board; any failure becomes that board's error row.
+
+    A batch must go on past one board whatever goes wrong with it, so even an error
+    that is not ours (a crash inside a solver library) is caught and reported here.
+    """
+    try:
+        board = read_board(path, **dict(settings.rule_overrides))
+        move = find_move(board, settings.objective, settings.backend, settings.time_limit)
+    except RummisolveError as error:
+        return _failed(path, str(error), settings)
+    except Exception as error:
+        return _failed(path, f"{path}: solver crashed: {type(error).__name__}: {error}", settings)
+    if problems := check_move(board, move):
+        message = "the answer breaks the rules (a solver bug): " + "; ".join(problems)
+        return _failed(path, str(Problem(path, 0, message)), settings)
+    mismatch = _mismatch(board, move) if settings.check_expected else None
+    return BoardResult(
+        file=path,
+        outcome=Outcome.SOLVED if move.is_move else Outcome.NO_MOVE,
+        row=_row(path, board, move, mismatch, settings),
+        mismatch=mismatch,
+        checked=settings.check_expected and board.expect is not None,
+        proved=move.status is not Status.FEASIBLE,
+    )
+
+
+def _mismatch(board: Board, move: Move) -> str | None:
+    """What differs from the board's `# expect:` line, or None (also when it has none)."""
+    if board.expect is None:
+        return None
+    got = Expectation(move.tiles_played, move.value_played)
+    return None if got == board.expect else f"expected {board.expect}, got {got}"
+
+
+def _check_cell(board: Board, mismatch: str | None) -> str:
+    if board.expect is None:
+        return ""
+    return "mismatch" if mismatch else "ok"
+
+
+def _row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSettings) -> str:
+    if s.format is Format.JSONL:
+        return _jsonl_row(path, board, move, mismatch, s)
+    if s.format is Format.CSV:
+        return _csv_row(path, board, move, mismatch, s)
+    return _table_row(path, board, move, mismatch, s)
+
+
+def _jsonl_row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSettings) -> str:
+    """`hint --json`'s object with the file first; with --check-expected, the expectation."""
+    obj = {"file": path, **move_json(move)}
+    if s.check_expected and board.expect is not None:
+        obj["expect"] = board.expect._asdict()
+        obj["check"] = _check_cell(board, mismatch)
+    return json.dumps(obj)
+
+
+def _csv_row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSettings) -> str:
+    cells: list[object] = [
+        path,
+        move.status.value,
+        move.tiles_played,
+        move.value_played,
+        format_tiles(move.played),
+        " | ".join(format_tiles(row) for row in move.table),
+        format_tiles(move.rack),
+        f"{move.seconds:.6f}",
+        move.backend,
+        "",
+    ]
+    if s.check_expected:
+        cells += [str(board.expect or ""), _check_cell(board, mismatch)]
+    return _csv_line(cells)
+
+
+def _table_row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSettings) -> str:
+    numbers = (move.status.value, move.tiles_played, move.value_played, f"{move.seconds * 1e3:.1f}")
+    cells = [f"{path:<{s.file_width}}", *_table_numbers(numbers)]
+    if s.check_expected:
+        expect = "-" if board.expect is None else mismatch or "ok"
+        cells.append(f"{expect:<{EXPECT_WIDTH}}")
+    return "  ".join([*cells, format_tiles(move.played)]).rstrip()
+
+
+def _failed(path: str, error: str, s: BatchSettings) -> BoardResult:
+    if s.format is Format.JSONL:
+        row = json.dumps({"file": path, "error": error})
+    elif s.format is Format.CSV:
+        columns = len(CSV_COLUMNS) + (len(CSV_CHECK_COLUMNS) if s.check_expected else 0)
+        cells = [path, "error", *[""] * (columns - 2)]
+        cells[CSV_COLUMNS.index("error")] = "; ".join(error.splitlines())
+        row = _csv_line(cells)
+    else:
+        row = f"{path:<{s.file_width}}  {'error':<9}  " + "; ".join(error.splitlines())
+    return BoardResult(file=path, outcome=Outcome.FAILED, row=row, error=error)
+
+
+def _table_numbers(cells: Sequence[object]) -> list[str]:
+    """The status column left-aligned, the numbers right-aligned under their headings."""
+    status, *numbers = cells
+    return [f"{status!s:<9}", *(f"{n!s:>5}" for n in numbers[:2]), f"{numbers[2]!s:>7}"]
+
+
+def _csv_line(cells: Iterable[object]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(cells)
+    return out.getvalue()

@@ -1,0 +1,280 @@
+"""`rummisolve batch` as a user runs it: order, formats, bad boards, expectations, jobs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rummisolve import batch as batch_module
+from rummisolve.batch import BatchSettings, BoardResult, board_paths, solve_path
+from rummisolve.cli import cli
+
+BOARDS = {
+    "a.txt": "# expect: tiles=3 value=12\ntable:\nR3 R4 R5\nrack: R2 B5 O5\n",
+    "sub/b.txt": "# expect: tiles=0 value=0\nrack: K1 R5\n",
+    "sub/c.txt": "table:\nK7 R7 B7\nrack: O7 K1\n",
+    "sub/notes.md": "not a board: only *.txt files are read\n",
+}
+BROKEN = "table:\nR1 R2\nrack: X9\n"
+TIMES = re.compile(r'"seconds": [0-9.e-]+')
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["batch", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The boards above in a temp folder, which is also the working directory:
+    the paths in the output are then short and the same on every machine."""
+    for name, text in BOARDS.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def without_times(jsonl: str) -> list[dict[str, object]]:
+    rows = [json.loads(line) for line in jsonl.splitlines()]
+    for row in rows:
+        row.pop("seconds", None)
+    return rows
+
+
+def summary(stderr: str) -> str:
+    """The summary line with its time replaced, so that it compares exactly."""
+    return re.sub(r"in [0-9.]+ s", "in T s", stderr.splitlines()[-1])
+
+
+def test_folders_and_files_in_order(folder: Path) -> None:
+    """Arguments in the order given; a folder's *.txt below it, sorted, other files left."""
+    assert board_paths(["sub", "a.txt", "missing.txt"]) == [
+        os.path.join("sub", "b.txt"),
+        os.path.join("sub", "c.txt"),
+        "a.txt",
+        "missing.txt",
+    ]
+
+
+def test_jsonl_is_hint_json_plus_file(folder: Path) -> None:
+    code, out, err = run(".", "--format", "jsonl", "--jobs", "1")
+    hint = CliRunner().invoke(cli, ["hint", "--json", "a.txt"]).stdout
+    first = {"file": "a.txt", **json.loads(hint)}
+    first.pop("seconds")
+    rows = without_times(out)
+    assert code == 0
+    assert rows[0] == first
+    assert [(r["file"], r["status"], r["tiles_played"], r["played"]) for r in rows] == [
+        ("a.txt", "optimal", 3, ["R2", "B5", "O5"]),
+        ("sub/b.txt", "no-move", 0, []),
+        ("sub/c.txt", "optimal", 1, ["O7"]),
+    ]
+    assert rows[2]["table"] == [["K7", "R7", "O7", "B7"]]
+    assert summary(err) == "3 boards in T s (1 job): 2 solved, 1 no move, 0 failed"
+
+
+def test_table_output(folder: Path) -> None:
+    code, out, _err = run("a.txt", "sub", "--jobs", "1")
+    assert code == 0
+    assert re.sub(r" +[0-9]+\.[0-9]\b", "  T", out) == (
+        "file       status     tiles  value       ms  played\n"
+        "a.txt      optimal        3     12  T  R2 B5 O5\n"
+        "sub/b.txt  no-move        0      0  T\n"
+        "sub/c.txt  optimal        1      7  T  O7\n"
+    )
+
+
+def test_csv_output_reads_back_with_the_csv_module(folder: Path) -> None:
+    code, out, _err = run(".", "--format", "csv", "--jobs", "1")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert code == 0
+    assert rows[0] == [
+        "file",
+        "status",
+        "tiles_played",
+        "value_played",
+        "played",
+        "table",
+        "rack",
+        "seconds",
+        "backend",
+        "error",
+    ]
+    for row in rows[1:]:
+        assert float(row[7]) >= 0
+        row[7] = "T"
+    assert rows[1:] == [
+        ["a.txt", "optimal", "3", "12", "R2 B5 O5", "R2 R3 R4 | R5 O5 B5", "", "T", "highs", ""],
+        ["sub/b.txt", "no-move", "0", "0", "", "", "K1 R5", "T", "highs", ""],
+        ["sub/c.txt", "optimal", "1", "7", "O7", "K7 R7 O7 B7", "K1", "T", "highs", ""],
+    ]
+
+
+@pytest.mark.parametrize("output", ["jsonl", "csv", "table"])
+def test_a_broken_board_is_reported_and_the_batch_goes_on(folder: Path, output: str) -> None:
+    (folder / "sub" / "broken.txt").write_text(BROKEN)
+    code, out, err = run(".", "--format", output, "--jobs", "1")
+    problems = [
+        "sub/broken.txt:2: a set needs at least 3 tiles: R1 R2",
+        "sub/broken.txt:3: unknown tile 'X9': colour must be K, R, O (or Y) or B",
+    ]
+    assert code == 1
+    assert err.splitlines()[:-1] == problems
+    assert summary(err) == "4 boards in T s (1 job): 2 solved, 1 no move, 1 failed"
+    broken_row = out.splitlines()[2 if output == "jsonl" else 3]
+    if output == "jsonl":
+        assert json.loads(broken_row) == {"file": "sub/broken.txt", "error": "\n".join(problems)}
+    elif output == "csv":
+        assert next(csv.reader([broken_row])) == ["sub/broken.txt", "error"] + [""] * 7 + [
+            "; ".join(problems)
+        ]
+    else:
+        assert broken_row == "sub/broken.txt  error      " + "; ".join(problems)
+
+
+def test_a_missing_file_is_a_failed_board(folder: Path) -> None:
+    code, out, _err = run("missing.txt", "a.txt", "--format", "jsonl", "--jobs", "1")
+    rows = without_times(out)
+    assert code == 1
+    missing = "missing.txt: cannot read: No such file or directory"
+    assert rows[0] == {"file": "missing.txt", "error": missing}
+    assert rows[1]["status"] == "optimal"
+
+
+def test_check_expected_all_match(folder: Path) -> None:
+    code, out, err = run(".", "--check-expected", "--format", "jsonl", "--jobs", "1")
+    rows = without_times(out)
+    assert code == 0
+    assert [(r.get("expect"), r.get("check")) for r in rows] == [
+        ({"tiles": 3, "value": 12}, "ok"),
+        ({"tiles": 0, "value": 0}, "ok"),
+        (None, None),
+    ]
+    assert summary(err) == (
+        "3 boards in T s (1 job): 2 solved, 1 no move, 0 failed; expect: 2 checked, 0 mismatched"
+    )
+
+
+def test_check_expected_mismatch_fails_the_batch(folder: Path) -> None:
+    (folder / "a.txt").write_text(BOARDS["a.txt"].replace("value=12", "value=11"))
+    code, out, err = run(".", "--check-expected", "--jobs", "1")
+    assert code == 1
+    assert out.splitlines()[1].startswith("a.txt      optimal        3     12")
+    assert "  expected tiles=3 value=11, got tiles=3 value=12  R2 B5 O5" in out.splitlines()[1]
+    assert err.splitlines()[0] == "a.txt: expected tiles=3 value=11, got tiles=3 value=12"
+    assert summary(err).endswith("; expect: 2 checked, 1 mismatched")
+
+
+def test_without_check_expected_a_wrong_expectation_is_not_checked(folder: Path) -> None:
+    (folder / "a.txt").write_text(BOARDS["a.txt"].replace("value=12", "value=11"))
+    assert run(".", "--jobs", "1")[0] == 0
+
+
+def test_check_expected_needs_the_tiles_objective(folder: Path) -> None:
+    code, _out, err = run(".", "--check-expected", "--objective", "value")
+    assert code == 2
+    assert "expect lines record answers under --objective tiles" in err
+
+
+def test_an_illegal_answer_is_that_boards_error(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """check_move sees every answer: a solver bug shows as a failed board, not a move."""
+    monkeypatch.setattr(batch_module, "check_move", lambda board, move: ["not a valid set: R1"])
+    result = solve_path("a.txt", BatchSettings())
+    assert result.row == json.dumps(
+        {
+            "file": "a.txt",
+            "error": "a.txt: the answer breaks the rules (a solver bug): not a valid set: R1",
+        }
+    )
+
+
+def test_rule_options_reach_every_board(folder: Path) -> None:
+    (folder / "wrap.txt").write_text("rack: R12 R13 R1\n")
+    code, out, _err = run("wrap.txt", "--wraparound", "--format", "jsonl", "--jobs", "1")
+    assert code == 0
+    assert without_times(out)[0]["played"] == ["R12", "R13", "R1"]
+
+
+def test_jobs_1_and_2_give_the_same_rows(tmp_path: Path) -> None:
+    boards = tmp_path / "boards"
+    generate = ["generate", "--count", "40", "--seed", "11", "--out", str(boards)]
+    CliRunner().invoke(cli, [*generate, "--table-tiles", "0-15", "--rack-tiles", "3-8"])
+    one = run(str(boards), "--format", "jsonl", "--jobs", "1")
+    two = run(str(boards), "--format", "jsonl", "--jobs", "2")
+    assert one[0] == two[0] == 0
+    assert without_times(one[1]) == without_times(two[1])
+    assert len(without_times(two[1])) == 40
+
+
+def test_200_generated_boards_with_3_broken(tmp_path: Path) -> None:
+    """The issue's check: 197 answers and 3 errors, exit 1."""
+    boards = tmp_path / "boards"
+    generate = ["generate", "--count", "200", "--seed", "4", "--out", str(boards)]
+    CliRunner().invoke(cli, [*generate, "--table-tiles", "0-12", "--rack-tiles", "3-8"])
+    for number in (1, 100, 200):
+        (boards / f"gen-{number:05d}.txt").write_text(BROKEN)
+    code, out, err = run(str(boards), "--format", "jsonl", "--jobs", "2")
+    rows = [json.loads(line) for line in out.splitlines()]
+    errors = [r["file"] for r in rows if "error" in r]
+    assert code == 1
+    assert len(rows) == 200
+    assert [r["file"] for r in rows] == [str(boards / f"gen-{n:05d}.txt") for n in range(1, 201)]
+    assert errors == [str(boards / f"gen-{n:05d}.txt") for n in (1, 100, 200)]
+    assert sum("status" in r for r in rows) == 197
+    assert re.fullmatch(
+        r"200 boards in [0-9.]+ s \(2 jobs\): \d+ solved, \d+ no move, 3 failed",
+        err.splitlines()[-1],
+    )
+
+
+def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(paths: list[str], settings: BatchSettings, jobs: int) -> Iterator[BoardResult]:
+        yield solve_path(paths[0], settings)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("rummisolve.cli.run_batch", interrupted)
+    code, out, err = run(".", "--format", "jsonl")
+    assert code == 130
+    assert without_times(out)[0]["file"] == "a.txt"
+    assert len(out.splitlines()) == 1
+    assert err == "\ninterrupted: 1 of 3 boards written\n"
+
+
+def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
+    """SIGINT to the whole process group, as a terminal sends it: whole rows, one message."""
+    boards = tmp_path / "boards"
+    generate = ["generate", "--count", "400", "--seed", "9", "--out", str(boards)]
+    CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
+    command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--format", "jsonl"]
+    process = subprocess.Popen(
+        [*command, "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGINT)
+    rest, err = process.stdout.read(), process.stderr.read()  # type: ignore[union-attr]
+    process.wait(timeout=30)
+    rows = [json.loads(line) for line in (first + rest).splitlines()]
+    assert process.returncode == 130
+    assert 1 <= len(rows) < 400
+    assert re.fullmatch(r"\ninterrupted: \d+ of 400 boards written\n", err)
