@@ -332,13 +332,16 @@ def batch(
     try:
         # Drawn only when a person watches stderr; never a line in a log or a pipe.
         hidden = not sys.stderr.isatty()
-        with WholeRows() as out, click.progressbar(
+        with CtrlC() as ctrl_c, click.progressbar(
             length=len(files), label="solving", file=sys.stderr, hidden=hidden
         ) as bar:
             for result in results:
-                out.write(result.row)
+                click.echo(result.row)
+                sys.stdout.flush()
                 tally.add(result)
                 bar.update(1)
+                if ctrl_c.pressed:
+                    raise KeyboardInterrupt
     except KeyboardInterrupt:
         results.close()
         click.echo(f"\ninterrupted: {tally.total} of {len(files)} boards written", err=True)
@@ -350,16 +353,16 @@ def batch(
         raise click.exceptions.Exit(1)
 
 
-class WholeRows:
-    """Rows on stdout, each flushed at once, with Ctrl-C taken between rows, never inside
-    one (a row blocked on a full pipe would be cut); a second Ctrl-C stops at once."""
+class CtrlC:
+    """Ctrl-C taken between rows: never inside one (a row blocked on a full pipe would be
+    cut short), nor inside the worker pool's locks (interrupted there, its shutdown can
+    hang). The rows of the chunk being solved come first; a second Ctrl-C stops at once."""
 
     def __init__(self) -> None:
-        self.writing = False
-        self.interrupted = False
+        self.pressed = False
         self.previous: Any = None
 
-    def __enter__(self) -> WholeRows:
+    def __enter__(self) -> CtrlC:
         self.previous = signal.signal(signal.SIGINT, self.on_interrupt)
         return self
 
@@ -367,18 +370,9 @@ class WholeRows:
         signal.signal(signal.SIGINT, self.previous)
 
     def on_interrupt(self, signum: int, frame: object) -> None:
-        if self.writing and not self.interrupted:
-            self.interrupted = True
-            return
-        raise KeyboardInterrupt
-
-    def write(self, row: str) -> None:
-        self.writing = True
-        click.echo(row)
-        sys.stdout.flush()
-        self.writing = False
-        if self.interrupted:
+        if self.pressed:
             raise KeyboardInterrupt
+        self.pressed = True
 
 
 def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:

@@ -1,0 +1,111 @@
+"""`rummisolve bench`: times per backend, and the check that backends agree."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rummisolve import bench as bench_module
+from rummisolve.bench import NamedBoard, percentile, run_bench
+from rummisolve.board import Board, parse_board
+from rummisolve.cli import cli
+from rummisolve.model import Objective
+from rummisolve.solve import Move, find_move
+
+SMALL = ["--table-tiles", "0-15", "--rack-tiles", "3-8"]
+NUMBER = re.compile(r" +\d+\.\d")
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["bench", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("values", "p90"),
+    [([5.0], 5.0), ([1.0, 2.0], 2.0), ([float(n) for n in range(1, 11)], 9.0)],
+    ids=["one", "two", "ten"],
+)
+def test_p90_is_a_time_some_board_took(values: list[float], p90: float) -> None:
+    assert percentile(values, 0.9) == p90
+
+
+def test_json_shape_on_generated_boards() -> None:
+    code, out, err = run("--generate", "4", "--seed", "3", *SMALL, "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert err == ""
+    assert set(report) == {"boards", "repeat", "backends", "same_optimum", "differences", "illegal"}
+    assert report["boards"] == 4
+    assert report["repeat"] == 1
+    assert sorted(report["backends"]) == ["cbc", "highs", "pulp-highs"]
+    for times in report["backends"].values():
+        assert set(times) == {"median_ms", "p90_ms", "max_ms"}
+        assert 0 <= times["median_ms"] <= times["p90_ms"] <= times["max_ms"]
+    assert (report["same_optimum"], report["differences"], report["illegal"]) == (True, [], [])
+
+
+def test_human_table_on_files_and_repeats(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("table:\nR3 R4 R5\nrack: R2 B5 O5\n")
+    (tmp_path / "b.txt").write_text("rack: K1\n")
+    code, out, _err = run(
+        str(tmp_path), "--backend", "highs", "--backend", "pulp-highs", "--repeat", "2"
+    )
+    assert code == 0
+    assert NUMBER.sub("  T", out) == (
+        "2 boards, 2 solves per board and backend\n"
+        "backend     median ms  p90 ms  max ms\n"
+        "highs  T  T  T\n"
+        "pulp-highs  T  T  T\n"
+        "same optimum: all 2 backends agree on every board\n"
+    )
+
+
+def test_a_bad_board_file_stops_the_bench(tmp_path: Path) -> None:
+    (tmp_path / "bad.txt").write_text("rack: X9\n")
+    code, out, err = run(str(tmp_path / "bad.txt"), "--backend", "highs")
+    assert (code, out) == (1, "")
+    assert (
+        err == f"{tmp_path / 'bad.txt'}:1: unknown tile 'X9': colour must be K, R, O (or Y) or B\n"
+    )
+
+
+def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backend whose answer is a tile short: the board is named, and the answer,
+    which no longer adds up, is also flagged by check_move."""
+
+    def short_for_cbc(board: Board, objective: Objective, backend: str) -> Move:
+        move = find_move(board, objective, backend)
+        if backend != "cbc":
+            return move
+        return dataclasses.replace(move, tiles_played=move.tiles_played - 1)
+
+    monkeypatch.setattr(bench_module, "find_move", short_for_cbc)
+    board = NamedBoard("puzzle 1", parse_board("table:\nR3 R4 R5\nrack: R2 B5 O5\n"))
+    report = run_bench([board], ["highs", "cbc"])
+    assert not report.passed
+    assert [(d.board, {b: str(o) for b, o in d.optima.items()}) for d in report.disagreements] == [
+        ("puzzle 1", {"highs": "tiles=3 value=12", "cbc": "tiles=2 value=12"})
+    ]
+    assert report.illegal == ("puzzle 1: cbc: tiles_played is 2, but 3 were played",)
+
+
+def test_disagreement_exits_1_and_names_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    def none_for_cbc(board: Board, objective: Objective, backend: str) -> Move:
+        """cbc answers every board as if it were one with nothing to play."""
+        return find_move(
+            parse_board("rack: K1\n") if backend == "cbc" else board, objective, backend
+        )
+
+    monkeypatch.setattr(bench_module, "find_move", none_for_cbc)
+    code, out, _err = run(
+        "--generate", "2", "--seed", "5", *SMALL, "--backend", "highs", "--backend", "cbc"
+    )
+    assert code == 1
+    assert "optimum differs on " in out
+    assert re.search(r"  seed 5 board \d: highs tiles=\d+ value=\d+, cbc tiles=0 value=0", out)
