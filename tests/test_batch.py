@@ -261,20 +261,24 @@ def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
     generate = ["generate", "--count", "400", "--seed", "9", "--out", str(boards)]
     CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
     command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--format", "jsonl"]
+    # Unbuffered, so that reading the first row leaves the rest in the pipe for communicate.
     process = subprocess.Popen(
         [*command, "--jobs", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
+        bufsize=0,
         start_new_session=True,
     )
     assert process.stdout is not None
     first = process.stdout.readline()
     time.sleep(0.2)
     os.killpg(process.pid, signal.SIGINT)
-    rest, err = process.stdout.read(), process.stderr.read()  # type: ignore[union-attr]
-    process.wait(timeout=30)
+    try:
+        rest, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
     rows = [json.loads(line) for line in (first + rest).splitlines()]
     assert process.returncode == 130
     assert 1 <= len(rows) < 400
-    assert re.fullmatch(r"\ninterrupted: \d+ of 400 boards written\n", err)
+    assert re.fullmatch(r"\ninterrupted: \d+ of 400 boards written\n", err.decode())
