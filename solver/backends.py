@@ -105,18 +105,18 @@ def solve_highs(mip: Mip, time_limit: float | None) -> Solution:
     status = h.passModel(
         mip.columns,
         mip.rows,
-        len(mip.row_index),
-        int(highspy.MatrixFormat.kRowwise),
+        len(mip.col_index),
+        int(highspy.MatrixFormat.kColwise),
         int(highspy.ObjSense.kMaximize),
         0.0,
-        np.array(mip.cost, dtype=np.float64),
-        np.array(mip.lower, dtype=np.float64),
-        np.clip(np.array(mip.upper, dtype=np.float64), None, inf),
-        np.clip(np.array(mip.row_lower, dtype=np.float64), -inf, None),
-        np.clip(np.array(mip.row_upper, dtype=np.float64), None, inf),
-        np.array(mip.row_start[:-1], dtype=np.int32),
-        np.array(mip.row_index, dtype=np.int32),
-        np.array(mip.row_value, dtype=np.float64),
+        mip.cost,
+        mip.lower,
+        np.minimum(mip.upper, inf),
+        np.maximum(mip.row_lower, -inf),
+        np.minimum(mip.row_upper, inf),
+        mip.col_start[:-1],
+        mip.col_index,
+        mip.col_value,
         np.zeros(mip.columns, dtype=np.int32),
     )
     if status == highspy.HighsStatus.kError:
@@ -139,7 +139,7 @@ class _Branching:
         import numpy as np
 
         self.h, self.mip, self.deadline = h, mip, deadline
-        self.cost = np.array(mip.cost, dtype=np.float64)
+        self.cost = mip.cost
         self.columns = np.arange(mip.columns, dtype=np.int32)
         self.incumbent: Any = None
         self.best = -float("inf")
@@ -149,8 +149,8 @@ class _Branching:
         import highspy
         import numpy as np
 
-        lower = np.array(self.mip.lower, dtype=np.float64)
-        upper = np.clip(np.array(self.mip.upper, dtype=np.float64), None, highspy.kHighsInf)
+        lower = self.mip.lower
+        upper = np.minimum(self.mip.upper, highspy.kHighsInf)
         stack = [(lower, upper)]
         for nodes, (lo, up) in enumerate(_pop_all(stack)):
             if nodes == NODE_LIMIT:
@@ -211,12 +211,7 @@ def _highs_mip(h: Any, mip: Mip, incumbent: Any, deadline: float | None) -> Solu
     import numpy as np
 
     columns = np.arange(mip.columns, dtype=np.int32)
-    h.changeColsBounds(
-        mip.columns,
-        columns,
-        np.array(mip.lower, dtype=np.float64),
-        np.clip(np.array(mip.upper, dtype=np.float64), None, highspy.kHighsInf),
-    )
+    h.changeColsBounds(mip.columns, columns, mip.lower, np.minimum(mip.upper, highspy.kHighsInf))
     h.changeColsIntegrality(mip.columns, columns, np.ones(mip.columns, dtype=np.int32))
     if incumbent is not None:
         solution = highspy.HighsSolution()
@@ -242,19 +237,24 @@ def _pulp_problem(mip: Mip) -> tuple[Any, list[Any]]:
     columns = [
         problem.add_variable(
             f"c{i}",
-            lowBound=mip.lower[i],
-            upBound=None if mip.upper[i] == float("inf") else mip.upper[i],
+            lowBound=float(mip.lower[i]),
+            upBound=None if mip.upper[i] == float("inf") else float(mip.upper[i]),
             cat=pulp.LpInteger,
         )
         for i in range(mip.columns)
     ]
-    problem += pulp.LpAffineExpression([(columns[i], c) for i, c in enumerate(mip.cost) if c])
-    for r in range(mip.rows):
-        lo, hi = mip.row_lower[r], mip.row_upper[r]
-        span = range(mip.row_start[r], mip.row_start[r + 1])
-        expression = pulp.LpAffineExpression(
-            [(columns[mip.row_index[k]], mip.row_value[k]) for k in span]
-        )
+    problem += pulp.LpAffineExpression(
+        [(columns[i], float(c)) for i, c in enumerate(mip.cost) if c]
+    )
+    rows: list[list[tuple[Any, float]]] = [[] for _ in range(mip.rows)]
+    for j, column in enumerate(columns):
+        for k in range(mip.col_start[j], mip.col_start[j + 1]):
+            rows[mip.col_index[k]].append((column, float(mip.col_value[k])))
+    for r, terms in enumerate(rows):
+        if not terms:
+            continue  # a tile nothing can hold: none on the table, none in play
+        lo, hi = float(mip.row_lower[r]), float(mip.row_upper[r])
+        expression = pulp.LpAffineExpression(terms)
         if lo == hi:
             problem += expression == lo, f"r{r}"
         else:

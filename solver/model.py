@@ -22,11 +22,16 @@ import enum
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
+
+import numpy as np
 
 from .board import Board
 from .rules import Rules
 from .sets import candidate_sets
-from .tiles import JOKER, Tile
+from .tiles import ALL_COLOURED, JOKER, Tile
+
+Vector = Any  # a numpy array; numpy's own types would add nothing a reader needs here
 
 
 class Objective(enum.Enum):
@@ -38,16 +43,16 @@ class Objective(enum.Enum):
 
 @dataclass(frozen=True)
 class Mip:
-    """A maximisation over bounded integer columns with ranged rows, stored by row."""
+    """A maximisation over bounded integer columns with ranged rows, stored by column."""
 
-    cost: list[float]
-    lower: list[float]
-    upper: list[float]
-    row_lower: list[float]
-    row_upper: list[float]
-    row_start: list[int]
-    row_index: list[int]
-    row_value: list[float]
+    cost: Vector
+    lower: Vector
+    upper: Vector
+    row_lower: Vector
+    row_upper: Vector
+    col_start: Vector
+    col_index: Vector
+    col_value: Vector
 
     @property
     def columns(self) -> int:
@@ -62,12 +67,11 @@ class Mip:
 class Layout:
     """Which column means what, to read a solution back into tiles and sets."""
 
-    pieces: list[tuple[tuple[Tile, ...], int]]
-    played: list[tuple[Tile, int]]
-    stand_ins: list[tuple[Tile, int]]
-    rack_jokers: int | None
-    kept: list[tuple[int, int]]
-    meld: int | None
+    pieces: list[tuple[Tile, ...]]
+    played: list[Tile]
+    stand_ins: list[Tile]
+    rack_jokers: bool
+    table_sets: int
 
 
 @dataclass(frozen=True)
@@ -81,150 +85,194 @@ class Arrangement:
 
 
 INFINITY = float("inf")
+TILE_INDEX = {t: i for i, t in enumerate(ALL_COLOURED)}
+_TILES = len(ALL_COLOURED)
+# Row of the joker count; a padding index in the candidate table, never a real tile.
+_JOKER_ROW = _NO_TILE = _TILES
+_NUMBERS = np.array([t.number for t in ALL_COLOURED], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    """The candidate sets of one rule set, as a padded matrix of tile indices."""
+
+    sets: tuple[tuple[Tile, ...], ...]
+    tiles: Vector  # (sets, 5) tile indices, padded with _NO_TILE
 
 
 @lru_cache(maxsize=8)
-def _candidates(rules: Rules) -> tuple[tuple[Tile, ...], ...]:
-    return tuple(candidate_sets(rules))
+def _catalogue(rules: Rules) -> _Catalogue:
+    sets = tuple(candidate_sets(rules))
+    tiles = np.full((len(sets), 5), _NO_TILE, dtype=np.int64)
+    for i, c in enumerate(sets):
+        tiles[i, : len(c)] = [TILE_INDEX[t] for t in c]
+    return _Catalogue(sets, tiles)
 
 
-class _Builder:
-    """Collects columns and rows; rows are kept as {column: coefficient}."""
-
-    def __init__(self) -> None:
-        self.cost: list[float] = []
-        self.lower: list[float] = []
-        self.upper: list[float] = []
-        self.rows: list[tuple[dict[int, float], float, float]] = []
-
-    def column(self, upper: float, cost: float = 0.0, lower: float = 0.0) -> int:
-        self.cost.append(cost)
-        self.lower.append(lower)
-        self.upper.append(upper)
-        return len(self.cost) - 1
-
-    def row(self, terms: dict[int, float], lower: float, upper: float) -> None:
-        self.rows.append((terms, lower, upper))
-
-    def mip(self) -> Mip:
-        start, index, value = [0], [], []
-        for terms, _, _ in self.rows:
-            for column, coefficient in terms.items():
-                index.append(column)
-                value.append(coefficient)
-            start.append(len(index))
-        return Mip(
-            cost=self.cost,
-            lower=self.lower,
-            upper=self.upper,
-            row_lower=[r[1] for r in self.rows],
-            row_upper=[r[2] for r in self.rows],
-            row_start=start,
-            row_index=index,
-            row_value=value,
-        )
+def _counts(tiles: list[Tile]) -> tuple[Vector, int]:
+    """Copies of each coloured tile (plus a zero for the padding index), and jokers."""
+    counts = np.zeros(_TILES + 1, dtype=np.int64)
+    jokers = 0
+    for t in tiles:
+        if t.is_joker:
+            jokers += 1
+        else:
+            counts[TILE_INDEX[t]] += 1
+    return counts, jokers
 
 
 def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     """The integer program whose optimum is the best move on this board (interface.md)."""
     rules = board.rules
     meld_only = not board.opened
-    rack = Counter(board.rack)
-    rack_jokers = rack.pop(JOKER, 0)
     # Before the initial meld the table is out of play: the model sees the rack alone.
     table_sets = () if meld_only else board.table
-    table = Counter(t for s in table_sets for t in s)
-    table_jokers = table.pop(JOKER, 0)
+    table, table_jokers = _counts([t for s in table_sets for t in s])
+    rack, rack_jokers = _counts(list(board.rack))
     jokers = table_jokers + rack_jokers
     available = table + rack
+    available[_NO_TILE] = 1 << 20
 
     # Only sets that the tiles in play (jokers filling the gaps) can make.
-    usable = [c for c in _candidates(rules) if sum(1 for t in c if not available[t]) <= jokers]
-    # Sorted, so that the model (and so the move among equals) is the same in every process.
-    usable_tiles = {t for c in usable for t in c}
-    in_sets = sorted(usable_tiles, key=Tile.sort_key)
+    catalogue = _catalogue(rules)
+    in_play = available[catalogue.tiles]
+    usable = np.flatnonzero((in_play == 0).sum(axis=1) <= jokers)
+    piece_tiles = catalogue.tiles[usable]
+    in_sets = np.zeros(_TILES + 1, dtype=bool)
+    in_sets[piece_tiles] = True
+    in_sets[_NO_TILE] = False
+    played = np.flatnonzero(in_sets[:_TILES] & (rack[:_TILES] > 0))
+    stand_ins = np.flatnonzero(in_sets[:_TILES]) if jokers else np.zeros(0, dtype=np.int64)
 
-    # Lexicographic weights: primary over secondary over sets kept; all integral.
-    rack_value = sum(t.number * n for t, n in rack.items()) + rules.joker_penalty * rack_jokers
-    rack_size = sum(rack.values()) + rack_jokers
-    keep_weight = 1.0
-    secondary_weight = keep_weight * (len(table_sets) + 1)
-    secondary_top = rack_value if objective is Objective.TILES else rack_size
-    primary_weight = secondary_weight * (secondary_top + 1)
+    # Lexicographic weights: primary over secondary over sets kept; all whole numbers.
+    penalty = rules.joker_penalty
+    rack_value = float(rack[:_TILES] @ _NUMBERS) + penalty * rack_jokers
+    rack_size = int(rack.sum()) + rack_jokers
+    secondary_weight = float(len(table_sets) + 1)
+    primary_weight = secondary_weight * (
+        (rack_value if objective is Objective.TILES else rack_size) + 1
+    )
+    tiles_weight, value_weight = (
+        (primary_weight, secondary_weight)
+        if objective is Objective.TILES
+        else (secondary_weight, primary_weight)
+    )
 
-    def worth(count: float, value: float) -> float:
-        if objective is Objective.TILES:
-            return primary_weight * count + secondary_weight * value
-        return primary_weight * value + secondary_weight * count
-
-    m = _Builder()
-    pieces = []
-    for c in usable:
-        bound = min(available[t] + jokers for t in c)
-        pieces.append((c, m.column(bound)))
-    played = [(t, m.column(n, worth(1, t.number))) for t, n in rack.items() if t in usable_tiles]
-    stand_ins = [(t, m.column(jokers)) for t in in_sets] if jokers else []
-    rack_joker_col = m.column(rack_jokers, worth(1, rules.joker_penalty)) if rack_jokers else None
-    kept = [(i, m.column(1, keep_weight)) for i in range(len(table_sets))]
-
-    # Every tile on the table after the move is a tile from before, a played one, or a joker.
-    uses: dict[Tile, dict[int, float]] = {
-        t: {} for t in sorted(usable_tiles | set(table), key=Tile.sort_key)
-    }
-    for c, col in pieces:
-        for t in c:
-            uses[t][col] = uses[t].get(col, 0.0) + 1.0
-    for i, col in kept:
-        for t in table_sets[i]:
-            if not t.is_joker:
-                uses[t][col] = uses[t].get(col, 0.0) + 1.0
-    for t, col in played:
-        uses[t][col] = -1.0
-    for t, col in stand_ins:
-        uses[t][col] = -1.0
-    for t, terms in uses.items():
-        m.row(terms, table[t], table[t])
-
-    # Every joker stays on the table, and a played joker joins them.
-    if jokers:
-        terms = {col: 1.0 for _, col in stand_ins}
-        for i, col in kept:
-            if held := table_sets[i].count(JOKER):
-                terms[col] = float(held)
-        if rack_joker_col is not None:
-            terms[rack_joker_col] = -1.0
-        m.row(terms, table_jokers, table_jokers)
-
-    meld_col = None
+    columns = _Columns()
+    # Candidate sets: one entry per tile they hold, in that tile's row.
+    lengths = (piece_tiles != _NO_TILE).sum(axis=1)
+    columns.add_block(
+        upper=(in_play[usable] + jokers).min(axis=1),
+        lengths=lengths,
+        rows=piece_tiles[piece_tiles != _NO_TILE],
+    )
+    meld_row, link_row = _JOKER_ROW + 1, _JOKER_ROW + 2
+    # Rack tiles played: each leaves the rack for its tile's row.
+    for i in played:
+        entries = {int(i): -1.0}
+        if meld_only:
+            entries |= {meld_row: _NUMBERS[i], link_row: 1.0}
+        columns.add(rack[i], tiles_weight + value_weight * _NUMBERS[i], entries)
+    # Jokers standing in for a tile: counted in that tile's row and in the joker row;
+    # before opening they are worth the tile they stand for.
+    for i in stand_ins:
+        entries = {int(i): -1.0, _JOKER_ROW: 1.0}
+        if meld_only:
+            entries[meld_row] = _NUMBERS[i]
+        columns.add(jokers, 0.0, entries)
+    if rack_jokers:
+        entries = {_JOKER_ROW: -1.0}
+        if meld_only:
+            entries[link_row] = 1.0
+        columns.add(rack_jokers, tiles_weight + value_weight * penalty, entries)
+    # Sets of the table kept as they lie: their real tiles and their jokers, all at once.
+    for s in table_sets:
+        entries = {}
+        for tile in s:
+            row = _JOKER_ROW if tile.is_joker else TILE_INDEX[tile]
+            entries[row] = entries.get(row, 0.0) + 1.0
+        columns.add(1, 1.0, entries)
     if meld_only:
-        meld_col = m.column(1)
-        # An initial meld is worth the initial-meld points, a joker what it stands for...
-        terms = {col: float(t.number) for t, col in played}
-        for t, col in stand_ins:
-            terms[col] = float(t.number)
-        terms[meld_col] = -float(rules.initial_meld)
-        m.row(terms, 0.0, INFINITY)
-        # ...or nothing is played at all.
-        terms = {col: 1.0 for _, col in played}
-        if rack_joker_col is not None:
-            terms[rack_joker_col] = 1.0
-        terms[meld_col] = -float(rack_size)
-        m.row(terms, -INFINITY, 0.0)
+        # An initial meld is worth the initial-meld points, or nothing is played at all.
+        columns.add(1, 0.0, {meld_row: -float(rules.initial_meld), link_row: -float(rack_size)})
 
-    layout = Layout(pieces, played, stand_ins, rack_joker_col, kept, meld_col)
-    return m.mip(), layout
+    # Every tile on the table after the move is a tile from before, a played one, or a
+    # joker; every joker stays on the table, and a played joker joins them.
+    row_lower = np.concatenate([table[:_TILES], [table_jokers]]).astype(np.float64)
+    row_upper = row_lower.copy()
+    if meld_only:
+        row_lower = np.concatenate([row_lower, [0.0, -INFINITY]])
+        row_upper = np.concatenate([row_upper, [INFINITY, 0.0]])
+
+    layout = Layout(
+        pieces=[catalogue.sets[i] for i in usable],
+        played=[ALL_COLOURED[i] for i in played],
+        stand_ins=[ALL_COLOURED[i] for i in stand_ins],
+        rack_jokers=bool(rack_jokers),
+        table_sets=len(table_sets),
+    )
+    return columns.mip(row_lower, row_upper), layout
 
 
-def read_solution(layout: Layout, values: list[float]) -> Arrangement:
-    """The arrangement a backend's column values describe."""
+class _Columns:
+    """Collects columns: one block of candidate sets (numpy), then a few dozen single ones."""
 
-    def count(col: int) -> int:
-        return round(values[col])
+    def __init__(self) -> None:
+        self.block: tuple[Vector, Vector, Vector] | None = None
+        self.upper: list[float] = []
+        self.cost: list[float] = []
+        self.lengths: list[int] = []
+        self.rows: list[int] = []
+        self.values: list[float] = []
 
-    pieces = [c for c, col in layout.pieces for _ in range(count(col))]
-    played: Counter[Tile] = Counter({t: count(col) for t, col in layout.played if count(col)})
-    if layout.rack_jokers is not None and count(layout.rack_jokers):
-        played[JOKER] = count(layout.rack_jokers)
-    stand_ins = Counter({t: count(col) for t, col in layout.stand_ins if count(col)})
-    kept = [i for i, col in layout.kept if count(col)]
+    def add_block(self, upper: Vector, lengths: Vector, rows: Vector) -> None:
+        self.block = (upper, lengths, rows)
+
+    def add(self, upper: float, cost: float, entries: dict[int, float]) -> None:
+        self.upper.append(float(upper))
+        self.cost.append(float(cost))
+        self.lengths.append(len(entries))
+        self.rows.extend(entries)
+        self.values.extend(entries.values())
+
+    def mip(self, row_lower: Vector, row_upper: Vector) -> Mip:
+        assert self.block is not None
+        block_upper, block_lengths, block_rows = self.block
+        lengths = np.concatenate([block_lengths, self.lengths])
+        start = np.zeros(len(lengths) + 1, dtype=np.int32)
+        np.cumsum(lengths, out=start[1:])
+        return Mip(
+            cost=np.concatenate([np.zeros(len(block_upper)), self.cost]),
+            lower=np.zeros(len(lengths)),
+            upper=np.concatenate([block_upper, self.upper]).astype(np.float64),
+            row_lower=row_lower,
+            row_upper=row_upper,
+            col_start=start,
+            col_index=np.concatenate([block_rows, self.rows]).astype(np.int32),
+            col_value=np.concatenate([np.ones(len(block_rows)), self.values]),
+        )
+
+
+def read_solution(layout: Layout, values: Vector) -> Arrangement:
+    """The arrangement a backend's column values describe (columns in build order)."""
+    counts = np.rint(np.asarray(values, dtype=np.float64)).astype(np.int64)
+    at = 0
+
+    def take(n: int) -> Vector:
+        nonlocal at
+        at += n
+        return counts[at - n : at]
+
+    pieces = [
+        c for c, n in zip(layout.pieces, take(len(layout.pieces)), strict=True) for _ in range(n)
+    ]
+    played = Counter(
+        {t: int(n) for t, n in zip(layout.played, take(len(layout.played)), strict=True) if n}
+    )
+    stand_ins = Counter(
+        {t: int(n) for t, n in zip(layout.stand_ins, take(len(layout.stand_ins)), strict=True) if n}
+    )
+    if layout.rack_jokers and (n := int(take(1)[0])):
+        played[JOKER] = n
+    kept = [i for i, n in enumerate(take(layout.table_sets)) if n]
     return Arrangement(pieces, played, stand_ins, kept)

@@ -82,7 +82,7 @@ def find_move(
     # Nothing to decide (no tile can join any set): no backend needed.
     solution = solver.solve(mip, time_limit) if mip.columns else Solution([], proved=True)
     arrangement = read_solution(layout, solution.values)
-    played = _in_rack_order(board.rack, arrangement.played)
+    played = _in_order_of(board.rack, arrangement.played)
     if not played:
         status = Status.NO_MOVE if solution.proved else Status.FEASIBLE
         steps = tuple(Step(Action.KEEP, s, (), ()) for s in board.table)
@@ -96,7 +96,7 @@ def find_move(
         status=status,
         played=played,
         table=tuple(step.tiles for step in steps),
-        rack=_in_rack_order(board.rack, rest),
+        rack=_in_order_of(board.rack, rest),
         tiles_played=len(played),
         value_played=sum(tile_value(t, board.rules.joker_penalty) for t in played),
         seconds=time.perf_counter() - started,
@@ -105,10 +105,11 @@ def find_move(
     )
 
 
-def _in_rack_order(rack: Sequence[Tile], wanted: Counter[Tile]) -> TileRow:
+def _in_order_of(row: Sequence[Tile], wanted: Counter[Tile]) -> TileRow:
+    """The wanted tiles, in the order the row holds them."""
     left = Counter(wanted)
     chosen = []
-    for t in rack:
+    for t in row:
         if left[t] > 0:
             left[t] -= 1
             chosen.append(t)
@@ -172,18 +173,20 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     leftover = {i: Counter(board.table[i]) for i in broken}
     needs = [Counter(s) for s in new_sets]
     taken: list[dict[int, Counter[Tile]]] = [{} for _ in new_sets]
+    holders: dict[Tile, list[int]] = {}
+    for i in broken:
+        for t in leftover[i]:
+            holders.setdefault(t, []).append(i)
     # Greedy: the pairs (new set, old set) that share most tiles exchange them first.
     pairs = sorted(
         (
             (sum((needs[n] & leftover[i]).values()), n, i)
             for n in range(len(new_sets))
-            for i in broken
+            for i in sorted({i for t in needs[n] for i in holders.get(t, ())})
         ),
         key=lambda p: (-p[0], p[1], p[2]),
     )
-    for shared, n, i in pairs:
-        if not shared:
-            break
+    for _, n, i in pairs:
         common = needs[n] & leftover[i]
         if common:
             taken[n][i] = taken[n].get(i, Counter()) + common
@@ -193,8 +196,8 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     steps_at: dict[int, list[Step]] = {i: [] for i in range(len(board.table))}
     from_rack_only: list[Step] = []
     for n, tiles in enumerate(new_sets):
-        sources = tuple(Source(i, _ordered_like(tiles, taken[n][i])) for i in sorted(taken[n]))
-        rack_part = _ordered_like(tiles, needs[n])
+        sources = tuple(Source(i, _in_order_of(tiles, taken[n][i])) for i in sorted(taken[n]))
+        rack_part = _in_order_of(tiles, needs[n])
         if not sources:
             from_rack_only.append(Step(Action.NEW, tiles, (), rack_part))
             continue
@@ -208,7 +211,3 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
             ordered.append(Step(Action.KEEP, old, (), ()))
         ordered.extend(steps_at[i])
     return tuple(ordered + from_rack_only)
-
-
-def _ordered_like(row: TileRow, part: Counter[Tile]) -> TileRow:
-    return _in_rack_order(row, part)

@@ -25,6 +25,10 @@ class Colour(enum.Enum):
     def letter(self) -> str:
         return self.value
 
+    # Enum's own __hash__ is Python code; tiles are hashed by the hundred thousand in
+    # Counters and sets. Members are singletons, so identity hashing is exact.
+    __hash__ = object.__hash__
+
 
 # Seed 003 calls orange "jaune": Y is read as orange, never written.
 _COLOUR_LETTERS = {c.letter: c for c in Colour} | {"Y": Colour.ORANGE}
