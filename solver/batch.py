@@ -12,12 +12,11 @@ import csv
 import enum
 import io
 import json
-import multiprocessing
 import signal
 from collections import deque
 from collections.abc import Generator, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from .backends import get_backend
@@ -31,7 +30,7 @@ from .tiles import format_tiles
 
 # A chunk takes tens of milliseconds: long enough to make the hand-over cheap, short
 # enough that the rows come out steadily and the last chunk does not keep a worker alone.
-MAX_CHUNK = 32
+MAX_CHUNK = 16
 CHUNKS_PER_JOB = 8
 # Chunks handed out ahead of the one being written, per worker.
 IN_FLIGHT_PER_JOB = 3
@@ -167,19 +166,19 @@ def run_batch(
         return
     size = max(1, min(MAX_CHUNK, len(paths) // (jobs * CHUNKS_PER_JOB)))
     chunks = (paths[i : i + size] for i in range(0, len(paths), size))
-    pool = multiprocessing.get_context().Pool(jobs, _start_worker, (settings,))
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings,))
     try:
-        pending: deque[AsyncResult[list[BoardResult]]] = deque()
+        pending: deque[Future[list[BoardResult]]] = deque()
         for chunk in chunks:
-            pending.append(pool.apply_async(_solve_chunk, (chunk,)))
+            pending.append(pool.submit(_solve_chunk, chunk))
             if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
-                yield from pending.popleft().get()
+                yield from pending.popleft().result()
         while pending:
-            yield from pending.popleft().get()
+            yield from pending.popleft().result()
     finally:
-        # Also on Ctrl-C or an early stop: the chunks still in the workers are dropped.
-        pool.terminate()
-        pool.join()
+        # On Ctrl-C or an early stop, the chunks not yet started are dropped and the
+        # workers finish the one in hand: killing them (Pool.terminate) can hang.
+        pool.shutdown(cancel_futures=True)
 
 
 _worker_settings: BatchSettings | None = None
@@ -196,7 +195,7 @@ def _start_worker(settings: BatchSettings) -> None:
     get_backend(settings.backend)
 
 
-def _solve_chunk(paths: list[str]) -> list[BoardResult]:
+def _solve_chunk(paths: Sequence[str]) -> list[BoardResult]:
     assert _worker_settings is not None, "a worker starts with _start_worker"
     return [solve_path(path, _worker_settings) for path in paths]
 
