@@ -16,10 +16,11 @@ import signal
 from collections import deque
 from collections.abc import Generator, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backends import get_backend
+from .backends import DEFAULT_BACKEND, get_backend
 from .board import Board, Expectation, read_board
 from .errors import Problem, RummisolveError
 from .legality import check_move
@@ -52,6 +53,10 @@ CSV_COLUMNS = (
 CSV_CHECK_COLUMNS = ("expected", "check")
 
 
+class BatchError(RummisolveError):
+    """The batch itself cannot go on (a single board's failure is only that board's row)."""
+
+
 class Format(enum.Enum):
     TABLE = "table"
     JSONL = "jsonl"
@@ -72,7 +77,7 @@ class BatchSettings:
 
     format: Format = Format.JSONL
     objective: Objective = Objective.TILES
-    backend: str = "highs"
+    backend: str = DEFAULT_BACKEND
     time_limit: float | None = None
     rule_overrides: tuple[tuple[str, object], ...] = ()
     check_expected: bool = False
@@ -175,6 +180,11 @@ def run_batch(
                 yield from pending.popleft().result()
         while pending:
             yield from pending.popleft().result()
+    except BrokenProcessPool:
+        raise BatchError(
+            "a worker process died (killed, or crashed inside a solver library);"
+            " the rows written so far stand"
+        ) from None
     finally:
         # On Ctrl-C or an early stop, the chunks not yet started are dropped and the
         # workers finish the one in hand: killing them (Pool.terminate) can hang.
