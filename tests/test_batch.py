@@ -282,3 +282,16 @@ def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
     assert process.returncode == 130
     assert 1 <= len(rows) < 400
     assert re.fullmatch(r"\ninterrupted: \d+ of 400 boards written\n", err.decode())
+
+
+def test_a_worker_that_dies_is_one_error_line(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers are forked after the patch: the first board kills its worker."""
+    monkeypatch.setattr(batch_module, "solve_path", lambda path, settings: os._exit(1))
+    code, _out, err = run(".", "--jobs", "2")
+    assert (code, err) == (
+        1,
+        "Error: a worker process died (killed, or crashed inside a solver library);"
+        " the rows written so far stand\n",
+    )
