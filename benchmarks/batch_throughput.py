@@ -8,7 +8,8 @@ a 10,000-board batch stays flat).
 Each batch is a whole `rummisolve batch` process, as a user runs it. Throughput: the
 runs alternate --jobs 1 and --jobs 2, `--runs` times each, and the medians of the
 batch's own time (its summary line, Python's start-up left out) are compared; the
-whole process's ratio is recorded too. Memory: the resident set of the batch process and of its workers,
+whole process's ratio is recorded too, and what two processes gain on this machine at
+all (`machine_ratio`). Memory: the resident set of the batch process and of its workers,
 sampled every 0.1 s with the number of rows written so far, so that the first thousand
 boards can be set against the last. One JSON line per part is appended to
 benchmarks/results/batch_throughput.jsonl, and printed.
@@ -30,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -83,6 +85,25 @@ def timed_batch(folder: Path, jobs: int) -> Run:
     return Run(wall, float(summary.group(1)), cpu)
 
 
+def _spin(n: int = 20_000_000) -> None:
+    while n:
+        n -= 1
+
+
+def machine_ratio() -> float:
+    """What two processes gain over one on this machine at all: the same busy loop
+    twice in a row, then in two processes at once (a virtual machine's two cores, or
+    a neighbour's load, can keep this well under 2)."""
+    started = time.perf_counter()
+    _spin()
+    _spin()
+    serial = time.perf_counter() - started
+    started = time.perf_counter()
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(_spin, [20_000_000] * 2))
+    return serial / (time.perf_counter() - started)
+
+
 def throughput(folder: Path, boards: int, runs: int) -> dict[str, Any]:
     runs_by_jobs: dict[int, list[Run]] = {1: [], 2: []}
     load_before = os.getloadavg()[0]
@@ -105,6 +126,7 @@ def throughput(folder: Path, boards: int, runs: int) -> dict[str, Any]:
         # ~0.3 s for both and would cap the ratio of short batches).
         "ratio": round(median(1, "batch") / median(2, "batch"), 3),
         "ratio_whole_process": round(median(1, "process") / median(2, "process"), 3),
+        "machine_ratio": round(machine_ratio(), 3),
         "load_average_before": round(load_before, 2),
         "load_average_after": round(os.getloadavg()[0], 2),
     }
