@@ -107,6 +107,50 @@ def rule_overrides(kwargs: dict[str, Any]) -> dict[str, object]:
     }
 
 
+objective_option = click.option(
+    "--objective",
+    type=click.Choice([o.value for o in Objective]),
+    default=Objective.TILES.value,
+    show_default=True,
+    help="Most tiles first, or most points first.",
+)
+backend_option = click.option(
+    "--backend",
+    type=click.Choice(sorted(BACKENDS)),
+    default=DEFAULT_BACKEND,
+    show_default=True,
+    help="The solver: HiGHS in-process (fastest), CBC or HiGHS through PuLP.",
+)
+time_limit_option = click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Seconds for one move: then the best found so far, status feasible.",
+)
+
+
+def size_range(ctx: click.Context, param: click.Parameter, value: str | None) -> Span | None:
+    """A size on the command line: `N`, or `LO-HI` for a random size in that range."""
+    if value is None:
+        return None
+    low, dash, high = value.partition("-")
+    if not low.isdigit() or (dash and not high.isdigit()):
+        raise click.BadParameter(f"{value!r} is not a size N or a range LO-HI")
+    span = Span(int(low), int(high) if dash else int(low))
+    if span.low > span.high:
+        raise click.BadParameter(f"{value!r} is an empty range")
+    return span
+
+
+def size_options(command: F) -> F:
+    """Table and rack sizes of generated positions, each N or LO-HI."""
+    for name, default in (("--rack-tiles", "5-20"), ("--table-tiles", "0-60")):
+        command = click.option(
+            name, metavar="N|LO-HI", default=default, show_default=True, callback=size_range
+        )(command)
+    return command
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rummisolve")
 def cli() -> None:
@@ -129,22 +173,9 @@ def check(board_path: str, **options: Any) -> None:
 @cli.command()
 @click.argument("board_path", metavar="BOARD")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (interface.md).")
-@click.option(
-    "--objective",
-    type=click.Choice([o.value for o in Objective]),
-    default=Objective.TILES.value,
-    show_default=True,
-    help="Most tiles first, or most points first.",
-)
-@click.option(
-    "--backend", type=click.Choice(sorted(BACKENDS)), default=DEFAULT_BACKEND, show_default=True
-)
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    metavar="SECONDS",
-    help="Stop searching and give the best move found so far.",
-)
+@objective_option
+@backend_option
+@time_limit_option
 @rule_options
 @core_errors
 def hint(
@@ -181,19 +212,6 @@ def describe_board(board: Board) -> str:
     return ", ".join(words)
 
 
-def size_range(ctx: click.Context, param: click.Parameter, value: str | None) -> Span | None:
-    """A size on the command line: `N`, or `LO-HI` for a random size in that range."""
-    if value is None:
-        return None
-    low, dash, high = value.partition("-")
-    if not low.isdigit() or (dash and not high.isdigit()):
-        raise click.BadParameter(f"{value!r} is not a size N or a range LO-HI")
-    span = Span(int(low), int(high) if dash else int(low))
-    if span.low > span.high:
-        raise click.BadParameter(f"{value!r} is an empty range")
-    return span
-
-
 @cli.command()
 @click.option("--count", type=click.IntRange(0), default=10, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
@@ -202,12 +220,7 @@ def size_range(ctx: click.Context, param: click.Parameter, value: str | None) ->
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for gen-00001.txt, ... (default: all boards on stdout).",
 )
-@click.option(
-    "--table-tiles", metavar="N|LO-HI", default="0-60", show_default=True, callback=size_range
-)
-@click.option(
-    "--rack-tiles", metavar="N|LO-HI", default="5-20", show_default=True, callback=size_range
-)
+@size_options
 @click.option(
     "--jokers",
     metavar="N|LO-HI",
@@ -242,6 +255,9 @@ def generate(
     recipe += f" --rack-tiles {rack_tiles}"
     if jokers is not None:
         recipe += f" --jokers {jokers}"
+    if not opened:
+        recipe += " --not-opened"
+    recipe += "".join(" --" + word.replace("=", " ") for word in rules.differences())
     if out is None:
         for number, board in enumerate(boards, start=1):
             gap = "\n" if number > 1 else ""
@@ -272,22 +288,9 @@ def generate(
     show_default=True,
     help='jsonl: one object per board, as hint --json plus "file".',
 )
-@click.option(
-    "--objective",
-    type=click.Choice([o.value for o in Objective]),
-    default=Objective.TILES.value,
-    show_default=True,
-    help="Most tiles first, or most points first.",
-)
-@click.option(
-    "--backend", type=click.Choice(sorted(BACKENDS)), default=DEFAULT_BACKEND, show_default=True
-)
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    metavar="SECONDS",
-    help="Per board: stop searching and give the best move found so far.",
-)
+@objective_option
+@backend_option
+@time_limit_option
 @click.option(
     "--check-expected",
     is_flag=True,
@@ -332,9 +335,12 @@ def batch(
     try:
         # Drawn only when a person watches stderr; never a line in a log or a pipe.
         hidden = not sys.stderr.isatty()
-        with CtrlC() as ctrl_c, click.progressbar(
-            length=len(files), label="solving", file=sys.stderr, hidden=hidden
-        ) as bar:
+        with (
+            CtrlC() as ctrl_c,
+            click.progressbar(
+                length=len(files), label="solving", file=sys.stderr, hidden=hidden
+            ) as bar,
+        ):
             for result in results:
                 click.echo(result.row)
                 sys.stdout.flush()
@@ -397,12 +403,7 @@ def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:
     help="Also bench this many generated boards  [default: 50 when no PATH is given]",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of --generate.")
-@click.option(
-    "--table-tiles", metavar="N|LO-HI", default="0-60", show_default=True, callback=size_range
-)
-@click.option(
-    "--rack-tiles", metavar="N|LO-HI", default="5-20", show_default=True, callback=size_range
-)
+@size_options
 @click.option(
     "--backend",
     "backends",
@@ -417,12 +418,7 @@ def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:
     show_default=True,
     help="Solves per board and backend; a board's time is their median.",
 )
-@click.option(
-    "--objective",
-    type=click.Choice([o.value for o in Objective]),
-    default=Objective.TILES.value,
-    show_default=True,
-)
+@objective_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @rule_options
 @core_errors
@@ -614,14 +610,8 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
     help="Who wins when the pool ran out: lowest total (004) or fewest tiles (000).",
 )
 @click.option("--doubled", is_flag=True, help="House rule: going out in one turn doubles.")
-@click.option(
-    "--backend", type=click.Choice(list(BACKENDS)), default=DEFAULT_BACKEND, show_default=True
-)
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(0, min_open=True),
-    help="Seconds the solver may spend on one move.",
-)
+@backend_option
+@time_limit_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: games and totals.")
 @click.option(
     "--log",

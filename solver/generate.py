@@ -104,10 +104,14 @@ def generate_boards(
     rules = rules or Rules()
     table_span, rack_span = Span.of(table_tiles), Span.of(rack_tiles)
     joker_span = None if jokers is None else Span.of(jokers)
+    # Checked now, not at the first board: a caller may act (make a folder) in between.
     _check_sizes(table_span, rack_span, joker_span, rules)
-    for index in range(count):
-        dealer = _Dealer(random.Random(f"rummisolve-generate/{seed}/{index}"), rules)
-        yield dealer.board(table_span, rack_span, joker_span, opened)
+    return (
+        _Dealer(random.Random(f"rummisolve-generate/{seed}/{index}"), rules).board(
+            table_span, rack_span, joker_span, opened
+        )
+        for index in range(count)
+    )
 
 
 def _check_sizes(table: Span, rack: Span, jokers: Span | None, rules: Rules) -> None:

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 from .tiles import TILE_SETS, TileSet
 
-JOKER_PENALTIES = (20, 30, 50)
-
 
 @dataclass(frozen=True)
 class Rules:

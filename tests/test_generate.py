@@ -174,7 +174,10 @@ def test_cli_stdout_splits_into_boards() -> None:
     assert result.exit_code == 0, result.output
     chunks = result.output.split("\n\n")
     assert len(chunks) == 2
-    recipe = "rummisolve generate --seed 1 --table-tiles 3-9 --rack-tiles 4 --jokers 1"
+    recipe = (
+        "rummisolve generate --seed 1 --table-tiles 3-9 --rack-tiles 4 --jokers 1"
+        " --not-opened --wraparound"
+    )
     assert chunks[0].startswith(f"# --- board 1: {recipe}\nrules: wraparound\nopened: no\n")
     assert chunks[1].startswith(f"# --- board 2: {recipe}\n")
     expected = list(
@@ -213,3 +216,12 @@ def test_cli_bad_size_is_a_usage_error(size: str) -> None:
     result = CliRunner().invoke(cli, ["generate", "--table-tiles", size])
     assert result.exit_code == 2
     assert "Invalid value for '--table-tiles'" in result.output
+
+
+def test_cli_refused_sizes_leave_no_folder(tmp_path: Path) -> None:
+    out = tmp_path / "big"
+    result = CliRunner().invoke(
+        cli, ["generate", "--table-tiles", "80-100", "--rack-tiles", "30-40", "--out", str(out)]
+    )
+    assert result.exit_code == 1
+    assert not out.exists()
