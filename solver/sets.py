@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .rules import Rules
@@ -42,11 +42,11 @@ class Meld(NamedTuple):
 def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
     """The set these tiles make, or None if they make none.
 
-    The tiles may lie in any order; where a joker could stand for more than one tile,
-    its place in the row decides (R3 R4 J: the joker is R5; J R3 R4: it is R2). Where
-    that leaves a choice (a row that could be a run or a group, an unordered row, jokers
-    alone), the reading worth most wins: the player names what the jokers stand for, and
-    an initial meld counts their value (rules.md), so `face_value` is the most it can be.
+    The tiles may lie in any order. Where a joker could stand for more than one tile
+    (R3 R4 J: R2 or R5), the reading worth most wins: the player names what a joker
+    stands for, and an initial meld counts that value (rules.md), so `face_value` is the
+    most the set can be worth. A reading never depends on the order of the row, so
+    `read_meld(meld.ordered)` means the same set as `meld`.
     """
     row = tuple(tiles)
     if len(row) < MIN_SET:
@@ -87,7 +87,7 @@ def _read_run(row: tuple[Tile, ...], rules: Rules) -> Meld | None:
     if len(colours) > 1:
         return None
     colour = colours.pop() if colours else COLOURS[0]
-    for start in _run_starts(row, length, rules):
+    for start in _run_starts(length, rules):
         positions = _place_in_window(row, start)
         if positions is not None:
             stand_ins = tuple(_run_tile(colour, p) for p in positions)
@@ -102,20 +102,11 @@ def _run_tile(colour: Colour, position: int) -> Tile:
     return Tile(colour, 1 if position == _HIGH_ONE else position)
 
 
-def _run_starts(row: tuple[Tile, ...], length: int, rules: Rules) -> Iterator[int]:
-    """Windows to try: first the one the row's own order suggests, then the richest first."""
+def _run_starts(length: int, rules: Rules) -> list[int]:
+    """Windows to try, the richest first: a joker counts the most it can stand for."""
     last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
     starts = range(1, last - length + 2)
-    for i, tile in enumerate(row):
-        if not tile.is_joker:
-            number = tile.number
-            if number == 1 and rules.wraparound and i == length - 1 and length > 1:
-                number = _HIGH_ONE
-            suggested = number - i
-            if suggested in starts:
-                yield suggested
-            break
-    yield from sorted(
+    return sorted(
         starts, key=lambda s: -sum(_run_tile(COLOURS[0], p).number for p in range(s, s + length))
     )
 

@@ -132,7 +132,8 @@ def test_validity_does_not_depend_on_the_box(rules: Rules) -> None:
     ("text", "rules", "stand_ins", "ordered", "kind"),
     [
         pytest.param("R3 R4 J", PLAIN, "R3 R4 R5", "R3 R4 J", Kind.RUN, id="joker-after-is-R5"),
-        pytest.param("J R3 R4", PLAIN, "R2 R3 R4", "J R3 R4", Kind.RUN, id="joker-before-is-R2"),
+        # The reading worth most, wherever the joker lies: the player names what it stands for.
+        pytest.param("J R3 R4", PLAIN, "R5 R3 R4", "R3 R4 J", Kind.RUN, id="joker-before-is-R5"),
         pytest.param("R3 J R5", PLAIN, "R3 R4 R5", "R3 J R5", Kind.RUN, id="joker-between-is-R4"),
         pytest.param("R5 J R3", PLAIN, "R5 R4 R3", "R3 J R5", Kind.RUN, id="descending-row"),
         pytest.param("R5 R3 R4", PLAIN, "R5 R3 R4", "R3 R4 R5", Kind.RUN, id="run-sorted"),
@@ -140,11 +141,11 @@ def test_validity_does_not_depend_on_the_box(rules: Rules) -> None:
         pytest.param(
             "R12 R13 J", PLAIN, "R12 R13 R11", "J R12 R13", Kind.RUN, id="no-room-above-13"
         ),
-        pytest.param("R12 R13 J", WRAP, "R12 R13 R1", "R12 R13 J", Kind.RUN, id="wrap-joker-1"),
+        pytest.param("R12 R13 J", WRAP, "R12 R13 R11", "J R12 R13", Kind.RUN, id="wrap-R11-richer"),
         pytest.param("R1 R13 R12", WRAP, "R1 R13 R12", "R12 R13 R1", Kind.RUN, id="wrap-sorted"),
         pytest.param("J J R1", PLAIN, "R2 R3 R1", "R1 J J", Kind.RUN, id="no-wrap-jokers-above-1"),
         pytest.param("J J R1", WRAP, "R12 R13 R1", "J J R1", Kind.RUN, id="wrap-jokers-below-1"),
-        pytest.param("J K2 K3", PLAIN, "K1 K2 K3", "J K2 K3", Kind.RUN, id="joker-is-1"),
+        pytest.param("J K2 K3", PLAIN, "K4 K2 K3", "K2 K3 J", Kind.RUN, id="joker-is-K4-not-K1"),
         pytest.param("B5 J O5", PLAIN, "B5 K5 O5", "J O5 B5", Kind.GROUP, id="group-joker"),
         pytest.param("B7 J J", PLAIN, "B7 B8 B9", "B7 J J", Kind.RUN, id="run-read-before-group"),
         pytest.param(
@@ -181,7 +182,7 @@ def test_stand_ins_and_order(
         pytest.param("R3 R4 R5", PLAIN, 12, id="run"),
         pytest.param("K10 R10 B10", PLAIN, 30, id="group-of-10s-is-30"),
         pytest.param("R9 R10 J", PLAIN, 30, id="joker-counts-R11"),
-        pytest.param("J R9 R10", PLAIN, 27, id="joker-counts-R8"),
+        pytest.param("J R9 R10", PLAIN, 30, id="joker-counts-R11-wherever-it-lies"),
         pytest.param("K13 R13 J", PLAIN, 39, id="group-joker-counts-13"),
         pytest.param("R12 R13 R1", WRAP, 26, id="high-1-counts-1"),
         pytest.param("J J B13", PLAIN, 39, id="jokers-as-13s-not-B11-B12"),
