@@ -105,6 +105,10 @@ def find_move(
     )
 
 
+def _shared_count(a: Counter[Tile], b: Counter[Tile]) -> int:
+    return sum(min(n, b[t]) for t, n in a.items() if t in b)
+
+
 def _in_order_of(row: Sequence[Tile], wanted: Counter[Tile]) -> TileRow:
     """The wanted tiles, in the order the row holds them."""
     left = Counter(wanted)
@@ -167,9 +171,9 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     most tiles from; sets made from the rack alone come last.
     """
     # Before the initial meld the model never saw the table: all of it stays.
-    kept = Counter(arrangement.kept if board.opened else range(len(board.table)))
+    kept = set(arrangement.kept if board.opened else range(len(board.table)))
     new_sets = _new_sets(arrangement)
-    broken = [i for i in range(len(board.table)) if not kept[i]]
+    broken = [i for i in range(len(board.table)) if i not in kept]
     leftover = {i: Counter(board.table[i]) for i in broken}
     needs = [Counter(s) for s in new_sets]
     taken: list[dict[int, Counter[Tile]]] = [{} for _ in new_sets]
@@ -179,19 +183,18 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
             holders.setdefault(t, []).append(i)
     # Greedy: the pairs (new set, old set) that share most tiles exchange them first.
     pairs = sorted(
-        (
-            (sum((needs[n] & leftover[i]).values()), n, i)
-            for n in range(len(new_sets))
-            for i in sorted({i for t in needs[n] for i in holders.get(t, ())})
-        ),
-        key=lambda p: (-p[0], p[1], p[2]),
+        (-_shared_count(needs[n], leftover[i]), n, i)
+        for n in range(len(new_sets))
+        for i in {i for t in needs[n] for i in holders.get(t, ())}
     )
     for _, n, i in pairs:
-        common = needs[n] & leftover[i]
-        if common:
-            taken[n][i] = taken[n].get(i, Counter()) + common
-            needs[n] -= common
-            leftover[i] -= common
+        need, left = needs[n], leftover[i]
+        for t in need:
+            moved = min(need[t], left.get(t, 0))
+            if moved > 0:
+                need[t] -= moved
+                left[t] -= moved
+                taken[n].setdefault(i, Counter())[t] += moved
 
     steps_at: dict[int, list[Step]] = {i: [] for i in range(len(board.table))}
     from_rack_only: list[Step] = []
@@ -207,7 +210,7 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
         steps_at[main.set_index].append(Step(action, tiles, sources, rack_part))
     ordered: list[Step] = []
     for i, old in enumerate(board.table):
-        if kept[i]:
+        if i in kept:
             ordered.append(Step(Action.KEEP, old, (), ()))
         ordered.extend(steps_at[i])
     return tuple(ordered + from_rack_only)
