@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import BoardError, Problem, TileError
-from .rules import Rules, parse_rule_word
+from .rules import WHOLE_NUMBER, Rules, parse_rule_word
 from .sets import MIN_SET, read_meld
 from .tiles import Tile, format_tile, format_tiles, parse_tile, split_tiles
 
@@ -25,7 +25,6 @@ _YES, _NO = ("yes", "y", "true", "on"), ("no", "n", "false", "off")
 # (str.splitlines would also break at form feeds and other rare separators).
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
-_WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
 # An unknown section's lines are skipped: its header already carries the problem.
 _SKIPPED = "?"
 
@@ -195,9 +194,7 @@ class _Reader:
                 ok = False
         return tuple(tiles) if ok else None
 
-    def table_line(
-        self, number: int, text: str, table: list[tuple[int, tuple[Tile, ...]]]
-    ) -> None:
+    def table_line(self, number: int, text: str, table: list[tuple[int, tuple[Tile, ...]]]) -> None:
         tiles = self.tiles(number, text)
         if tiles == ():
             self.problem(number, "a table line holds no tiles")
@@ -224,7 +221,7 @@ class _Reader:
         values: dict[str, int] = {}
         for word in text.split():
             key, _, value = word.lower().partition("=")
-            if key not in ("tiles", "value") or not _WHOLE_NUMBER.fullmatch(value):
+            if key not in ("tiles", "value") or not WHOLE_NUMBER.fullmatch(value):
                 self.problem(number, f"expect: takes tiles=N value=N, not {word!r}")
                 return None
             values[key] = int(value)

@@ -41,9 +41,10 @@ from .game import (
     tile_set_for,
 )
 from .generate import Span, generate_boards
+from .legality import check_move
 from .model import Objective
 from .render import move_json, render_move
-from .rules import Rules
+from .rules import LARGEST_NUMBER, Rules
 from .scoring import (
     Blocked,
     FinishedGame,
@@ -81,15 +82,17 @@ def core_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+# What a board file's `rules:` line can hold, so that every board written can be read back.
+RULE_NUMBER = click.IntRange(0, LARGEST_NUMBER)
+
+
 def rule_options(command: F) -> F:
     """The rule options every board-reading command takes; the command line wins."""
     options = [
         click.option("--wraparound/--no-wraparound", default=None, help="12-13-1 is a run."),
-        click.option(
-            "--initial-meld", type=click.IntRange(0), help="Points the initial meld needs."
-        ),
+        click.option("--initial-meld", type=RULE_NUMBER, help="Points the initial meld needs."),
         click.option("--tile-set", type=click.Choice(["106", "160"]), help="Which box of tiles."),
-        click.option("--joker-penalty", type=click.IntRange(0), help="A joker's value on a rack."),
+        click.option("--joker-penalty", type=RULE_NUMBER, help="A joker's value on a rack."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -189,6 +192,10 @@ def hint(
     """The best move on BOARD (a file, or - for standard input), proved best."""
     board = read_board(board_path, **rule_overrides(options))
     move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)
+    if problems := check_move(board, move):
+        raise click.ClickException(
+            f"{board_path}: the answer breaks the rules (a solver bug): {'; '.join(problems)}"
+        )
     if as_json:
         click.echo(json.dumps(move_json(move)))
     else:
@@ -502,7 +509,7 @@ def bench_table(report: BenchReport) -> str:
 @click.argument("score_path", metavar="FILE")
 @click.option(
     "--joker-penalty",
-    type=click.IntRange(0),
+    type=RULE_NUMBER,
     help="A joker's value on a rack  [default: the file's rules: line, else 30]",
 )
 @click.option("--doubled", is_flag=True, help="The winner went out in one turn (house rule).")

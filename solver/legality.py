@@ -7,14 +7,11 @@ wrong model shows up as a named problem rather than as a plausible-looking move.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from .board import Board
 from .sets import read_meld
-from .tiles import format_tiles, tile_value
-
-if TYPE_CHECKING:
-    from .solve import Move
+from .solve import Action, Move, Status
+from .tiles import Tile, format_tiles, tile_value
 
 
 def check_move(board: Board, move: Move) -> list[str]:
@@ -45,6 +42,36 @@ def check_move(board: Board, move: Move) -> list[str]:
         problems.extend(_initial_meld_problems(board, move))
     if not move.played and move.table != board.table:
         problems.append("no tile played, yet the table changed")
+    # optimal: a proved move; no-move: proved that nothing can be played; feasible: either.
+    if {Status.OPTIMAL: not move.played, Status.NO_MOVE: bool(move.played)}.get(move.status):
+        problems.append(f"status {move.status.value} with {len(move.played)} tiles played")
+    problems.extend(_step_problems(board, move))
+    return problems
+
+
+def _step_problems(board: Board, move: Move) -> list[str]:
+    """The steps must say exactly where every tile of the new table comes from."""
+    problems = []
+    if tuple(step.tiles for step in move.steps) != move.table:
+        problems.append("the steps do not lay out the table of the move")
+    from_table: list[Counter[Tile]] = [Counter() for _ in board.table]
+    for step in move.steps:
+        if step.action is Action.KEEP:
+            continue
+        sources = Counter(step.from_rack)
+        for source in step.from_table:
+            sources.update(source.tiles)
+            from_table[source.set_index].update(source.tiles)
+        if sources != Counter(step.tiles):
+            problems.append(f"the step for {format_tiles(step.tiles)} names other tiles")
+    kept = Counter(step.tiles for step in move.steps if step.action is Action.KEEP)
+    for i, old in enumerate(board.table):
+        if from_table[i] and from_table[i] != Counter(old):
+            problems.append(f"the steps take part of [{format_tiles(old)}] only")
+        if not from_table[i]:
+            kept[old] -= 1
+    if any(n != 0 for n in kept.values()):
+        problems.append("the sets kept are not the sets left untouched")
     return problems
 
 

@@ -50,7 +50,9 @@ _NUMERIC_RULES = {
     "tile-set": "tile_set",
     "joker-penalty": "joker_penalty",
 }
-_WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+# Rule values in a file are at most 9 ASCII digits; the command line takes the same range.
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+LARGEST_NUMBER = 999_999_999
 
 
 def parse_rule_word(word: str, rules: Rules) -> Rules:
@@ -67,7 +69,7 @@ def parse_rule_word(word: str, rules: Rules) -> Rules:
         known = "wraparound, " + ", ".join(f"{n}=N" for n in _NUMERIC_RULES)
         raise ValueError(f"unknown rule {word!r} (known: {known})")
     # ASCII digits, and few enough that int() never meets a huge or foreign number.
-    if not _WHOLE_NUMBER.fullmatch(value):
+    if not WHOLE_NUMBER.fullmatch(value):
         raise ValueError(f"rule {name} needs a whole number, as in {name}=30, not {value!r}")
     number = int(value)
     if name == "tile-set" and number not in TILE_SETS:

@@ -123,9 +123,7 @@ def _place_in_window(row: tuple[Tile, ...], start: int) -> list[int] | None:
     if len(set(real_positions)) != len(real_positions) or not set(real_positions) <= set(wanted):
         return None
     # Keep jokers where they lie if the row is already in order; else fill the gaps in order.
-    in_order = all(
-        t.is_joker or position(t.number) == start + i for i, t in enumerate(row)
-    )
+    in_order = all(t.is_joker or position(t.number) == start + i for i, t in enumerate(row))
     if in_order:
         return [start + i for i in range(len(row))]
     gaps = iter(p for p in wanted if p not in real_positions)

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from .backends import DEFAULT_BACKEND, Solution, get_backend
 from .board import Board
 from .model import Arrangement, Objective, build_model, read_solution
-from .tiles import JOKER, MAX_NUMBER, Tile, tile_value
+from .rules import Rules
+from .sets import read_meld
+from .tiles import JOKER, MAX_NUMBER, Tile, format_tiles, tile_value
 
 TileRow = tuple[Tile, ...]
 
@@ -81,8 +83,11 @@ def find_move(
     mip, layout = build_model(board, objective)
     # Nothing to decide (no tile can join any set): no backend needed.
     solution = solver.solve(mip, time_limit) if mip.columns else Solution([], proved=True)
-    arrangement = read_solution(layout, solution.values)
-    played = _in_order_of(board.rack, arrangement.played)
+    if solution.values is None:  # the time limit came before any solution
+        played: TileRow = ()
+    else:
+        arrangement = read_solution(layout, solution.values)
+        played = _in_order_of(board.rack, arrangement.played)
     if not played:
         status = Status.NO_MOVE if solution.proved else Status.FEASIBLE
         steps = tuple(Step(Action.KEEP, s, (), ()) for s in board.table)
@@ -123,8 +128,8 @@ def _in_order_of(row: Sequence[Tile], wanted: Counter[Tile]) -> TileRow:
 def _new_sets(arrangement: Arrangement) -> list[TileRow]:
     """The pieces as sets to lay: jokers put in, and runs that continue each other joined.
 
-    Pieces come in canonical order (runs ascending, groups by colour), so a joker put in
-    at its stand-in's place reads back as that tile.
+    Pieces come in canonical order (runs ascending, groups by colour), each joker at the
+    place of the tile it stands for.
     """
     jokers = Counter(arrangement.stand_ins)
     runs: list[list[tuple[Tile, Tile]]] = []
@@ -140,6 +145,14 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
         else:
             runs.append(row)
     return [tuple(t for _, t in row) for row in _join_runs(runs)] + groups
+
+
+def _as_read(row: TileRow, rules: Rules) -> TileRow:
+    """The row as `read_meld` reads it: each joker where the most it can stand for lies,
+    so that the table printed means what the package itself reads back."""
+    meld = read_meld(row, rules)
+    assert meld is not None, f"the model laid an invalid set: {format_tiles(row)}"
+    return meld.ordered
 
 
 def _join_runs(runs: list[list[tuple[Tile, Tile]]]) -> list[list[tuple[Tile, Tile]]]:
@@ -172,7 +185,7 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     """
     # Before the initial meld the model never saw the table: all of it stays.
     kept = set(arrangement.kept if board.opened else range(len(board.table)))
-    new_sets = _new_sets(arrangement)
+    new_sets = [_as_read(row, board.rules) for row in _new_sets(arrangement)]
     broken = [i for i in range(len(board.table)) if i not in kept]
     leftover = {i: Counter(board.table[i]) for i in broken}
     needs = [Counter(s) for s in new_sets]

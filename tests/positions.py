@@ -47,7 +47,8 @@ def positions(draw: st.DrawFn, max_sets: int = 3, max_rack: int = 6) -> Board:
         else:
             number = draw(st.sampled_from(numbers))
             size = draw(st.integers(3, 4))
-            tiles = [Tile(c, number) for c in COLOURS[:size]]
+            colours_of_group = draw(st.permutations(COLOURS))[:size]
+            tiles = [Tile(c, number) for c in colours_of_group]
         tiles = jokered(tiles)
         if take(tiles):
             table.append(tuple(tiles))

@@ -112,8 +112,10 @@ def test_tables_mix_runs_groups_and_long_runs() -> None:
 
 def test_wrapping_runs_only_with_wraparound() -> None:
     def wraps(board: Board) -> bool:
-        return any(row[-2:] == (row[-2]._replace(number=13), row[-2]._replace(number=1))
-                   for row in board.table)
+        return any(
+            row[-2:] == (row[-2]._replace(number=13), row[-2]._replace(number=1))
+            for row in board.table
+        )
 
     with_wrap = list(generate_boards(200, 11, table_tiles=(30, 60), rules=Rules(wraparound=True)))
     without = list(generate_boards(200, 11, table_tiles=(30, 60)))
@@ -182,7 +184,12 @@ def test_cli_stdout_splits_into_boards() -> None:
     assert chunks[1].startswith(f"# --- board 2: {recipe}\n")
     expected = list(
         generate_boards(
-            2, 1, table_tiles=(3, 9), rack_tiles=4, jokers=1, opened=False,
+            2,
+            1,
+            table_tiles=(3, 9),
+            rack_tiles=4,
+            jokers=1,
+            opened=False,
             rules=Rules(wraparound=True),
         )
     )

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
+import numpy as np
 import pytest
 
+from rummisolve import backends
 from rummisolve.board import parse_board
 from rummisolve.errors import SolverError
 from rummisolve.legality import check_move
+from rummisolve.model import Objective, build_model, read_solution
 from rummisolve.solve import Action, Move, Status, find_move
 from rummisolve.tiles import format_tiles
 
@@ -27,6 +31,7 @@ def table_of(move: Move) -> list[str]:
 CASES = {
     # (board, tiles played, value played)
     "joker-may-leave-a-group-of-4": ("table:\nR5 B5 K5 J\nrack: O1 O2 O3\n", 3, 6),
+    "joker-leaves-a-group-of-4-for-a-run": ("table:\nR5 B5 K5 J\nrack: O8 O9\n", 2, 17),
     "joker-at-the-start-of-a-run": ("table:\nJ R4 R5\nrack: R6 R7\n", 2, 13),
     "joker-at-the-end-of-a-run": ("table:\nR4 R5 J\nrack: R3 R2\n", 2, 5),
     "two-jokers-in-one-set": ("table:\nJ R7 J\nrack: R5 R9\n", 2, 14),
@@ -90,7 +95,7 @@ def test_objective_value_puts_points_first(backend: str) -> None:
 
 def test_moves_are_the_same_in_every_run(backend: str) -> None:
     text = "table:\nR3 R4 R5\nK5 O5 B5\nrack: R6 R5 J K4 K6\n"
-    assert len({table_of(solve(text, backend)).__str__() for _ in range(3)}) == 1
+    assert len({tuple(table_of(solve(text, backend))) for _ in range(3)}) == 1
 
 
 def test_a_tiny_time_limit_still_gives_a_legal_answer(backend: str) -> None:
@@ -108,3 +113,47 @@ def test_played_tiles_leave_the_rack(backend: str) -> None:
     move = solve("table:\nR3 R4 R5\nrack: R6 K9 R7\n", backend)
     assert move.played == tuple(parse_board("rack: R6 R7\n").rack)
     assert Counter(move.rack) == Counter(parse_board("rack: K9\n").rack)
+
+
+# A position whose branch-and-bound finds a first solution at its 4th node and proves it
+# only at its 17th: stopping in between must give that solution, marked feasible.
+DEEP = """\
+table:
+R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13
+K2 R2 J B2
+K2 K3 K4
+O4 O5 O6
+R5 R6 R7 R8 R9 R10
+K13 R13 J B13
+O1 O2 O3 O4 O5 O6 O7
+rack: K1 K3 O3 O7 O8 O12 B6 B9 B11 B13
+"""
+
+
+def test_time_running_out_mid_search_gives_the_best_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    checks = iter(range(1000))
+    monkeypatch.setattr(backends._Branching, "time_left", lambda self: next(checks) < 6)
+    move = solve(DEEP, "highs")
+    assert move.status is Status.FEASIBLE and move.tiles_played > 0
+
+
+def test_time_running_out_before_any_solution_is_no_move_yet(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(backends._Branching, "time_left", lambda self: False)
+    move = solve(DEEP, "highs")
+    assert (move.status, move.played, move.table) == (Status.FEASIBLE, (), parse_board(DEEP).table)
+
+
+@pytest.mark.parametrize("with_start", [True, False], ids=["from-incumbent", "from-nothing"])
+def test_highs_mip_out_of_time(with_start: bool) -> None:
+    """Past the node limit HiGHS's MIP takes over; out of time it keeps what it has."""
+    board = parse_board(DEEP)
+    mip, layout = build_model(board, Objective.TILES)
+    proved = backends.solve_highs(mip, None)
+    start = np.array(proved.values) if with_start else None
+    solution = backends._highs_mip(backends._highs_solver(), mip, start, time.perf_counter())
+    assert not solution.proved
+    if with_start:
+        assert solution.values is not None
+        assert read_solution(layout, solution.values).played
