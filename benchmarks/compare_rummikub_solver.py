@@ -152,8 +152,7 @@ class TheirSide:
         """Its answer judged by our rules: valid sets holding the table and the played tiles."""
         rows = [tuple(self.ours[int(t)] for t in row) for row in sets]
         found = [
-            f"not a valid set: {format_tiles(r)}"
-            for r in rows if not read_meld(r, self.rules)
+            f"not a valid set: {format_tiles(r)}" for r in rows if not read_meld(r, self.rules)
         ]
         if Counter(t for r in rows for t in r) != Counter(board.table_tiles) + Counter(played):
             found.append("its sets are not the table plus the tiles played")
@@ -172,8 +171,12 @@ def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[dict[int, Bo
     chosen: dict[int, Board] = {}
     skipped = 0
     dealt = generate_boards(
-        10 * args.positions + 100, args.seed, table_tiles=args.table_tiles,
-        rack_tiles=args.rack_tiles, jokers=args.jokers, rules=rules,
+        10 * args.positions + 100,
+        args.seed,
+        table_tiles=args.table_tiles,
+        rack_tiles=args.rack_tiles,
+        jokers=args.jokers,
+        rules=rules,
     )
     for number, board in enumerate(dealt, start=1):
         if len(chosen) == args.positions:
@@ -211,21 +214,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             times[runner.name].append(median)
             if len(board.table_tiles) >= CROWDED:
                 crowded[runner.name].append(median)
-            records.append({
-                "position": number,
-                "seed": args.seed,
-                "table_tiles": len(board.table_tiles),
-                "table_sets": len(board.table),
-                "rack_tiles": len(board.rack),
-                "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
-                "solver": runner.solver,
-                "backend": runner.backend,
-                "seconds": [round(s, 6) for s in seconds],
-                "median_seconds": round(median, 6),
-                "tiles_played": answer.tiles_played,
-                "value_played": answer.value_played,
-                "played": format_tiles(answer.played),
-            })
+            records.append(
+                {
+                    "position": number,
+                    "seed": args.seed,
+                    "table_tiles": len(board.table_tiles),
+                    "table_sets": len(board.table),
+                    "rack_tiles": len(board.rack),
+                    "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
+                    "solver": runner.solver,
+                    "backend": runner.backend,
+                    "seconds": [round(s, 6) for s in seconds],
+                    "median_seconds": round(median, 6),
+                    "tiles_played": answer.tiles_played,
+                    "value_played": answer.value_played,
+                    "played": format_tiles(answer.played),
+                }
+            )
         answers[number] = found
         if args.progress:
             print(f"\r{index + 1}/{len(boards)}", end="", file=sys.stderr, flush=True)
@@ -260,13 +265,24 @@ def summarise(
         mine, other = found[reference], found[fastest]
         their_tiles = {found[n].tiles_played for n in theirs_}
         if their_tiles != {mine.tiles_played}:
-            disagreements.append({"position": number, "ours": mine.tiles_played,
-                                  "theirs": sorted(their_tiles)})
-        agreement["same tiles" if their_tiles == {mine.tiles_played} else
-                  "ours more" if mine.tiles_played > max(their_tiles) else "theirs more"] += 1
+            disagreements.append(
+                {"position": number, "ours": mine.tiles_played, "theirs": sorted(their_tiles)}
+            )
+        agreement[
+            "same tiles"
+            if their_tiles == {mine.tiles_played}
+            else "ours more"
+            if mine.tiles_played > max(their_tiles)
+            else "theirs more"
+        ] += 1
         if mine.tiles_played == other.tiles_played:
-            value["same" if mine.value_played == other.value_played else
-                  "ours higher" if mine.value_played > other.value_played else "theirs higher"] += 1
+            value[
+                "same"
+                if mine.value_played == other.value_played
+                else "ours higher"
+                if mine.value_played > other.value_played
+                else "theirs higher"
+            ] += 1
     crowded_stats = {n: Stats.of(ts) for n, ts in crowded.items() if ts}
     return {
         "command": " ".join(["python", "benchmarks/compare_rummikub_solver.py", *sys.argv[1:]]),
@@ -286,13 +302,20 @@ def summarise(
         },
         "their_fastest": fastest,
         "ratios_to_their_fastest": {
-            n: {"median": round(stats[n].median / stats[fastest].median, 3),
-                "p90": round(stats[n].p90 / stats[fastest].p90, 3)}
+            n: {
+                "median": round(stats[n].median / stats[fastest].median, 3),
+                "p90": round(stats[n].p90 / stats[fastest].p90, 3),
+            }
             for n in ours_
         },
         "ratios_to_each_of_theirs": {
-            n: {t: {"median": round(stats[n].median / stats[t].median, 3),
-                    "p90": round(stats[n].p90 / stats[t].p90, 3)} for t in theirs_}
+            n: {
+                t: {
+                    "median": round(stats[n].median / stats[t].median, 3),
+                    "p90": round(stats[n].p90 / stats[t].p90, 3),
+                }
+                for t in theirs_
+            }
             for n in ours_
         },
         "tiles_played": dict(agreement),
@@ -326,8 +349,10 @@ def show(summary: dict[str, Any]) -> str:
         f"{summary['machine']['load_average_1m_at_start']} at start, "
         f"{summary['load_average_1m_at_end']} at end"
     )
-    lines.append(f"value played, where the tiles agree (vs {fastest}): "
-                 f"{summary['value_played_when_same_tiles']}")
+    lines.append(
+        f"value played, where the tiles agree (vs {fastest}): "
+        f"{summary['value_played_when_same_tiles']}"
+    )
     return "\n".join(lines)
 
 

@@ -68,17 +68,19 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                     move, seconds = timed(functools.partial(find_move, board, backend=backend))
                     problems = check_move(board, move)
                     assert not problems, f"{backend}: {problems}"
-                    records.append({
-                        "sweep": sweep.title,
-                        "table_tiles": table,
-                        "rack_tiles": rack,
-                        "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
-                        "position": index + 1,
-                        "backend": backend,
-                        "seconds": round(seconds, 6),
-                        "tiles_played": move.tiles_played,
-                        "status": move.status.value,
-                    })
+                    records.append(
+                        {
+                            "sweep": sweep.title,
+                            "table_tiles": table,
+                            "rack_tiles": rack,
+                            "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
+                            "position": index + 1,
+                            "backend": backend,
+                            "seconds": round(seconds, 6),
+                            "tiles_played": move.tiles_played,
+                            "status": move.status.value,
+                        }
+                    )
                     solves += 1
             if args.progress:
                 print(f"\r{sweep.title}: {size} ({solves} solves)", end="", file=sys.stderr)
@@ -93,8 +95,10 @@ def points(records: list[dict[str, Any]], sweep: Sweep, backend: str) -> list[tu
     for size in sweep.sizes:
         table, rack = sweep.point(size)
         seconds = [
-            r["seconds"] for r in records
-            if r["sweep"] == sweep.title and r["backend"] == backend
+            r["seconds"]
+            for r in records
+            if r["sweep"] == sweep.title
+            and r["backend"] == backend
             and (r["table_tiles"], r["rack_tiles"]) == (table, rack)
         ]
         if seconds:
@@ -114,10 +118,20 @@ def plot(records: list[dict[str, Any]], backends: list[str], path: Path, note: s
         for backend in backends:
             line = points(records, sweep, backend)
             sizes = [size for size, _ in line]
-            ax.plot(sizes, [s.median * 1000 for _, s in line], marker="o",
-                    color=colours[backend], label=backend)
-            ax.fill_between(sizes, [s.median * 1000 for _, s in line],
-                            [s.p90 * 1000 for _, s in line], color=colours[backend], alpha=0.15)
+            ax.plot(
+                sizes,
+                [s.median * 1000 for _, s in line],
+                marker="o",
+                color=colours[backend],
+                label=backend,
+            )
+            ax.fill_between(
+                sizes,
+                [s.median * 1000 for _, s in line],
+                [s.p90 * 1000 for _, s in line],
+                color=colours[backend],
+                alpha=0.15,
+            )
         ax.set_title(sweep.title)
         ax.set_xlabel(f"{sweep.varies} tiles")
         ax.set_yscale("log")
