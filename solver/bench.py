@@ -33,9 +33,10 @@ class Optimum(NamedTuple):
 
     tiles_played: int
     value_played: int
+    sets_changed: int
 
     def __str__(self) -> str:
-        return f"tiles={self.tiles_played} value={self.value_played}"
+        return f"tiles={self.tiles_played} value={self.value_played} changed={self.sets_changed}"
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def run_bench(
                 seconds.append(move.seconds)
                 illegal.extend(f"{named.name}: {name}: {p}" for p in check_move(named.board, move))
             times[name].append(statistics.median(seconds))
-            optima[name] = Optimum(move.tiles_played, move.value_played)
+            optima[name] = Optimum(move.tiles_played, move.value_played, move.sets_changed)
         if len(set(optima.values())) > 1:
             disagreements.append(Disagreement(named.name, optima))
     timings = tuple(

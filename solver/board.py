@@ -85,13 +85,18 @@ def parse_board(text: str, source: str = "<board>", **overrides: object) -> Boar
 
 def read_board(path: str | Path, **overrides: object) -> Board:
     """Read a board file, or standard input when the path is `-`."""
+    return parse_board(read_text(path), str(path), **overrides)
+
+
+def read_text(path: str | Path) -> str:
+    """A text file's contents (standard input for `-`), or a named error saying why not."""
     source = str(path)
     try:
         data = sys.stdin.buffer.read() if source == "-" else Path(path).read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
         raise BoardError([Problem(source, 0, f"cannot read: {reason}")]) from None
-    return parse_board(decode_board(data, source), source, **overrides)
+    return decode_board(data, source)
 
 
 def decode_board(data: bytes, source: str) -> str:

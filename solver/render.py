@@ -33,16 +33,10 @@ def move_json(move: Move) -> dict[str, Any]:
         "table": [tiles_json(row) for row in move.table],
         "rack": tiles_json(move.rack),
         "seconds": round(move.seconds, 6),
-        "sets_changed": sets_changed(move),
+        "sets_changed": move.sets_changed,
         "steps": [_step_json(step) for step in move.steps],
         "backend": move.backend,
     }
-
-
-def sets_changed(move: Move) -> int:
-    """Sets of the table as it lay that do not stay exactly as they were."""
-    sources = {s.set_index for step in move.steps for s in step.from_table}
-    return len(sources)
 
 
 def _step_json(step: Step) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .board import decode_board
+from .board import read_text
 from .errors import BoardError, Problem, RummisolveError, TileError
 from .rules import Rules, parse_rule_word
 from .tiles import Tile, format_tiles, parse_tile, split_tiles, tile_value
@@ -317,12 +317,4 @@ def format_score_sheet(sheet: ScoreSheet) -> str:
 
 def read_score_sheet(path: str | Path) -> ScoreSheet:
     """Read a score file, or standard input when the path is `-`."""
-    import sys
-
-    source = str(path)
-    try:
-        data = sys.stdin.buffer.read() if source == "-" else Path(path).read_bytes()
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise ScoreFileError([Problem(source, 0, f"cannot read: {reason}")]) from None
-    return parse_score_sheet(decode_board(data, source), source)
+    return parse_score_sheet(read_text(path), str(path))

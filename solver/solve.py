@@ -69,6 +69,11 @@ class Move:
     def is_move(self) -> bool:
         return bool(self.played)
 
+    @property
+    def sets_changed(self) -> int:
+        """Sets of the table as it lay that do not stay exactly as they were."""
+        return len({s.set_index for step in self.steps for s in step.from_table})
+
 
 def find_move(
     board: Board,

@@ -90,7 +90,7 @@ def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.Mon
     report = run_bench([board], ["highs", "cbc"])
     assert not report.passed
     assert [(d.board, {b: str(o) for b, o in d.optima.items()}) for d in report.disagreements] == [
-        ("puzzle 1", {"highs": "tiles=3 value=12", "cbc": "tiles=2 value=12"})
+        ("puzzle 1", {"highs": "tiles=3 value=12 changed=1", "cbc": "tiles=2 value=12 changed=1"})
     ]
     assert report.illegal == ("puzzle 1: cbc: tiles_played is 2, but 3 were played",)
 
