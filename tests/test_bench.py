@@ -108,4 +108,7 @@ def test_disagreement_exits_1_and_names_the_board(monkeypatch: pytest.MonkeyPatc
     )
     assert code == 1
     assert "optimum differs on " in out
-    assert re.search(r"  seed 5 board \d: highs tiles=\d+ value=\d+, cbc tiles=0 value=0", out)
+    assert re.search(
+        r"  seed 5 board \d: highs tiles=\d+ value=\d+ changed=\d+, cbc tiles=0 value=0 changed=0",
+        out,
+    )
