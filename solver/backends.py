@@ -268,7 +268,7 @@ def _pulp_problem(mip: Mip) -> tuple[Any, list[Any]]:
     return problem, columns
 
 
-def _solve_pulp(mip: Mip, solver: Any) -> Solution:
+def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None) -> Solution:
     import pulp
 
     problem, columns = _pulp_problem(mip)
@@ -277,8 +277,12 @@ def _solve_pulp(mip: Mip, solver: Any) -> Solution:
     except pulp.PulpSolverError as error:
         raise SolverError(f"the solver failed: {error}") from None
     values = [c.value() or 0.0 for c in columns]
+    # Stopped by the time limit, CBC can hand back its LP relaxation labelled "optimal":
+    # an answer that is not whole numbers is no answer.
+    if any(abs(v - round(v)) > INTEGRALITY_TOLERANCE for v in values):
+        return Solution(None, proved=False)
     if problem.status == pulp.LpStatusOptimal and problem.sol_status == pulp.LpSolutionOptimal:
-        return Solution(values, proved=True)
+        return Solution(values, proved=time_limit is None or problem.solutionTime < time_limit)
     if problem.sol_status == pulp.LpSolutionIntegerFeasible:
         return Solution(values, proved=False)
     if problem.status == pulp.LpStatusNotSolved:
@@ -301,7 +305,7 @@ def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
         gapAbs=ABSOLUTE_GAP,
         timeLimit=time_limit,
     )
-    return _solve_pulp(mip, solver)
+    return _solve_pulp(mip, solver, time_limit)
 
 
 def solve_pulp_highs(mip: Mip, time_limit: float | None) -> Solution:
@@ -311,7 +315,7 @@ def solve_pulp_highs(mip: Mip, time_limit: float | None) -> Solution:
     solver = pulp.HiGHS(msg=False, gapRel=0.0, gapAbs=ABSOLUTE_GAP, timeLimit=time_limit)
     if not solver.available():
         raise SolverError("backend pulp-highs needs highspy: pip install highspy")
-    return _solve_pulp(mip, solver)
+    return _solve_pulp(mip, solver, time_limit)
 
 
 def _prepare_pulp() -> None:

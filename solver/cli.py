@@ -6,9 +6,11 @@ The core raises named errors (`RummisolveError`); here each becomes a one-line
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
+import math
 import os
 import signal
 import sys
@@ -44,7 +46,7 @@ from .generate import Span, generate_boards
 from .legality import check_move
 from .model import Objective
 from .render import move_json, render_move
-from .rules import LARGEST_NUMBER, Rules
+from .rules import LARGEST_NUMBER, MAX_JOKER_PENALTY, Rules
 from .scoring import (
     Blocked,
     FinishedGame,
@@ -78,6 +80,10 @@ def core_errors(command: F) -> F:
             raise ProblemsError(str(error)) from None
         except RummisolveError as error:
             raise click.ClickException(str(error)) from None
+        except OSError as error:
+            # A file the command writes (--out, --log) that cannot be made or written.
+            where = f"{error.filename}: " if error.filename else ""
+            raise click.ClickException(f"{where}{error.strerror or error}") from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -92,7 +98,11 @@ def rule_options(command: F) -> F:
         click.option("--wraparound/--no-wraparound", default=None, help="12-13-1 is a run."),
         click.option("--initial-meld", type=RULE_NUMBER, help="Points the initial meld needs."),
         click.option("--tile-set", type=click.Choice(["106", "160"]), help="Which box of tiles."),
-        click.option("--joker-penalty", type=RULE_NUMBER, help="A joker's value on a rack."),
+        click.option(
+            "--joker-penalty",
+            type=click.IntRange(0, MAX_JOKER_PENALTY),
+            help="A joker's value on a rack.",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -124,10 +134,19 @@ backend_option = click.option(
     show_default=True,
     help="The solver: HiGHS in-process (fastest), CBC or HiGHS through PuLP.",
 )
+
+
+def finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
 time_limit_option = click.option(
     "--time-limit",
     type=click.FloatRange(min=0, min_open=True),
     metavar="SECONDS",
+    callback=finite,
     help="Seconds for one move: then the best found so far, status feasible.",
 )
 
@@ -224,7 +243,7 @@ def describe_board(board: Board) -> str:
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Folder for gen-00001.txt, ... (default: all boards on stdout).",
 )
 @size_options
@@ -325,6 +344,7 @@ def batch(
             "expect lines record answers under --objective tiles", param_hint="'--check-expected'"
         )
     files = board_paths(paths)
+    jobs = max(1, min(jobs, len(files)))  # no more workers than boards
     settings = BatchSettings(
         format=Format(output_format),
         objective=Objective(objective),
@@ -332,7 +352,7 @@ def batch(
         time_limit=time_limit,
         rule_overrides=tuple(rule_overrides(options).items()),
         check_expected=check_expected,
-        file_width=max(map(len, files), default=0),
+        file_width=max(len("file"), *map(len, files)),
     )
     tally = Tally()
     started = time.perf_counter()
@@ -509,7 +529,7 @@ def bench_table(report: BenchReport) -> str:
 @click.argument("score_path", metavar="FILE")
 @click.option(
     "--joker-penalty",
-    type=RULE_NUMBER,
+    type=click.IntRange(0, MAX_JOKER_PENALTY),
     help="A joker's value on a rack  [default: the file's rules: line, else 30]",
 )
 @click.option("--doubled", is_flag=True, help="The winner went out in one turn (house rule).")
@@ -622,8 +642,8 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: games and totals.")
 @click.option(
     "--log",
-    "log_file",
-    type=click.File("w", lazy=False),
+    "log_path",
+    type=click.Path(path_type=Path),
     help="Write one JSON line per turn: the state after it.",
 )
 @rule_options
@@ -640,10 +660,47 @@ def play(
     backend: str,
     time_limit: float | None,
     as_json: bool,
-    log_file: TextIO | None,
+    log_path: Path | None,
     **options: Any,
 ) -> None:
     """Simulate games between solver-driven players, and score them."""
+    # Opened before the first game, so that a bad path fails at once.
+    with contextlib.ExitStack() as stack:
+        log_file = None
+        if log_path is not None:
+            log_file = stack.enter_context(log_path.open("w", encoding="utf-8"))
+        _play(
+            players,
+            games,
+            target,
+            seed,
+            strategies,
+            method,
+            blocked,
+            doubled,
+            backend,
+            time_limit,
+            as_json,
+            log_file,
+            options,
+        )
+
+
+def _play(
+    players: int,
+    games: int | None,
+    target: int | None,
+    seed: int,
+    strategies: tuple[Strategy, ...],
+    method: str,
+    blocked: str,
+    doubled: bool,
+    backend: str,
+    time_limit: float | None,
+    as_json: bool,
+    log_file: TextIO | None,
+    options: dict[str, Any],
+) -> None:
     if len(strategies) > players:
         raise click.BadParameter(
             f"{len(strategies)} strategies for {players} players", param_hint="'--strategy'"
@@ -740,7 +797,22 @@ def _columns(rows: list[list[str]], right_from: int) -> list[str]:
 
 
 def main() -> None:
-    cli(prog_name="rummisolve")
+    try:
+        cli(prog_name="rummisolve")
+    except SystemExit:
+        _flush_stdout()
+        raise
+
+
+def _flush_stdout() -> None:
+    """Output that cannot be written (a full disk, /dev/full) is a message, not a traceback."""
+    try:
+        sys.stdout.flush()
+    except OSError as error:
+        # What is still buffered goes nowhere at exit, instead of failing a second time.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        click.echo(f"Error: cannot write the output: {error.strerror or error}", err=True)
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

@@ -62,7 +62,8 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     footer = f"({move.status.value}, {move.seconds * 1000:.0f} ms, {move.backend})"
     if not move.played:
         if move.status is Status.FEASIBLE:
-            return f"No move found within the time limit: draw a tile.\n{footer}\n"
+            cut_short = "No move found within the time limit (a longer --time-limit may find one)."
+            return f"{cut_short}\n{footer}\n"
         return f"No move: draw a tile.\n{footer}\n"
     lines = [
         f"Play {move.tiles_played} tile{'s' * (move.tiles_played != 1)}"

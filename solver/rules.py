@@ -8,6 +8,10 @@ from dataclasses import dataclass
 
 from .tiles import TILE_SETS, TileSet
 
+# The seeds play 20, 30 or 50. The solver weighs criteria lexicographically in one
+# objective; far larger penalties would outrun the LP's precision (seen at 1e8).
+MAX_JOKER_PENALTY = 1000
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -19,9 +23,13 @@ class Rules:
     joker_penalty: int = 30
 
     def __post_init__(self) -> None:
-        """Refuse a box that does not exist here, before `box` fails far from the cause."""
+        """Refuse options that cannot be played, before they fail far from the cause."""
         if self.tile_set not in TILE_SETS:
             raise ValueError(f"tile-set must be 106 or 160, not {self.tile_set}")
+        if not 0 <= self.joker_penalty <= MAX_JOKER_PENALTY:
+            raise ValueError(
+                f"joker-penalty must be 0 to {MAX_JOKER_PENALTY}, not {self.joker_penalty}"
+            )
 
     @property
     def box(self) -> TileSet:
@@ -74,4 +82,6 @@ def parse_rule_word(word: str, rules: Rules) -> Rules:
     number = int(value)
     if name == "tile-set" and number not in TILE_SETS:
         raise ValueError(f"rule tile-set must be 106 or 160, not {number}")
+    if name == "joker-penalty" and number > MAX_JOKER_PENALTY:
+        raise ValueError(f"rule joker-penalty must be 0 to {MAX_JOKER_PENALTY}, not {number}")
     return rules.replace(**{_NUMERIC_RULES[name]: number})

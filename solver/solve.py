@@ -86,8 +86,11 @@ def find_move(
     solver = get_backend(backend)
     started = time.perf_counter()
     mip, layout = build_model(board, objective)
-    # Nothing to decide (no tile can join any set): no backend needed.
-    solution = solver.solve(mip, time_limit) if mip.columns else Solution([], proved=True)
+    # No rack tile can join any set: nothing to decide, no backend needed.
+    if layout.played or layout.rack_jokers:
+        solution = solver.solve(mip, time_limit)
+    else:
+        solution = Solution(None, proved=True)
     if solution.values is None:  # the time limit came before any solution
         played: TileRow = ()
     else:

@@ -22,6 +22,7 @@ R3 R4 R5
 K7 R7 B7 J
 rack: R2 B5 O5 K1
 """
+PUZZLES = Path(__file__).parent.parent / "puzzles" / "rules"
 FOOTER = re.compile(r"\(optimal, \d+ ms, highs\)\n$")
 
 
@@ -146,3 +147,52 @@ def test_stdout_holds_only_the_json(board_file: Path) -> None:
             check=True,
         )
         assert json.loads(result.stdout)["status"] == "optimal"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["generate", "--count", "1", "--out", "{tmp}/file/sub"],
+            "{tmp}/file/sub: Not a directory",
+        ),
+        (["generate", "--count", "1", "--out", "{tmp}/file"], "{tmp}/file: File exists"),
+        (["play", "--players", "2", "--games", "1", "--log", "{tmp}"], "{tmp}: Is a directory"),
+    ],
+    ids=["out-below-a-file", "out-is-a-file", "log-is-a-folder"],
+)
+def test_files_that_cannot_be_written_are_one_line_and_exit_1(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    (tmp_path / "file").write_text("")
+    code, out, err = run(*(a.format(tmp=tmp_path) for a in args))
+    assert (code, out, err) == (1, "", f"Error: {message.format(tmp=tmp_path)}\n")
+
+
+def test_output_that_cannot_be_written_is_one_line_and_exit_1() -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "rummisolve", "hint", str(PUZZLES / "000-extend-and-split.txt")],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert (result.returncode, result.stderr) == (1, "Error: No space left on device\n")
+
+
+def test_a_time_limit_must_be_a_number_of_seconds(board_file: Path) -> None:
+    code, _, err = run("hint", str(board_file), "--time-limit", "nan")
+    assert code == 2 and "nan is not a number of seconds" in err
+
+
+def test_nothing_to_play_needs_no_backend(backend: str) -> None:
+    """cbc used to fail on a model with no constraint: an empty rack is simply no move."""
+    code, out, _ = run(
+        "hint",
+        "-",
+        "--json",
+        "--backend",
+        backend,
+        stdin="rules: initial-meld=0\nopened: no\nrack:\n",
+    )
+    assert code == 0 and json.loads(out)["status"] == "no-move"

@@ -11,6 +11,7 @@ import pytest
 from rummisolve import backends
 from rummisolve.board import parse_board
 from rummisolve.errors import SolverError
+from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.model import Objective, build_model, read_solution
 from rummisolve.solve import Action, Move, Status, find_move
@@ -157,3 +158,11 @@ def test_highs_mip_out_of_time(with_start: bool) -> None:
     if with_start:
         assert solution.values is not None
         assert read_solution(layout, solution.values).played
+
+
+def test_cbc_cut_short_never_passes_off_its_lp_as_a_move() -> None:
+    """Stopped by a time limit, CBC may label its fractional LP "optimal"."""
+    board = list(generate_boards(50, seed=9, table_tiles=(40, 80), rack_tiles=(10, 25)))[-1]
+    for _ in range(5):
+        move = find_move(board, backend="cbc", time_limit=0.002)
+        assert check_move(board, move) == []
