@@ -39,8 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from positions import RESULTS, Stats, load_average, machine, quiet_stdout, timed, write_jsonl
+from positions import RESULTS, Stats, load_average, machine, timed, write_jsonl
 
+from rummisolve.backends import quiet_stdout
 from rummisolve.board import Board, format_board
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move

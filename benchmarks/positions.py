@@ -6,15 +6,13 @@ benchmarks/ on the path), so it stays free of anything script-specific.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 import platform
 import statistics
-import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -54,21 +52,6 @@ def timed(call: Callable[[], T]) -> tuple[T, float]:
     started = time.perf_counter()
     result = call()
     return result, time.perf_counter() - started
-
-
-@contextlib.contextmanager
-def quiet_stdout() -> Iterator[None]:
-    """Silence file descriptor 1 while solvers run: HiGHS and others print from C."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 def machine() -> dict[str, Any]:

@@ -19,8 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from positions import RESULTS, Stats, load_average, machine, quiet_stdout, timed, write_jsonl
+from positions import RESULTS, Stats, load_average, machine, timed, write_jsonl
 
+from rummisolve.backends import quiet_stdout
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.rules import Rules

@@ -50,8 +50,8 @@ class Backend(NamedTuple):
 
 
 @contextlib.contextmanager
-def _quiet_stdout() -> Iterator[None]:
-    """Silence file descriptor 1, where HiGHS prints its banner from C++."""
+def quiet_stdout() -> Iterator[None]:
+    """Silence file descriptor 1, where HiGHS (and other solvers) print from C."""
     sys.stdout.flush()
     saved = os.dup(1)
     try:
@@ -59,6 +59,7 @@ def _quiet_stdout() -> Iterator[None]:
             os.dup2(null.fileno(), 1)
         yield
     finally:
+        sys.stdout.flush()
         os.dup2(saved, 1)
         os.close(saved)
 
@@ -77,7 +78,7 @@ def _highs_solver() -> Any:
                 f"backend highs needs highspy: pip install highspy ({error})"
             ) from None
         highs: Any = highspy.Highs
-        with _quiet_stdout():
+        with quiet_stdout():
             _highs = highs()
         _highs.setOptionValue("output_flag", False)
         _highs.setOptionValue("mip_rel_gap", 0.0)

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -664,67 +664,33 @@ def play(
     **options: Any,
 ) -> None:
     """Simulate games between solver-driven players, and score them."""
-    # Opened before the first game, so that a bad path fails at once.
-    with contextlib.ExitStack() as stack:
-        log_file = None
-        if log_path is not None:
-            log_file = stack.enter_context(log_path.open("w", encoding="utf-8"))
-        _play(
-            players,
-            games,
-            target,
-            seed,
-            strategies,
-            method,
-            blocked,
-            doubled,
-            backend,
-            time_limit,
-            as_json,
-            log_file,
-            options,
-        )
-
-
-def _play(
-    players: int,
-    games: int | None,
-    target: int | None,
-    seed: int,
-    strategies: tuple[Strategy, ...],
-    method: str,
-    blocked: str,
-    doubled: bool,
-    backend: str,
-    time_limit: float | None,
-    as_json: bool,
-    log_file: TextIO | None,
-    options: dict[str, Any],
-) -> None:
     if len(strategies) > players:
         raise click.BadParameter(
             f"{len(strategies)} strategies for {players} players", param_hint="'--strategy'"
         )
-    given = {k: v for k, v in rule_overrides(options).items() if v is not None}
-    rules = Rules(tile_set=tile_set_for(players)).replace(**given)
-    game_options = GameOptions(
-        rules=rules,
-        method=Method(method),
-        blocked=Blocked(blocked),
-        doubled=doubled,
-        backend=backend,
-        time_limit=time_limit,
-    )
+    # Opened before the first game, so that a bad path fails at once.
+    with contextlib.ExitStack() as stack:
+        log_file = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
+        given = {k: v for k, v in rule_overrides(options).items() if v is not None}
+        rules = Rules(tile_set=tile_set_for(players)).replace(**given)
+        game_options = GameOptions(
+            rules=rules,
+            method=Method(method),
+            blocked=Blocked(blocked),
+            doubled=doubled,
+            backend=backend,
+            time_limit=time_limit,
+        )
 
-    def log(turn: Turn) -> None:
-        if log_file is not None:
-            log_file.write(json.dumps(turn.as_json()) + "\n")
+        def log(turn: Turn) -> None:
+            if log_file is not None:
+                log_file.write(json.dumps(turn.as_json()) + "\n")
 
-    record = play_match(make_seats(strategies, players), game_options, seed, games, target, log)
-    if as_json:
-        click.echo(json.dumps(match_json(record, seed)))
-    else:
-        click.echo(match_table(record, seed))
+        record = play_match(make_seats(strategies, players), game_options, seed, games, target, log)
+        if as_json:
+            click.echo(json.dumps(match_json(record, seed)))
+        else:
+            click.echo(match_table(record, seed))
 
 
 def match_json(record: MatchRecord, seed: int) -> dict[str, Any]:
