@@ -134,15 +134,14 @@ class Tally:
 def board_paths(paths: Iterable[str | Path]) -> list[str]:
     """Each path as given, a folder replaced by every `*.txt` below it, sorted.
 
-    A path that does not exist stays in the list: reading it fails, and that board's
-    row says so, like any other bad board.
+    A path that does not exist, or a folder with no boards, stays in the list: its row
+    then says so, like any other bad board's.
     """
     found: list[str] = []
     for path in map(Path, paths):
-        if path.is_dir():
-            found.extend(str(p) for p in sorted(path.rglob("*.txt")) if p.is_file())
-        else:
-            found.append(str(path))
+        boards = sorted(p for p in path.rglob("*.txt") if p.is_file()) if path.is_dir() else []
+        # A folder with no boards stays, to be reported rather than silently skipped.
+        found.extend(str(p) for p in boards or [path])
     return found
 
 
@@ -216,6 +215,8 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
     A batch must go on past one board whatever goes wrong with it, so even an error
     that is not ours (a crash inside a solver library) is caught and reported here.
     """
+    if Path(path).is_dir():
+        return _failed(path, f"{path}: no *.txt boards in this folder", settings)
     try:
         board = read_board(path, **dict(settings.rule_overrides))
         move = find_move(board, settings.objective, settings.backend, settings.time_limit)

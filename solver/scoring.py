@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 from .board import read_text
 from .errors import BoardError, Problem, RummisolveError, TileError
 from .rules import Rules, parse_rule_word
-from .tiles import Tile, format_tiles, parse_tile, split_tiles, tile_value
+from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
 _LAID_RE = re.compile(r"laid=(\d+)", re.IGNORECASE)
 
@@ -216,6 +217,7 @@ def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
         Problem(source, line, "a second empty rack: only the winner's may be empty")
         for line in empty[1:]
     )
+    problems.extend(_box_problems(players, seen, source))
     if doubled and not empty and rules_line:
         problems.append(Problem(source, rules_line, "doubled: nobody went out (no rack is empty)"))
     if scoring.method is Method.LAID:
@@ -227,6 +229,24 @@ def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
     if problems:
         raise ScoreFileError(sorted(problems, key=lambda p: p.line))
     return ScoreSheet(FinishedGame(tuple(players), doubled), scoring)
+
+
+def _box_problems(players: list[PlayerResult], seen: dict[str, int], source: str) -> list[Problem]:
+    """Racks that hold more of a tile than the box has: 106 tiles up to 4 players, else 160."""
+    box = TILE_SETS[106 if len(players) <= 4 else 160]
+    counts: Counter[Tile] = Counter()
+    problems = []
+    for player in players:
+        for tile in player.rack:
+            counts[tile] += 1
+            if counts[tile] == box.limit(tile) + 1:
+                what = "jokers" if tile.is_joker else f"copies of {format_tile(tile)}"
+                problems.append(
+                    Problem(
+                        source, seen[player.name], f"too many {what}: the box has {box.limit(tile)}"
+                    )
+                )
+    return problems
 
 
 def _read_player(

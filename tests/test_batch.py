@@ -295,3 +295,14 @@ def test_a_worker_that_dies_is_one_error_line(
         "Error: a worker process died (killed, or crashed inside a solver library);"
         " the rows written so far stand\n",
     )
+
+
+def test_a_folder_without_boards_is_reported_not_skipped(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(cli, ["batch", str(empty), "--format", "jsonl"])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == {
+        "file": str(empty),
+        "error": f"{empty}: no *.txt boards in this folder",
+    }

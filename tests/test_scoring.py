@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rummisolve.errors import BoardError
@@ -21,7 +21,7 @@ from rummisolve.scoring import (
     parse_score_sheet,
     score_game,
 )
-from rummisolve.tiles import ALL_COLOURED, JOKER, Tile, parse_tiles
+from rummisolve.tiles import ALL_COLOURED, JOKER, TILE_SETS, Tile, parse_tiles
 
 
 def game(*racks: str, doubled: bool = False, laid: tuple[int, ...] = ()) -> FinishedGame:
@@ -237,6 +237,8 @@ def test_format_and_parse_round_trip(
     scoring: Scoring,
     doubled: bool,
 ) -> None:
+    box = TILE_SETS[106 if len(players) <= 4 else 160]
+    assume(not box.excess(t for _, rack, _ in players for t in rack))  # racks from one box
     results = [PlayerResult(name, tuple(rack), laid) for name, rack, laid in players]
     if out:
         results[0] = PlayerResult(results[0].name, (), results[0].laid)
@@ -244,3 +246,17 @@ def test_format_and_parse_round_trip(
         results = [PlayerResult(p.name, p.rack, p.laid or 0) for p in results]
     sheet = ScoreSheet(FinishedGame(tuple(results), doubled and out), scoring)
     assert parse_score_sheet(format_score_sheet(sheet)) == sheet
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("A:\nB: J\nC: J\nD: J\n", "<score>:4: too many jokers: the box has 2"),
+        ("A:\nB: J R5 R5 R5\n", "<score>:2: too many copies of R5: the box has 2"),
+    ],
+    ids=["three-jokers-106", "three-R5-106"],
+)
+def test_racks_hold_no_more_than_the_box(text: str, message: str) -> None:
+    with pytest.raises(BoardError) as raised:
+        parse_score_sheet(text)
+    assert str(raised.value) == message

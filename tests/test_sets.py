@@ -12,6 +12,8 @@ from rummisolve.rules import Rules
 from rummisolve.sets import Kind, Meld, candidate_sets, is_valid_set, read_meld
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, Colour, Tile, format_tiles, parse_tiles
 
+from .reference import set_value
+
 PLAIN = Rules()
 WRAP = Rules(wraparound=True)
 BIG_BOX = Rules(tile_set=160)
@@ -297,3 +299,17 @@ def test_near_sets_match_the_literal_rules(row: tuple[Tile, ...], rules: Rules) 
         assert all(s == t for s, t in zip(meld.stand_ins, row, strict=True) if not t.is_joker)
         assert is_valid_set(meld.stand_ins, rules)
         assert Counter(meld.ordered) == Counter(row)
+
+
+@given(near_sets(), st.sampled_from([PLAIN, WRAP]))
+def test_a_set_is_worth_the_most_its_jokers_can_stand_for(
+    row: tuple[Tile, ...], rules: Rules
+) -> None:
+    """The initial meld counts this value: held to the exhaustive reference's shapes."""
+    meld = read_meld(row, rules)
+    best = set_value(row, rules.wraparound)
+    assert (meld is None) is (best is None)
+    if meld is not None:
+        assert meld.face_value == best
+        again = read_meld(meld.ordered, rules)
+        assert again is not None and Counter(again.stand_ins) == Counter(meld.stand_ins)
