@@ -91,7 +91,7 @@ def find_move(
         solution = solver.solve(mip, time_limit)
     else:
         solution = Solution(None, proved=True)
-    if solution.values is None:  # the time limit came before any solution
+    if solution.values is None:  # nothing to play, or nothing found before the time limit
         played: TileRow = ()
     else:
         arrangement = read_solution(layout, solution.values)
