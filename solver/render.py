@@ -64,6 +64,9 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
         if move.status is Status.FEASIBLE:
             cut_short = "No move found within the time limit (a longer --time-limit may find one)."
             return f"{cut_short}\n{footer}\n"
+        if not board.opened:
+            meld = board.rules.initial_meld
+            return f"No move: no initial meld worth {meld} points; draw a tile.\n{footer}\n"
         return f"No move: draw a tile.\n{footer}\n"
     lines = [
         f"Play {move.tiles_played} tile{'s' * (move.tiles_played != 1)}"

@@ -196,3 +196,9 @@ def test_nothing_to_play_needs_no_backend(backend: str) -> None:
         stdin="rules: initial-meld=0\nopened: no\nrack:\n",
     )
     assert code == 0 and json.loads(out)["status"] == "no-move"
+
+
+def test_no_initial_meld_says_why() -> None:
+    code, out, _ = run("hint", "-", stdin="opened: no\nrules: initial-meld=50\nrack: R9 R10 R11\n")
+    assert code == 0
+    assert out.startswith("No move: no initial meld worth 50 points; draw a tile.\n")
