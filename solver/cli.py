@@ -166,9 +166,17 @@ def size_range(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 def size_options(command: F) -> F:
     """Table and rack sizes of generated positions, each N or LO-HI."""
-    for name, default in (("--rack-tiles", "5-20"), ("--table-tiles", "0-60")):
+    for name, default, what in (
+        ("--rack-tiles", "5-20", "Tiles on the rack"),
+        ("--table-tiles", "0-60", "Tiles on the table"),
+    ):
         command = click.option(
-            name, metavar="N|LO-HI", default=default, show_default=True, callback=size_range
+            name,
+            metavar="N|LO-HI",
+            default=default,
+            show_default=True,
+            callback=size_range,
+            help=f"{what}: exactly N, or between LO and HI.",
         )(command)
     return command
 
@@ -187,7 +195,7 @@ def cli() -> None:
 @rule_options
 @core_errors
 def check(board_path: str, **options: Any) -> None:
-    """Validate a board file (exit 0 valid, 1 invalid)."""
+    """Validate BOARD (a file, or - for standard input): exit 0 valid, 1 invalid."""
     board = read_board(board_path, **rule_overrides(options))
     click.echo(f"{board_path}: valid: {describe_board(board)}")
 
@@ -239,7 +247,9 @@ def describe_board(board: Board) -> str:
 
 
 @cli.command()
-@click.option("--count", type=click.IntRange(0), default=10, show_default=True)
+@click.option(
+    "--count", type=click.IntRange(0), default=10, show_default=True, help="How many boards."
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
 @click.option(
     "--out",
@@ -434,7 +444,7 @@ def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:
 @click.option(
     "--backend",
     "backends",
-    type=click.Choice(list(BACKENDS)),
+    type=click.Choice(sorted(BACKENDS)),
     multiple=True,
     help="A backend to compare (repeat the option)  [default: all]",
 )
