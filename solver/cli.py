@@ -46,7 +46,7 @@ from .generate import Span, generate_boards
 from .legality import check_move
 from .model import Objective
 from .render import move_json, render_move
-from .rules import LARGEST_NUMBER, MAX_JOKER_PENALTY, Rules
+from .rules import LARGEST_NUMBER, MAX_JOKER_PENALTY, JokerRetrieval, Rules
 from .scoring import (
     Blocked,
     FinishedGame,
@@ -103,6 +103,12 @@ def rule_options(command: F) -> F:
             type=click.IntRange(0, MAX_JOKER_PENALTY),
             help="A joker's value on a rack.",
         ),
+        click.option(
+            "--joker-retrieval",
+            type=click.Choice([j.value for j in JokerRetrieval]),
+            help="free: a joker may move to any set; replace: only for the tile it stands "
+            "for, from the rack (all seeds).",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -112,11 +118,13 @@ def rule_options(command: F) -> F:
 def rule_overrides(kwargs: dict[str, Any]) -> dict[str, object]:
     """The rule options given on the command line, as `parse_board` takes them."""
     tile_set = kwargs.pop("tile_set", None)
+    retrieval = kwargs.pop("joker_retrieval", None)
     return {
         "wraparound": kwargs.pop("wraparound", None),
         "initial_meld": kwargs.pop("initial_meld", None),
         "tile_set": int(tile_set) if tile_set is not None else None,
         "joker_penalty": kwargs.pop("joker_penalty", None),
+        "joker_retrieval": JokerRetrieval(retrieval) if retrieval is not None else None,
     }
 
 

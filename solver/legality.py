@@ -7,11 +7,13 @@ wrong model shows up as a named problem rather than as a plausible-looking move.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 
 from .board import Board
-from .sets import read_meld
+from .rules import JokerRetrieval
+from .sets import joker_roles, read_meld
 from .solve import Action, Move, Status
-from .tiles import Tile, format_tiles, tile_value
+from .tiles import JOKER, Tile, format_tiles, tile_value
 
 
 def check_move(board: Board, move: Move) -> list[str]:
@@ -46,7 +48,32 @@ def check_move(board: Board, move: Move) -> list[str]:
     if {Status.OPTIMAL: not move.played, Status.NO_MOVE: bool(move.played)}.get(move.status):
         problems.append(f"status {move.status.value} with {len(move.played)} tiles played")
     problems.extend(_step_problems(board, move))
+    if rules.joker_retrieval is JokerRetrieval.REPLACE and board.opened:
+        problems.extend(_retrieval_problems(board, move))
     return problems
+
+
+def _retrieval_problems(board: Board, move: Move) -> list[str]:
+    """REPLACE: every joker of a changed table set must still stand for a tile it stood for
+    (in some reading of its old set and of its new one), or that tile was played."""
+    changed = {s.set_index for step in move.steps for s in step.from_table}
+    owed = [joker_roles(board.table[i], board.rules) for i in sorted(changed)]
+    owed = [roles for roles in owed if roles != {()}]
+    if not owed:
+        return []
+    held = [
+        joker_roles(step.tiles, board.rules)
+        for step in move.steps
+        if step.action is not Action.KEEP and JOKER in step.tiles
+    ]
+    played = Counter(move.played)
+    for old in product(*owed):
+        need = Counter(t for roles in old for t in roles)
+        for new in product(*held):
+            have = played + Counter(t for roles in new for t in roles)
+            if not need - have:
+                return []
+    return ["a joker left its set without the tile it stands for taking its place"]
 
 
 def _step_problems(board: Board, move: Move) -> list[str]:

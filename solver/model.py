@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from .board import Board
-from .rules import Rules
-from .sets import candidate_sets
+from .rules import JokerRetrieval, Rules
+from .sets import candidate_sets, joker_roles
 from .tiles import ALL_COLOURED, JOKER, Tile
 
 Vector = Any  # a numpy array; numpy's own types would add nothing a reader needs here
@@ -158,6 +158,23 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         else (secondary_weight, primary_weight)
     )
 
+    # REPLACE: each joker of a table set that is not kept goes on standing for a tile it
+    # stands for in one reading of its set, unless that tile is played from the rack.
+    readings = []
+    if rules.joker_retrieval is JokerRetrieval.REPLACE:
+        readings = [
+            (number, sorted(joker_roles(s, rules), key=lambda r: [t.sort_key() for t in r]))
+            for number, s in enumerate(table_sets)
+            if JOKER in s
+        ]
+    next_row = _JOKER_ROW + 1
+    choice_row = {}
+    for number, _ in readings:
+        choice_row[number], next_row = next_row, next_row + 1
+    role_row = {}
+    for index in sorted({TILE_INDEX[t] for _, roles in readings for r in roles for t in r}):
+        role_row[index], next_row = next_row, next_row + 1
+
     columns = _Columns()
     # Candidate sets: one entry per tile they hold, in that tile's row.
     lengths = (piece_tiles != _NO_TILE).sum(axis=1)
@@ -170,6 +187,8 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     # Rack tiles played: each leaves the rack for its tile's row.
     for i in played:
         entries = {int(i): -1.0}
+        if i in role_row:
+            entries[role_row[int(i)]] = -1.0
         if meld_only:
             entries |= {meld_row: _NUMBERS[i], link_row: 1.0}
         columns.add(rack[i], tiles_weight + value_weight * _NUMBERS[i], entries)
@@ -177,6 +196,8 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     # before opening they are worth the tile they stand for.
     for i in stand_ins:
         entries = {int(i): -1.0, _JOKER_ROW: 1.0}
+        if i in role_row:
+            entries[role_row[int(i)]] = -1.0
         if meld_only:
             entries[meld_row] = _NUMBERS[i]
         columns.add(jokers, 0.0, entries)
@@ -186,12 +207,23 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
             entries[link_row] = 1.0
         columns.add(rack_jokers, tiles_weight + value_weight * penalty, entries)
     # Sets of the table kept as they lie: their real tiles and their jokers, all at once.
-    for s in table_sets:
+    for number, s in enumerate(table_sets):
         entries = {}
         for tile in s:
             row = _JOKER_ROW if tile.is_joker else TILE_INDEX[tile]
             entries[row] = entries.get(row, 0.0) + 1.0
+        if number in choice_row:
+            entries[choice_row[number]] = 1.0
         columns.add(1, 1.0, entries)
+    # REPLACE: a set with jokers is kept, or its jokers take one reading's roles, each
+    # role then held by a joker standing for that tile or by that tile from the rack.
+    for number, roles in readings:
+        for reading in roles:
+            entries = {choice_row[number]: 1.0}
+            for tile in reading:
+                row = role_row[TILE_INDEX[tile]]
+                entries[row] = entries.get(row, 0.0) + 1.0
+            columns.add(1, 0.0, entries)
     if meld_only:
         # An initial meld is worth the initial-meld points, or nothing is played at all.
         columns.add(1, 0.0, {meld_row: -float(rules.initial_meld), link_row: -float(rack_size)})
@@ -203,6 +235,11 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     if meld_only:
         row_lower = np.concatenate([row_lower, [0.0, -INFINITY]])
         row_upper = np.concatenate([row_upper, [INFINITY, 0.0]])
+    if readings:
+        row_lower = np.concatenate(
+            [row_lower, [1.0] * len(choice_row), [-INFINITY] * len(role_row)]
+        )
+        row_upper = np.concatenate([row_upper, [1.0] * len(choice_row), [0.0] * len(role_row)])
 
     layout = Layout(
         pieces=[catalogue.sets[i] for i in usable],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 from dataclasses import dataclass
 
@@ -13,6 +14,18 @@ from .tiles import TILE_SETS, TileSet
 MAX_JOKER_PENALTY = 1000
 
 
+class JokerRetrieval(enum.Enum):
+    """How a joker may leave the set it is in on the table (rules.md, "Joker retrieval").
+
+    FREE: the table is rearranged freely; a joker may go to any set.
+    REPLACE: a joker keeps standing for a tile it stands for, unless that tile, played
+    from the rack, takes its place (all seeds); the freed joker is then placed again.
+    """
+
+    FREE = "free"
+    REPLACE = "replace"
+
+
 @dataclass(frozen=True)
 class Rules:
     """The options a board, a command line or a game may set (rules.md)."""
@@ -21,6 +34,7 @@ class Rules:
     initial_meld: int = 30
     tile_set: int = 106
     joker_penalty: int = 30
+    joker_retrieval: JokerRetrieval = JokerRetrieval.FREE
 
     def __post_init__(self) -> None:
         """Refuse options that cannot be played, before they fail far from the cause."""
@@ -50,6 +64,8 @@ class Rules:
             words.append(f"tile-set={self.tile_set}")
         if self.joker_penalty != default.joker_penalty:
             words.append(f"joker-penalty={self.joker_penalty}")
+        if self.joker_retrieval is not default.joker_retrieval:
+            words.append(f"joker-retrieval={self.joker_retrieval.value}")
         return words
 
 
@@ -73,8 +89,15 @@ def parse_rule_word(word: str, rules: Rules) -> Rules:
                 return rules.replace(wraparound=False)
             raise ValueError(f"rule wraparound takes no value or yes/no, not {value!r}")
         return rules.replace(wraparound=True)
+    if name == "joker-retrieval":
+        choices = {j.value: j for j in JokerRetrieval}
+        if value.lower() not in choices:
+            raise ValueError(f"rule joker-retrieval takes free or replace, not {value!r}")
+        return rules.replace(joker_retrieval=choices[value.lower()])
     if name not in _NUMERIC_RULES:
-        known = "wraparound, " + ", ".join(f"{n}=N" for n in _NUMERIC_RULES)
+        known = "wraparound, joker-retrieval=free|replace, " + ", ".join(
+            f"{n}=N" for n in _NUMERIC_RULES
+        )
         raise ValueError(f"unknown rule {word!r} (known: {known})")
     # ASCII digits, and few enough that int() never meets a huge or foreign number.
     if not WHOLE_NUMBER.fullmatch(value):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from itertools import combinations
 from typing import NamedTuple
 
 from .rules import Rules
@@ -130,6 +131,42 @@ def _place_in_window(row: tuple[Tile, ...], start: int) -> list[int] | None:
     return [position(t.number) if not t.is_joker else next(gaps) for t in row]
 
 
+def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
+    """Every way the jokers of a set can be read: for each valid reading, the tiles its
+    jokers stand for (sorted). Empty if the tiles make no set; {()} if they hold no joker.
+
+    A joker's role matters where it may only leave its set for the tile it stands for
+    (`JokerRetrieval.REPLACE`); `R3 R4 J` can be read with the joker as R2 or as R5.
+    """
+    row = tuple(tiles)
+    if read_meld(row, rules) is None:
+        return set()
+    real = [t for t in row if not t.is_joker]
+    jokers = len(row) - len(real)
+    roles: set[tuple[Tile, ...]] = set()
+    for shape in candidate_shapes(len(row), rules):
+        if set(real) <= set(shape) and len(set(real)) == len(real):
+            roles.add(tuple(sorted(set(shape) - set(real), key=Tile.sort_key)))
+    return {r for r in roles if len(r) == jokers}
+
+
+def candidate_shapes(length: int, rules: Rules) -> list[tuple[Tile, ...]]:
+    """Every joker-free set of this many tiles: runs of one colour, groups of one number."""
+    last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
+    shapes = [
+        tuple(_run_tile(colour, p) for p in range(start, start + length))
+        for colour in COLOURS
+        for start in range(1, last - length + 2)
+    ]
+    if MIN_SET <= length <= MAX_GROUP:
+        shapes.extend(
+            tuple(Tile(c, number) for c in colours)
+            for number in NUMBERS
+            for colours in combinations(COLOURS, length)
+        )
+    return shapes
+
+
 def candidate_sets(rules: Rules) -> list[tuple[Tile, ...]]:
     """Every joker-free set of 3 to 5 tiles (runs) or 3 to 4 (groups).
 
@@ -148,4 +185,4 @@ def candidate_sets(rules: Rules) -> list[tuple[Tile, ...]]:
     return found
 
 
-__all__ = ["JOKER", "Kind", "Meld", "candidate_sets", "is_valid_set", "read_meld"]
+__all__ = ["JOKER", "Kind", "Meld", "candidate_sets", "is_valid_set", "joker_roles", "read_meld"]

@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from rummisolve.board import Board
-from rummisolve.rules import Rules
+from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.tiles import COLOURS, JOKER, Tile
 
 
@@ -19,6 +19,7 @@ def positions(draw: st.DrawFn, max_sets: int = 3, max_rack: int = 6) -> Board:
         tile_set=draw(st.sampled_from([106, 160])),
         initial_meld=draw(st.sampled_from([10, 20, 30, 50])),
         joker_penalty=draw(st.sampled_from([20, 30, 50])),
+        joker_retrieval=draw(st.sampled_from(JokerRetrieval)),
     )
     box = Counter(rules.box.tiles())
     colours = draw(st.lists(st.sampled_from(COLOURS), min_size=1, max_size=3, unique=True))

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 from typing import NamedTuple
 
 from rummisolve.board import Board
+from rummisolve.rules import JokerRetrieval
 from rummisolve.tiles import COLOURS, JOKER, Tile, tile_value
 
 Bag = tuple[Tile, ...]
@@ -102,7 +103,9 @@ def best_move(board: Board, objective: str = "tiles") -> Best:
         subsets.update(_key(c) for c in combinations(rack, size))
     for played in subsets:
         value = sum(tile_value(t, rules.joker_penalty) for t in played)
-        if board.opened:
+        if board.opened and rules.joker_retrieval is JokerRetrieval.REPLACE:
+            kept = _best_kept_replacing(_key(tuple(table) + played), board, played)
+        elif board.opened:
             kept = _best_kept(_key(tuple(table) + played), originals, rules.wraparound)
         else:
             kept = _meld_ok(played, rules.wraparound, rules.initial_meld)
@@ -129,6 +132,59 @@ def _best_kept(tiles: Bag, originals: Counter[Bag], wraparound: bool) -> int | N
         kept = sum((Counter(_key(p) for p in parts) & originals).values())
         best = kept if best is None else max(best, kept)
     return best
+
+
+def _roles(tiles: Bag, wraparound: bool) -> set[Bag]:
+    """Each reading of a set: the tiles its jokers stand for (sorted)."""
+    real = [t for t in tiles if t != JOKER]
+    return {
+        _key(tuple(shape - set(real)))
+        for shape in _shapes(len(tiles), wraparound)
+        if set(real) <= shape and len(set(real)) == len(real)
+    }
+
+
+def _best_kept_replacing(tiles: Bag, board: Board, played: Bag) -> int | None:
+    """As _best_kept, where a joker of a table set that is not kept must go on standing for
+    a tile it stood for, unless that tile was played (JokerRetrieval.REPLACE)."""
+    wraparound = board.rules.wraparound
+    best = None
+    for parts in _partitions(tiles, wraparound):
+        available = Counter(_key(p) for p in parts)
+        for size in range(len(board.table), -1, -1):
+            if best is not None and size <= best:
+                break
+            if any(
+                _replacing_ok(board, kept, available, parts, played, wraparound)
+                for kept in combinations(range(len(board.table)), size)
+            ):
+                best = size
+                break
+    return best
+
+
+def _replacing_ok(
+    board: Board,
+    kept: tuple[int, ...],
+    available: Counter[Bag],
+    parts: tuple[Bag, ...],
+    played: Bag,
+    wraparound: bool,
+) -> bool:
+    wanted = Counter(_key(board.table[i]) for i in kept)
+    if wanted - available:
+        return False
+    left = list(parts)
+    for part in wanted.elements():
+        left.remove(part)
+    owed = [_roles(_key(s), wraparound) for i, s in enumerate(board.table) if i not in kept]
+    held = [_roles(p, wraparound) for p in left if JOKER in p]
+    for old in product(*[o for o in owed if o != {()}]):
+        need = Counter(t for roles in old for t in roles)
+        for new in product(*held):
+            if not need - (Counter(played) + Counter(t for roles in new for t in roles)):
+                return True
+    return False
 
 
 def _meld_ok(played: Bag, wraparound: bool, threshold: int) -> bool:

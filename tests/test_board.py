@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rummisolve.board import Board, Expectation, decode_board, format_board, parse_board, read_board
 from rummisolve.errors import BoardError
-from rummisolve.rules import Rules
+from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.sets import is_valid_set
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, TILE_SETS, Tile, parse_tiles
 
@@ -66,11 +66,16 @@ MALFORMED = [
         ["b.txt:1: unknown section 'board:' (known: rules:, opened:, table:, rack:)"],
     ),
     (
+        "bad-joker-retrieval",
+        "rules: joker-retrieval=sometimes\nrack:",
+        ["b.txt:1: rule joker-retrieval takes free or replace, not 'sometimes'"],
+    ),
+    (
         "unknown-rule",
         "rules: okey\nrack:",
         [
-            "b.txt:1: unknown rule 'okey' (known: wraparound, initial-meld=N, tile-set=N, "
-            "joker-penalty=N)"
+            "b.txt:1: unknown rule 'okey' (known: wraparound, joker-retrieval=free|replace, "
+            "initial-meld=N, tile-set=N, joker-penalty=N)"
         ],
     ),
     (
@@ -348,6 +353,12 @@ def test_expect_line_in_any_case_anywhere() -> None:
         pytest.param("initial-meld=50", Rules(initial_meld=50), id="initial-meld-50-seed-001"),
         pytest.param("tile-set=106", Rules(), id="tile-set-106"),
         pytest.param("joker-penalty=50", Rules(joker_penalty=50), id="joker-penalty-50"),
+        pytest.param(
+            "joker-retrieval=replace",
+            Rules(joker_retrieval=JokerRetrieval.REPLACE),
+            id="joker-retrieval-replace-all-seeds",
+        ),
+        pytest.param("joker-retrieval=FREE", Rules(), id="joker-retrieval-free"),
     ],
 )
 def test_rule_words(word: str, rules: Rules) -> None:
@@ -445,6 +456,7 @@ def rule_options(draw: st.DrawFn) -> Rules:
         initial_meld=draw(st.sampled_from([30, 50, 0, 1, 99])),
         tile_set=draw(st.sampled_from(sorted(TILE_SETS))),
         joker_penalty=draw(st.sampled_from([30, 20, 50, 0, 7])),
+        joker_retrieval=draw(st.sampled_from(JokerRetrieval)),
     )
 
 
