@@ -32,7 +32,7 @@ from rummisolve.game import (
     tile_set_for,
 )
 from rummisolve.model import Objective
-from rummisolve.rules import Rules
+from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.scoring import Blocked, Method
 from rummisolve.sets import read_meld
 from rummisolve.solve import Move, find_move
@@ -115,6 +115,13 @@ GAMES = [
     ),
     pytest.param(6, 1, "greedy", {}, id="6p-greedy-seed1"),
     pytest.param(6, 2, "heavy,cautious,greedy", {"joker_penalty": 50}, id="6p-mixed-joker50"),
+    pytest.param(
+        4,
+        4,
+        "greedy,cautious",
+        {"joker_retrieval": JokerRetrieval.REPLACE},
+        id="4p-joker-retrieval-replace",
+    ),
     *(
         pytest.param(players, seed, "greedy,cautious,heavy", {}, id=f"{players}p-sweep-seed{seed}")
         for players in (4, 6)
