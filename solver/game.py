@@ -65,7 +65,9 @@ class Strategy(Protocol):
     @property
     def name(self) -> str: ...
 
-    def choose(self, board: Board, pool: int, find: Finder) -> Move | None: ...
+    def choose(self, board: Board, pool: int, find: Finder) -> Move:
+        """The move to make; one that plays nothing means: draw (or pass)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -75,9 +77,8 @@ class Greedy:
     name: str = "greedy"
     objective: Objective = Objective.TILES
 
-    def choose(self, board: Board, pool: int, find: Finder) -> Move | None:
-        move = find(board, self.objective)
-        return move if move.is_move else None
+    def choose(self, board: Board, pool: int, find: Finder) -> Move:
+        return find(board, self.objective)
 
 
 @dataclass(frozen=True)
@@ -88,17 +89,15 @@ class Cautious:
 
     name: str = "cautious"
 
-    def choose(self, board: Board, pool: int, find: Finder) -> Move | None:
+    def choose(self, board: Board, pool: int, find: Finder) -> Move:
         best = find(board, Objective.TILES)
-        if not best.is_move:
-            return None
-        if not best.rack or pool == 0 or JOKER not in best.played:
+        if not best.is_move or not best.rack or pool == 0 or JOKER not in best.played:
             return best
         without = Counter(board.rack)
         del without[JOKER]
         held = find(dataclasses.replace(board, rack=tuple(without.elements())), Objective.TILES)
         if not held.is_move:
-            return None
+            return held  # nothing without the jokers: keep them and draw
         left = Counter(board.rack) - Counter(held.played)
         return dataclasses.replace(held, rack=tuple(sort_tiles(left.elements())))
 
@@ -245,7 +244,7 @@ def play_game(
         turns += 1
         board = Board(table, player.rack, player.opened, rules)
         move = player.seat.strategy.choose(board, len(pool), find)
-        if move is not None:
+        if move.is_move:
             _referee(board, move, player.seat, turns)
             table = move.table
             player.rack = tuple(sort_tiles(move.rack))

@@ -97,11 +97,7 @@ def find_move(
         arrangement = read_solution(layout, solution.values)
         played = _in_order_of(board.rack, arrangement.played)
     if not played:
-        status = Status.NO_MOVE if solution.proved else Status.FEASIBLE
-        steps = tuple(Step(Action.KEEP, s, (), ()) for s in board.table)
-        return Move(
-            status, (), board.table, board.rack, 0, 0, time.perf_counter() - started, steps, backend
-        )
+        return no_move(board, solution.proved, time.perf_counter() - started, backend)
     status = Status.OPTIMAL if solution.proved else Status.FEASIBLE
     steps = _steps(board, arrangement)
     rest = Counter(board.rack) - Counter(played)
@@ -120,6 +116,13 @@ def find_move(
 
 def _shared_count(a: Counter[Tile], b: Counter[Tile]) -> int:
     return sum(min(n, b[t]) for t, n in a.items() if t in b)
+
+
+def no_move(board: Board, proved: bool = True, seconds: float = 0.0, backend: str = "") -> Move:
+    """Nothing played, the table as it lies: proved (no-move), or all a search found."""
+    steps = tuple(Step(Action.KEEP, s, (), ()) for s in board.table)
+    status = Status.NO_MOVE if proved else Status.FEASIBLE
+    return Move(status, (), board.table, board.rack, 0, 0, seconds, steps, backend)
 
 
 def _in_order_of(row: Sequence[Tile], wanted: Counter[Tile]) -> TileRow:

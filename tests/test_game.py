@@ -35,7 +35,7 @@ from rummisolve.model import Objective
 from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.scoring import Blocked, Method
 from rummisolve.sets import read_meld
-from rummisolve.solve import Move, find_move
+from rummisolve.solve import Move, find_move, no_move
 from rummisolve.tiles import JOKER, Tile, parse_tile
 
 
@@ -164,8 +164,8 @@ class Idle:
 
     name: str = "idle"
 
-    def choose(self, board: Board, pool: int, find: object) -> Move | None:
-        return None
+    def choose(self, board: Board, pool: int, find: object) -> Move:
+        return no_move(board)
 
 
 def test_a_game_nobody_can_finish_ends_blocked() -> None:
@@ -189,9 +189,9 @@ class Cheat:
 
     name: str = "cheat"
 
-    def choose(self, board: Board, pool: int, find: object) -> Move | None:
+    def choose(self, board: Board, pool: int, find: object) -> Move:
         move = STRATEGIES["greedy"].choose(board, pool, find)  # type: ignore[arg-type]
-        if move is None or not board.table:
+        if not move.is_move or not board.table:
             return move
         return dataclasses.replace(move, table=move.table[1:])
 
