@@ -125,7 +125,7 @@ class Ending(enum.Enum):
     """The pool ran out and a full round passed with nobody playing."""
 
 
-class Action(enum.Enum):
+class TurnAction(enum.Enum):
     PLAY = "play"
     DRAW = "draw"
     PASS = "pass"
@@ -162,7 +162,7 @@ class Turn:
     game: int
     number: int
     player: str
-    action: Action
+    action: TurnAction
     played: TileRow
     table: tuple[TileRow, ...]
     racks: Mapping[str, TileRow]
@@ -251,12 +251,12 @@ def play_game(
             player.opened = True
             player.laid += sum(tile_value(t, rules.joker_penalty) for t in move.played)
             player.plays += 1
-            action, played, idle = Action.PLAY, move.played, 0
+            action, played, idle = TurnAction.PLAY, move.played, 0
         elif pool:
             player.rack = tuple(sort_tiles((*player.rack, pool.pop())))
-            action, played = Action.DRAW, ()
+            action, played = TurnAction.DRAW, ()
         else:
-            action, played, idle = Action.PASS, (), idle + 1
+            action, played, idle = TurnAction.PASS, (), idle + 1
         if on_turn is not None:
             racks = {p.seat.name: p.rack for p in _in_seat_order(players, seats)}
             on_turn(Turn(number, turns, player.seat.name, action, played, table, racks, len(pool)))

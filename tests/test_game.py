@@ -15,7 +15,6 @@ from rummisolve.board import Board
 from rummisolve.cli import cli
 from rummisolve.game import (
     STRATEGIES,
-    Action,
     Ending,
     GameOptions,
     GameRecord,
@@ -23,6 +22,7 @@ from rummisolve.game import (
     SetupError,
     Strategy,
     Turn,
+    TurnAction,
     draw_for_start,
     make_seats,
     play_game,
@@ -72,14 +72,14 @@ def assert_every_turn_legal(record: GameRecord, turns: list[Turn], rules: Rules)
         after = Counter(turn.racks[turn.player])
         others = [n for n in names if n != turn.player and turn.number > len(names)]
         assert all(racks[n] == Counter(turn.racks[n]) for n in others)
-        if turn.action is Action.PLAY:
+        if turn.action is TurnAction.PLAY:
             assert turn.played
             if turn.number > len(names):
                 assert before - Counter(turn.played) == after
             if not opened[turn.player]:
                 assert_initial_meld(table, turn, rules)
             opened[turn.player] = True
-        elif turn.action is Action.DRAW:
+        elif turn.action is TurnAction.DRAW:
             assert turn.pool == pool - 1 and turn.table == table
             if turn.number > len(names):
                 assert sum((after - before).values()) == 1 and not before - after
@@ -90,10 +90,10 @@ def assert_every_turn_legal(record: GameRecord, turns: list[Turn], rules: Rules)
     assert record.turns == len(turns)
     last = turns[-1]
     if record.end is Ending.OUT:
-        assert last.racks[last.player] == () and last.action is Action.PLAY
+        assert last.racks[last.player] == () and last.action is TurnAction.PLAY
     else:
         assert last.pool == 0
-        assert all(t.action is Action.PASS for t in turns[-len(names) :])
+        assert all(t.action is TurnAction.PASS for t in turns[-len(names) :])
 
 
 def assert_initial_meld(table: tuple[tuple[Tile, ...], ...], turn: Turn, rules: Rules) -> None:
@@ -176,7 +176,7 @@ def test_a_game_nobody_can_finish_ends_blocked() -> None:
     assert record.end is Ending.BLOCKED
     assert record.solver_calls == 0
     assert record.turns == 106 - 28 + 2
-    assert [t.action for t in turns[-3:]] == [Action.DRAW, Action.PASS, Action.PASS]
+    assert [t.action for t in turns[-3:]] == [TurnAction.DRAW, TurnAction.PASS, TurnAction.PASS]
     racks = {p.name: p.rack for p in record.result.players}
     assert sum(len(r) for r in racks.values()) == 106
     assert_every_turn_legal(record, turns, Rules())
