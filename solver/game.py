@@ -32,12 +32,11 @@ from .scoring import (
     Scoring,
     score_game,
 )
-from .solve import Move, find_move
+from .solve import Move, TileRow, find_move
 from .tiles import JOKER, Tile, format_tile, sort_tiles, tile_value
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 RACK_SIZE = 14
-TileRow = tuple[Tile, ...]
 
 
 class IllegalMoveError(RummisolveError):
