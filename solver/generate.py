@@ -17,11 +17,9 @@ from typing import NamedTuple, Union
 from .board import Board
 from .errors import RummisolveError
 from .rules import Rules
-from .sets import MAX_GROUP, MIN_SET
+from .sets import HIGH_ONE, MAX_GROUP, MIN_SET, run_tile
 from .tiles import COLOURS, JOKER, MAX_NUMBER, Colour, Tile, sort_tiles
 
-# With wraparound a run may end on a 1 after the 13; that 1 sits at position 14.
-_HIGH_ONE = MAX_NUMBER + 1
 # A set on the table holds at most this many jokers: a set of jokers alone says nothing.
 _JOKERS_PER_SET = 2
 # Building a table can paint itself into a corner (the pool runs out of fitting tiles);
@@ -62,7 +60,7 @@ class _Run:
     end: int
 
     def tiles(self) -> list[Tile]:
-        return [_tile_at(self.colour, p) for p in range(self.start, self.end + 1)]
+        return [run_tile(self.colour, p) for p in range(self.start, self.end + 1)]
 
 
 @dataclass
@@ -77,10 +75,6 @@ class _Group:
 
 
 _Piece = Union[_Run, _Group]  # noqa: UP007
-
-
-def _tile_at(colour: Colour, position: int) -> Tile:
-    return Tile(colour, 1 if position == _HIGH_ONE else position)
 
 
 def generate_boards(
@@ -137,7 +131,7 @@ class _Dealer:
     def __init__(self, rng: random.Random, rules: Rules) -> None:
         self.rng = rng
         self.rules = rules
-        self.last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
+        self.last = HIGH_ONE if rules.wraparound else MAX_NUMBER
 
     def board(self, table: Span, rack: Span, jokers: Span | None, opened: bool) -> Board:
         box = self.rules.box
@@ -255,7 +249,7 @@ class _Dealer:
             if piece.start > 1 and pool[Tile(piece.colour, piece.start - 1)] > 0:
                 moves.append((piece, "low"))
             above = piece.end + 1
-            if above <= self.last and pool[_tile_at(piece.colour, above)] > 0:
+            if above <= self.last and pool[run_tile(piece.colour, above)] > 0:
                 moves.append((piece, "high"))
         if not moves:
             return False
@@ -269,7 +263,7 @@ class _Dealer:
             pool[Tile(piece.colour, piece.start)] -= 1
         else:
             piece.end += 1
-            pool[_tile_at(piece.colour, piece.end)] -= 1
+            pool[run_tile(piece.colour, piece.end)] -= 1
         return True
 
     def missing_colours(self, group: _Group, pool: Counter[Tile]) -> list[Colour]:

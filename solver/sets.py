@@ -13,7 +13,7 @@ from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Colour, Tile
 MIN_SET = 3
 MAX_GROUP = len(COLOURS)
 # With wraparound a 1 may follow the 13: it then sits at position 14.
-_HIGH_ONE = MAX_NUMBER + 1
+HIGH_ONE = MAX_NUMBER + 1  # with wraparound, the place of a 1 that follows the 13
 
 
 class Kind(enum.Enum):
@@ -91,24 +91,24 @@ def _read_run(row: tuple[Tile, ...], rules: Rules) -> Meld | None:
     for start in _run_starts(length, rules):
         positions = _place_in_window(row, start)
         if positions is not None:
-            stand_ins = tuple(_run_tile(colour, p) for p in positions)
+            stand_ins = tuple(run_tile(colour, p) for p in positions)
             by_place = sorted(zip(positions, row, strict=True), key=lambda pair: pair[0])
             ordered = tuple(tile for _, tile in by_place)
             return Meld(Kind.RUN, row, stand_ins, ordered)
     return None
 
 
-def _run_tile(colour: Colour, position: int) -> Tile:
+def run_tile(colour: Colour, position: int) -> Tile:
     """The tile at a run position: position 14 is the 1 that follows the 13."""
-    return Tile(colour, 1 if position == _HIGH_ONE else position)
+    return Tile(colour, 1 if position == HIGH_ONE else position)
 
 
 def _run_starts(length: int, rules: Rules) -> list[int]:
     """Windows to try, the richest first: a joker counts the most it can stand for."""
-    last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
+    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
     starts = range(1, last - length + 2)
     return sorted(
-        starts, key=lambda s: -sum(_run_tile(COLOURS[0], p).number for p in range(s, s + length))
+        starts, key=lambda s: -sum(run_tile(COLOURS[0], p).number for p in range(s, s + length))
     )
 
 
@@ -118,7 +118,7 @@ def _place_in_window(row: tuple[Tile, ...], start: int) -> list[int] | None:
     wanted = list(range(start, end + 1))
 
     def position(number: int) -> int:
-        return _HIGH_ONE if number == 1 and end == _HIGH_ONE else number
+        return HIGH_ONE if number == 1 and end == HIGH_ONE else number
 
     real_positions = [position(t.number) for t in row if not t.is_joker]
     if len(set(real_positions)) != len(real_positions) or not set(real_positions) <= set(wanted):
@@ -152,9 +152,9 @@ def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
 
 def candidate_shapes(length: int, rules: Rules) -> list[tuple[Tile, ...]]:
     """Every joker-free set of this many tiles: runs of one colour, groups of one number."""
-    last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
+    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
     shapes = [
-        tuple(_run_tile(colour, p) for p in range(start, start + length))
+        tuple(run_tile(colour, p) for p in range(start, start + length))
         for colour in COLOURS
         for start in range(1, last - length + 2)
     ]
@@ -174,11 +174,11 @@ def candidate_sets(rules: Rules) -> list[tuple[Tile, ...]]:
     and a joker is counted as the tile it stands for.
     """
     found: list[tuple[Tile, ...]] = []
-    last = _HIGH_ONE if rules.wraparound else MAX_NUMBER
+    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
     for colour in COLOURS:
         for length in range(MIN_SET, 6):
             for start in range(1, last - length + 2):
-                found.append(tuple(_run_tile(colour, p) for p in range(start, start + length)))
+                found.append(tuple(run_tile(colour, p) for p in range(start, start + length)))
     for number in NUMBERS:
         for left_out in (None, *COLOURS):
             found.append(tuple(Tile(c, number) for c in COLOURS if c is not left_out))
