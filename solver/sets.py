@@ -13,7 +13,7 @@ from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Colour, Tile
 MIN_SET = 3
 MAX_GROUP = len(COLOURS)
 # With wraparound a 1 may follow the 13: it then sits at position 14.
-HIGH_ONE = MAX_NUMBER + 1  # with wraparound, the place of a 1 that follows the 13
+HIGH_ONE = MAX_NUMBER + 1
 
 
 class Kind(enum.Enum):
