@@ -6,7 +6,9 @@ Columns (all integer, maximised):
 - j[t]  jokers standing in for tile t, anywhere on the table after the move;
 - q     rack jokers played;
 - k[s]  1 if the table's set s stays exactly as it lies (only once opened);
-- z     1 if an initial meld is made (only before opening).
+- z     1 if an initial meld is made (only before opening);
+- y[s,r] 1 if the jokers of table set s, not kept, take reading r of it (only under
+        `joker-retrieval=replace`).
 
 Counting a joker as the tile it stands for keeps the model to the 185 joker-free sets
 (197 with wraparound) instead of every set with jokers in every place, and is exact: any
