@@ -17,6 +17,8 @@ from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.sets import is_valid_set
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, TILE_SETS, Tile, parse_tiles
 
+from .boards import INTERFACE_EXAMPLE
+
 
 def problems(text: str, **overrides: object) -> list[str]:
     with pytest.raises(BoardError) as caught:
@@ -272,16 +274,7 @@ def test_a_byte_order_mark_is_not_part_of_the_first_line() -> None:
 
 
 def test_the_interface_example() -> None:
-    text = """\
-# a comment; blank lines are ignored
-rules: wraparound initial-meld=50 tile-set=160 joker-penalty=20
-opened: no
-table:
-R3 R4 R5
-K7 R7 B7 J
-rack: R2 B5 O5 J
-"""
-    assert parse_board(text) == Board(
+    assert parse_board(INTERFACE_EXAMPLE) == Board(
         table=(parse_tiles("R3 R4 R5"), parse_tiles("K7 R7 B7 J")),
         rack=parse_tiles("R2 B5 O5 J"),
         opened=False,

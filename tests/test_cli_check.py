@@ -10,17 +10,9 @@ from click.testing import CliRunner
 from rummisolve.board import read_board
 from rummisolve.cli import cli
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "rules"
+from .boards import INTERFACE_EXAMPLE
 
-EXAMPLE = """\
-# a comment; blank lines are ignored
-rules: wraparound initial-meld=50 tile-set=160 joker-penalty=20
-opened: no
-table:
-R3 R4 R5
-K7 R7 B7 J
-rack: R2 B5 O5 J
-"""
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "rules"
 
 
 def run(*args: str, stdin: str | bytes | None = None) -> tuple[int, str, str]:
@@ -35,7 +27,7 @@ def write(tmp_path: Path, text: str, name: str = "board.txt") -> str:
 
 
 def test_valid_board(tmp_path: Path) -> None:
-    path = write(tmp_path, EXAMPLE)
+    path = write(tmp_path, INTERFACE_EXAMPLE)
     assert run(path) == (
         0,
         f"{path}: valid: 2 sets (7 tiles) on the table, 4 tiles on the rack, not opened, "
