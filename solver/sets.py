@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -103,12 +104,19 @@ def run_tile(colour: Colour, position: int) -> Tile:
     return Tile(colour, 1 if position == HIGH_ONE else position)
 
 
-def _run_starts(length: int, rules: Rules) -> list[int]:
+def _run_starts(length: int, rules: Rules) -> tuple[int, ...]:
     """Windows to try, the richest first: a joker counts the most it can stand for."""
-    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
+    return _starts_by_value(length, HIGH_ONE if rules.wraparound else MAX_NUMBER)
+
+
+@lru_cache(maxsize=64)
+def _starts_by_value(length: int, last: int) -> tuple[int, ...]:
     starts = range(1, last - length + 2)
-    return sorted(
-        starts, key=lambda s: -sum(run_tile(COLOURS[0], p).number for p in range(s, s + length))
+    return tuple(
+        sorted(
+            starts,
+            key=lambda s: -sum(run_tile(COLOURS[0], p).number for p in range(s, s + length)),
+        )
     )
 
 

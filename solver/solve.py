@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .backends import DEFAULT_BACKEND, Solution, get_backend
@@ -114,10 +114,6 @@ def find_move(
     )
 
 
-def _shared_count(a: Counter[Tile], b: Counter[Tile]) -> int:
-    return sum(min(n, b[t]) for t, n in a.items() if t in b)
-
-
 def no_move(board: Board, proved: bool = True, seconds: float = 0.0, backend: str = "") -> Move:
     """Nothing played, the table as it lies: proved (no-move), or all a search found."""
     steps = tuple(Step(Action.KEEP, s, (), ()) for s in board.table)
@@ -125,12 +121,12 @@ def no_move(board: Board, proved: bool = True, seconds: float = 0.0, backend: st
     return Move(status, (), board.table, board.rack, 0, 0, seconds, steps, backend)
 
 
-def _in_order_of(row: Sequence[Tile], wanted: Counter[Tile]) -> TileRow:
+def _in_order_of(row: Sequence[Tile], wanted: Mapping[Tile, int]) -> TileRow:
     """The wanted tiles, in the order the row holds them."""
-    left = Counter(wanted)
+    left = dict(wanted)
     chosen = []
     for t in row:
-        if left[t] > 0:
+        if left.get(t, 0) > 0:
             left[t] -= 1
             chosen.append(t)
     return tuple(chosen)
@@ -160,7 +156,12 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
 
 def _as_read(row: TileRow, rules: Rules) -> TileRow:
     """The row as `read_meld` reads it: each joker where the most it can stand for lies,
-    so that the table printed means what the package itself reads back."""
+    so that the table printed means what the package itself reads back.
+
+    A row without jokers already is in that order (pieces come in canonical order).
+    """
+    if JOKER not in row:
+        return row
     meld = read_meld(row, rules)
     assert meld is not None, f"the model laid an invalid set: {format_tiles(row)}"
     return meld.ordered
@@ -197,28 +198,29 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     # Before the initial meld the model never saw the table: all of it stays.
     kept = set(arrangement.kept if board.opened else range(len(board.table)))
     new_sets = [_as_read(row, board.rules) for row in _new_sets(arrangement)]
-    broken = [i for i in range(len(board.table)) if i not in kept]
-    leftover = {i: Counter(board.table[i]) for i in broken}
-    needs = [Counter(s) for s in new_sets]
-    taken: list[dict[int, Counter[Tile]]] = [{} for _ in new_sets]
+    leftover = {i: _tally(s) for i, s in enumerate(board.table) if i not in kept}
+    needs = [_tally(s) for s in new_sets]
     holders: dict[Tile, list[int]] = {}
-    for i in broken:
-        for t in leftover[i]:
+    for i, left in leftover.items():
+        for t in left:
             holders.setdefault(t, []).append(i)
     # Greedy: the pairs (new set, old set) that share most tiles exchange them first.
-    pairs = sorted(
-        (-_shared_count(needs[n], leftover[i]), n, i)
-        for n in range(len(new_sets))
-        for i in {i for t in needs[n] for i in holders.get(t, ())}
-    )
+    pairs = []
+    for n, need in enumerate(needs):
+        for i in {i for t in need for i in holders.get(t, ())}:
+            left = leftover[i]
+            pairs.append((-sum(min(k, left.get(t, 0)) for t, k in need.items()), n, i))
+    pairs.sort()
+    taken: list[dict[int, dict[Tile, int]]] = [{} for _ in new_sets]
     for _, n, i in pairs:
         need, left = needs[n], leftover[i]
-        for t in need:
-            moved = min(need[t], left.get(t, 0))
+        for t, k in need.items():
+            moved = min(k, left.get(t, 0))
             if moved > 0:
                 need[t] -= moved
                 left[t] -= moved
-                taken[n].setdefault(i, Counter())[t] += moved
+                into = taken[n].setdefault(i, {})
+                into[t] = into.get(t, 0) + moved
 
     steps_at: dict[int, list[Step]] = {i: [] for i in range(len(board.table))}
     from_rack_only: list[Step] = []
@@ -229,7 +231,7 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
             from_rack_only.append(Step(Action.NEW, tiles, (), rack_part))
             continue
         main = max(sources, key=lambda s: len(s.tiles))
-        whole = len(sources) == 1 and Counter(main.tiles) == Counter(board.table[main.set_index])
+        whole = len(sources) == 1 and len(main.tiles) == len(board.table[main.set_index])
         action = Action.EXTEND if whole else Action.REBUILD
         steps_at[main.set_index].append(Step(action, tiles, sources, rack_part))
     ordered: list[Step] = []
@@ -238,3 +240,11 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
             ordered.append(Step(Action.KEEP, old, (), ()))
         ordered.extend(steps_at[i])
     return tuple(ordered + from_rack_only)
+
+
+def _tally(row: TileRow) -> dict[Tile, int]:
+    """Copies of each tile in a row (a plain dict: Counter costs more on rows this short)."""
+    counts: dict[Tile, int] = {}
+    for t in row:
+        counts[t] = counts.get(t, 0) + 1
+    return counts
