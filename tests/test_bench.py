@@ -43,7 +43,7 @@ def test_json_shape_on_generated_boards() -> None:
     assert set(report) == {"boards", "repeat", "backends", "same_optimum", "differences", "illegal"}
     assert report["boards"] == 4
     assert report["repeat"] == 1
-    assert sorted(report["backends"]) == ["cbc", "highs", "pulp-highs"]
+    assert sorted(report["backends"]) == ["cbc", "clp", "highs", "pulp-highs"]
     for times in report["backends"].values():
         assert set(times) == {"median_ms", "p90_ms", "max_ms"}
         assert 0 <= times["median_ms"] <= times["p90_ms"] <= times["max_ms"]

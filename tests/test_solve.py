@@ -153,7 +153,7 @@ def test_highs_mip_out_of_time(with_start: bool) -> None:
     mip, layout = build_model(board, Objective.TILES)
     proved = backends.solve_highs(mip, None)
     start = np.array(proved.values) if with_start else None
-    solution = backends._highs_mip(backends._highs_solver(), mip, start, time.perf_counter())
+    solution = backends._highs_mip(mip, start, time.perf_counter())
     assert not solution.proved
     if with_start:
         assert solution.values is not None

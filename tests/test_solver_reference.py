@@ -15,7 +15,7 @@ from .positions import positions
 from .reference import best_move
 
 # Examples per backend in the default profile; HYPOTHESIS_PROFILE=thorough multiplies them by 50.
-EXAMPLES = {"highs": 400, "pulp-highs": 120, "cbc": 100}
+EXAMPLES = {"highs": 400, "clp": 400, "pulp-highs": 120, "cbc": 100}
 SCALE = max(1, settings.default.max_examples // 100)
 
 
@@ -36,14 +36,18 @@ def test_mip_agrees_with_reference(backend: str) -> None:
     agrees()
 
 
-def test_highs_mip_fallback_agrees_with_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past the node limit HiGHS's own MIP takes over: hold that path to the reference too."""
+@pytest.mark.parametrize("lp_engine", ["highs", "clp"])
+def test_highs_mip_fallback_agrees_with_reference(
+    monkeypatch: pytest.MonkeyPatch, lp_engine: str
+) -> None:
+    """Past the node limit HiGHS's own MIP takes over: hold that path to the reference too,
+    after the LPs of either engine."""
     monkeypatch.setattr(backends, "NODE_LIMIT", 1)
 
     @settings(max_examples=150 * SCALE)
     @given(board=positions())
     def agrees(board: Board) -> None:
-        move = find_move(board, backend="highs")
+        move = find_move(board, backend=lp_engine)
         assert check_move(board, move) == []
         expected = best_move(board)
         assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
