@@ -295,23 +295,22 @@ class _Columns:
 def read_solution(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe (columns in build order)."""
     counts = np.rint(np.asarray(values, dtype=np.float64)).astype(np.int64)
-    at = 0
-
-    def take(n: int) -> Vector:
-        nonlocal at
-        at += n
-        return counts[at - n : at]
-
-    pieces = [
-        c for c, n in zip(layout.pieces, take(len(layout.pieces)), strict=True) for _ in range(n)
-    ]
-    played = Counter(
-        {t: int(n) for t, n in zip(layout.played, take(len(layout.played)), strict=True) if n}
-    )
-    stand_ins = Counter(
-        {t: int(n) for t, n in zip(layout.stand_ins, take(len(layout.stand_ins)), strict=True) if n}
-    )
-    if layout.rack_jokers and (n := int(take(1)[0])):
-        played[JOKER] = n
-    kept = [i for i, n in enumerate(take(layout.table_sets)) if n]
-    return Arrangement(pieces, played, stand_ins, kept)
+    played_at = len(layout.pieces)
+    stand_ins_at = played_at + len(layout.played)
+    rack_joker_at = stand_ins_at + len(layout.stand_ins)
+    kept_at = rack_joker_at + layout.rack_jokers
+    arrangement = Arrangement([], Counter(), Counter(), [])
+    # Only the columns in use: a few dozen of a few hundred.
+    for i in np.flatnonzero(counts).tolist():
+        n = int(counts[i])
+        if i < played_at:
+            arrangement.pieces.extend([layout.pieces[i]] * n)
+        elif i < stand_ins_at:
+            arrangement.played[layout.played[i - played_at]] = n
+        elif i < rack_joker_at:
+            arrangement.stand_ins[layout.stand_ins[i - stand_ins_at]] = n
+        elif i < kept_at:
+            arrangement.played[JOKER] = n
+        elif i < kept_at + layout.table_sets:
+            arrangement.kept.append(i - kept_at)
+    return arrangement
