@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .backends import DEFAULT_BACKEND, Solution, get_backend
 from .board import Board
@@ -33,17 +34,16 @@ class Action(enum.Enum):
     REBUILD = "rebuild"
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """Tiles a new set takes from one set of the table as it lay."""
 
     set_index: int
     tiles: TileRow
 
 
-@dataclass(frozen=True)
-class Step:
-    """One set of the new table and where each of its tiles comes from."""
+class Step(NamedTuple):
+    """One set of the new table and where each of its tiles comes from (a NamedTuple:
+    a move makes dozens, and a frozen dataclass costs three times as much to build)."""
 
     action: Action
     tiles: TileRow
@@ -207,9 +207,15 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     # Greedy: the pairs (new set, old set) that share most tiles exchange them first.
     pairs = []
     for n, need in enumerate(needs):
-        for i in {i for t in need for i in holders.get(t, ())}:
+        olds: set[int] = set()
+        for t in need:
+            olds.update(holders.get(t, ()))
+        for i in olds:
             left = leftover[i]
-            pairs.append((-sum(min(k, left.get(t, 0)) for t, k in need.items()), n, i))
+            shared = 0
+            for t, k in need.items():
+                shared += min(k, left.get(t, 0))
+            pairs.append((-shared, n, i))
     pairs.sort()
     taken: list[dict[int, dict[Tile, int]]] = [{} for _ in new_sets]
     for _, n, i in pairs:

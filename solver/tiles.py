@@ -30,6 +30,7 @@ class Colour(enum.Enum):
     __hash__ = object.__hash__
 
 
+_COLOUR_ORDER = {c: i for i, c in enumerate(Colour)}
 # Seed 003 calls orange "jaune": Y is read as orange, never written.
 _COLOUR_LETTERS = {c.letter: c for c in Colour} | {"Y": Colour.ORANGE}
 # ASCII digits only: `\d` would also read other scripts' digits as numbers.
@@ -57,8 +58,8 @@ class Tile(NamedTuple):
     def sort_key(self) -> tuple[int, int]:
         """Jokers last; otherwise by colour, then number."""
         if self.colour is None:
-            return (len(Colour), 0)
-        return (list(Colour).index(self.colour), self.number)
+            return (len(_COLOUR_ORDER), 0)
+        return (_COLOUR_ORDER[self.colour], self.number)
 
 
 JOKER = Tile(None, 0)
