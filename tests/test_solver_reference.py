@@ -42,7 +42,7 @@ def test_highs_mip_fallback_agrees_with_reference(
 ) -> None:
     """Past the node limit HiGHS's own MIP takes over: hold that path to the reference too,
     after the LPs of either engine."""
-    monkeypatch.setattr(backends, "NODE_LIMIT", 1)
+    monkeypatch.setitem(backends.NODE_LIMIT, lp_engine, 1)
 
     @settings(max_examples=150 * SCALE)
     @given(board=positions())
