@@ -451,7 +451,10 @@ BACKENDS: dict[str, Backend] = {
         Backend("pulp-highs", _prepare_pulp_highs, solve_pulp_highs),
     )
 }
-DEFAULT_BACKEND = "highs"
+# Per solve CLP is the fastest (benchmarks/README.md); importing cylp (with scipy) costs
+# 0.15 s more than highspy, which a process that solves one board never earns back.
+DEFAULT_BACKEND = "clp"
+ONE_BOARD_BACKEND = "highs"
 
 
 def get_backend(name: str) -> Backend:

@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from rummisolve import batch as batch_module
+from rummisolve.backends import DEFAULT_BACKEND
 from rummisolve.batch import BatchSettings, BoardResult, board_paths, solve_path
 from rummisolve.cli import cli
 
@@ -71,7 +72,7 @@ def test_folders_and_files_in_order(folder: Path) -> None:
 
 def test_jsonl_is_hint_json_plus_file(folder: Path) -> None:
     code, out, err = run(".", "--format", "jsonl", "--jobs", "1")
-    hint = CliRunner().invoke(cli, ["hint", "--json", "a.txt"]).stdout
+    hint = CliRunner().invoke(cli, ["hint", "--json", "--backend", DEFAULT_BACKEND, "a.txt"]).stdout
     first = {"file": "a.txt", **json.loads(hint)}
     first.pop("seconds")
     rows = without_times(out)
@@ -117,9 +118,9 @@ def test_csv_output_reads_back_with_the_csv_module(folder: Path) -> None:
         assert float(row[7]) >= 0
         row[7] = "T"
     assert rows[1:] == [
-        ["a.txt", "optimal", "3", "12", "R2 B5 O5", "R2 R3 R4 | R5 O5 B5", "", "T", "highs", ""],
-        ["sub/b.txt", "no-move", "0", "0", "", "", "K1 R5", "T", "highs", ""],
-        ["sub/c.txt", "optimal", "1", "7", "O7", "K7 R7 O7 B7", "K1", "T", "highs", ""],
+        ["a.txt", "optimal", "3", "12", "R2 B5 O5", "R2 R3 R4 | R5 O5 B5", "", "T", "clp", ""],
+        ["sub/b.txt", "no-move", "0", "0", "", "", "K1 R5", "T", "clp", ""],
+        ["sub/c.txt", "optimal", "1", "7", "O7", "K7 R7 O7 B7", "K1", "T", "clp", ""],
     ]
 
 

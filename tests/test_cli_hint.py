@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rummisolve.backends import BACKENDS
 from rummisolve.board import parse_board
 from rummisolve.cli import cli
 from rummisolve.render import render_move
@@ -86,7 +87,7 @@ def test_no_move(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("backend", ["highs", "cbc", "pulp-highs"])
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
 def test_every_backend_from_the_command_line(board_file: Path, backend: str) -> None:
     code, out, _ = run("hint", str(board_file), "--json", "--backend", backend)
     assert code == 0 and json.loads(out)["tiles_played"] == 3
@@ -129,8 +130,9 @@ def test_colour_only_when_asked() -> None:
 
 
 def test_stdout_holds_only_the_json(board_file: Path) -> None:
-    """HiGHS prints a banner from C++ on its first start: it must not reach stdout."""
-    for backend in ("highs", "pulp-highs"):
+    """HiGHS prints a banner from C++ on its first start: it must not reach stdout; nor
+    may anything CLP prints."""
+    for backend in ("highs", "clp", "pulp-highs"):
         result = subprocess.run(
             [
                 sys.executable,
