@@ -2,11 +2,14 @@
 
     python benchmarks/compare_rummikub_solver.py --positions 200 --seed 1
 
-Every position is solved by each backend of ours (`find_move`) and each installed
-backend of rummikub-solver, `--repeats` times, in an order that rotates from one
-position to the next so that no solver always runs first. What is timed is the
-solver's own call: our `find_move(board)` (model and solve), its `RuleSet.solve(state)`
-(its game state already built); the legality checks are not. A position's time is the
+Every position is solved by each backend of ours and each installed backend of
+rummikub-solver, `--repeats` times, in an order that rotates from one position to the
+next so that no solver always runs first. What is timed is the solver's own call: its
+`RuleSet.solve(state)` (its game state already built: the model and the solve, read
+back as sets and tiles); our `find_move(board)` (the same, plus the steps: where each
+tile of the new table comes from); and, for the backends in `--model-and-solve`, our
+model and solve alone, read back as sets and tiles, as its call is. The legality checks
+are not timed. A position's time is the
 median of its repeats; over positions the summary gives median, p90 and max, and the
 ratio of ours to rummikub-solver's fastest backend. Every answer of ours passes
 `check_move`; every answer of theirs is checked against our set rules too. A
@@ -33,6 +36,7 @@ import argparse
 import functools
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,16 +45,19 @@ from typing import Any
 
 from positions import RESULTS, Stats, load_average, machine, timed, write_jsonl
 
-from rummisolve.backends import quiet_stdout
+from rummisolve.backends import Solution, get_backend, quiet_stdout
 from rummisolve.board import Board, format_board
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
+from rummisolve.model import Layout, Objective, build_model, read_solution
 from rummisolve.rules import Rules
 from rummisolve.sets import read_meld
-from rummisolve.solve import find_move
+from rummisolve.solve import find_move, laid_sets
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, tile_value
 
-OUR_BACKENDS = ("highs", "cbc", "pulp-highs")
+OUR_BACKENDS = ("clp", "highs", "cbc", "pulp-highs")
+# Backends also timed on the model and the solve alone, as its `solve` is.
+MODEL_AND_SOLVE = ("clp", "highs")
 # Tables at least this large count as crowded in the summary's second breakdown.
 CROWDED = 40
 
@@ -79,6 +86,8 @@ class Runner:
 
 
 def ours(backend: str) -> Runner:
+    """`find_move`: the model, the solve, and the steps (where each tile comes from)."""
+
     def solve(board: Board) -> tuple[Answer, float]:
         move, seconds = timed(functools.partial(find_move, board, backend=backend))
         problems = check_move(board, move)
@@ -86,6 +95,49 @@ def ours(backend: str) -> Runner:
         return Answer(move.tiles_played, move.value_played, move.played), seconds
 
     return Runner("rummisolve", backend, solve)
+
+
+def our_model_and_solve(backend: str) -> Runner:
+    """What its `solve` does: the model, the solve, and the sets to lay; not the steps."""
+    solver = get_backend(backend)
+
+    def model_and_solve(board: Board) -> tuple[Solution, Layout]:
+        mip, layout = build_model(board, Objective.TILES)
+        if not (layout.played or layout.rack_jokers):  # as find_move: nothing to decide
+            return Solution(None, proved=True), layout
+        return solver.solve(mip, None), layout
+
+    def solve(board: Board) -> tuple[Answer, float]:
+        (solution, layout), seconds = timed(functools.partial(model_and_solve, board))
+        assert solution.proved, f"{backend}: not proved\n{format_board(board)}"
+        if solution.values is None:
+            return Answer(0, 0, ()), seconds
+        # Reading the answer back into sets is part of it too (its `solve` does the same).
+        started = time.perf_counter()
+        arrangement = read_solution(layout, solution.values)
+        rows = laid_sets(arrangement, board.rules)
+        seconds += time.perf_counter() - started
+        played = tuple(arrangement.played.elements())
+        kept = [board.table[i] for i in arrangement.kept]
+        problems = judge(board, played, kept + rows)
+        assert not problems, f"{backend}: {problems}\n{format_board(board)}"
+        value = sum(tile_value(t, board.rules.joker_penalty) for t in played)
+        return Answer(len(played), value, played), seconds
+
+    return Runner("rummisolve", f"{backend} (model+solve)", solve)
+
+
+def judge(board: Board, played: tuple[Tile, ...], new_sets: list[tuple[Tile, ...]]) -> list[str]:
+    """A move given as its new sets, judged by our rules without any of our solver's code:
+    valid sets that hold the table's tiles and the tiles played, all from the rack."""
+    found = [
+        f"not a valid set: {format_tiles(r)}" for r in new_sets if not read_meld(r, board.rules)
+    ]
+    if Counter(t for r in new_sets for t in r) != Counter(board.table_tiles) + Counter(played):
+        found.append("its sets are not the table plus the tiles played")
+    if Counter(played) - Counter(board.rack):
+        found.append("played tiles not on the rack")
+    return found
 
 
 class TheirSide:
@@ -151,15 +203,7 @@ class TheirSide:
 
     def problems(self, board: Board, played: tuple[Tile, ...], sets: Any) -> list[str]:
         """Its answer judged by our rules: valid sets holding the table and the played tiles."""
-        rows = [tuple(self.ours[int(t)] for t in row) for row in sets]
-        found = [
-            f"not a valid set: {format_tiles(r)}" for r in rows if not read_meld(r, self.rules)
-        ]
-        if Counter(t for r in rows for t in r) != Counter(board.table_tiles) + Counter(played):
-            found.append("its sets are not the table plus the tiles played")
-        if Counter(played) - Counter(board.rack):
-            found.append("played tiles not on the rack")
-        return found
+        return judge(board, played, [tuple(self.ours[int(t)] for t in row) for row in sets])
 
 
 def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[dict[int, Board], int]:
@@ -194,7 +238,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     numbered, skipped = positions(args, theirs)
     boards = list(numbered.values())
     their_backends = args.their_backends or theirs.backends()
-    runners = [ours(b) for b in args.backends] + [theirs.runner(b) for b in their_backends]
+    runners = (
+        [ours(b) for b in args.backends]
+        + [our_model_and_solve(b) for b in args.model_and_solve]
+        + [theirs.runner(b) for b in their_backends]
+    )
     for runner in runners:  # first solves build and compile models: not what is measured
         for board in boards[:3]:
             runner.solve(board)
@@ -372,6 +420,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jokers", type=size_range, metavar="LO-HI", help="default: as dealt")
     parser.add_argument("--tile-set", type=int, choices=(106, 160), default=106)
     parser.add_argument("--backends", nargs="+", default=list(OUR_BACKENDS))
+    parser.add_argument(
+        "--model-and-solve",
+        nargs="*",
+        default=list(MODEL_AND_SOLVE),
+        metavar="BACKEND",
+        help="our backends also timed without the steps (default: %(default)s)",
+    )
     parser.add_argument("--their-backends", nargs="+", help="default: every one installed")
     parser.add_argument("--out", type=Path, help="JSON lines (default: benchmarks/results/...)")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)

@@ -154,6 +154,12 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
     return [tuple(t for _, t in row) for row in _join_runs(runs)] + groups
 
 
+def laid_sets(arrangement: Arrangement, rules: Rules) -> list[TileRow]:
+    """The sets of the table after the move, as they are laid: pieces joined into runs,
+    each joker where `read_meld` reads it (the steps then say where each tile comes from)."""
+    return [_as_read(row, rules) for row in _new_sets(arrangement)]
+
+
 def _as_read(row: TileRow, rules: Rules) -> TileRow:
     """The row as `read_meld` reads it: each joker where the most it can stand for lies,
     so that the table printed means what the package itself reads back.
@@ -197,7 +203,7 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     """
     # Before the initial meld the model never saw the table: all of it stays.
     kept = set(arrangement.kept if board.opened else range(len(board.table)))
-    new_sets = [_as_read(row, board.rules) for row in _new_sets(arrangement)]
+    new_sets = laid_sets(arrangement, board.rules)
     leftover = {i: _tally(s) for i, s in enumerate(board.table) if i not in kept}
     needs = [_tally(s) for s in new_sets]
     holders: dict[Tile, list[int]] = {}
