@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import importlib
 import os
 import sys
 import time
@@ -46,11 +47,13 @@ Solve = Callable[[Mip, "float | None"], Solution]
 
 
 class Backend(NamedTuple):
-    """A solver: `prepare` does the one-off work (imports, start-up) outside the clock."""
+    """A solver: `prepare` does the one-off work (imports, start-up) outside the clock;
+    `modules` are what it imports, which a parent may load before forking workers."""
 
     name: str
     prepare: Callable[[], object]
     solve: Solve
+    modules: tuple[str, ...]
 
 
 @contextlib.contextmanager
@@ -445,10 +448,10 @@ def _prepare_clp() -> None:
 BACKENDS: dict[str, Backend] = {
     b.name: b
     for b in (
-        Backend("highs", _highs_solver, solve_highs),
-        Backend("clp", _prepare_clp, solve_clp),
-        Backend("cbc", _prepare_pulp, solve_cbc),
-        Backend("pulp-highs", _prepare_pulp_highs, solve_pulp_highs),
+        Backend("highs", _highs_solver, solve_highs, ("highspy",)),
+        Backend("clp", _prepare_clp, solve_clp, ("cylp.cy", "highspy")),
+        Backend("cbc", _prepare_pulp, solve_cbc, ("pulp",)),
+        Backend("pulp-highs", _prepare_pulp_highs, solve_pulp_highs, ("pulp", "highspy")),
     )
 }
 # Per solve CLP is the fastest (benchmarks/README.md); importing cylp (with scipy) costs
@@ -459,10 +462,24 @@ ONE_BOARD_BACKEND = "highs"
 
 def get_backend(name: str) -> Backend:
     """The backend by name, prepared: its first solve is timed like any other."""
+    backend = _backend(name)
+    backend.prepare()
+    return backend
+
+
+def load_backend(name: str) -> None:
+    """Import a backend's libraries without starting any solver (HiGHS starts threads,
+    which a fork must not copy): worker processes forked afterwards start with them."""
+    for module in _backend(name).modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            raise SolverError(f"backend {name} needs {module}: {error}") from None
+
+
+def _backend(name: str) -> Backend:
     try:
-        backend = BACKENDS[name]
+        return BACKENDS[name]
     except KeyError:
         known = ", ".join(BACKENDS)
         raise SolverError(f"unknown backend {name!r} (known: {known})") from None
-    backend.prepare()
-    return backend

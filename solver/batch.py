@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backends import DEFAULT_BACKEND, get_backend
+from .backends import DEFAULT_BACKEND, get_backend, load_backend
 from .board import Board, Expectation, read_board
 from .errors import Problem, RummisolveError
 from .legality import check_move
@@ -156,6 +156,16 @@ def header(settings: BatchSettings) -> str | None:
             cells.append(f"{'expect':<{EXPECT_WIDTH}}")
         return "  ".join([*cells, "played"])
     return None
+
+
+def prepare_batch(settings: BatchSettings, jobs: int) -> None:
+    """The backend's one-off start-up, before a batch's clock starts: the solver itself
+    when this process solves, its libraries only when workers do (forked workers then
+    start with them loaded; each still starts its own solver)."""
+    if jobs <= 1:
+        get_backend(settings.backend)
+    else:
+        load_backend(settings.backend)
 
 
 def run_batch(

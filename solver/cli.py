@@ -23,7 +23,7 @@ import click
 
 from . import __version__
 from .backends import BACKENDS, DEFAULT_BACKEND, ONE_BOARD_BACKEND
-from .batch import BatchSettings, Format, Tally, board_paths, header, run_batch
+from .batch import BatchSettings, Format, Tally, board_paths, header, prepare_batch, run_batch
 from .bench import BenchReport, NamedBoard, run_bench
 from .board import Board, format_board, read_board
 from .errors import BoardError, RummisolveError
@@ -377,6 +377,7 @@ def batch(
         file_width=max(len("file"), *map(len, files)),
     )
     tally = Tally()
+    prepare_batch(settings, jobs)
     started = time.perf_counter()
     if (first := header(settings)) is not None:
         click.echo(first)

@@ -108,6 +108,16 @@ def test_a_tiny_time_limit_still_gives_a_legal_answer(backend: str) -> None:
 def test_unknown_backend_is_a_named_error() -> None:
     with pytest.raises(SolverError, match="unknown backend 'gurobi'"):
         find_move(parse_board("rack: K1\n"), backend="gurobi")
+    with pytest.raises(SolverError, match="unknown backend 'gurobi'"):
+        backends.load_backend("gurobi")
+
+
+def test_loading_a_backend_starts_no_solver_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch loads the backend before forking workers: HiGHS's threads must not exist yet."""
+    monkeypatch.setattr(backends, "_highs", None)
+    monkeypatch.setattr(backends, "_highs_solver", lambda: pytest.fail("HiGHS started"))
+    for name in backends.BACKENDS:
+        backends.load_backend(name)
 
 
 def test_played_tiles_leave_the_rack(backend: str) -> None:
