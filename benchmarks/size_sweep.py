@@ -28,7 +28,7 @@ from rummisolve.rules import Rules
 from rummisolve.solve import find_move
 from rummisolve.tiles import JOKER
 
-BACKENDS = ("highs", "cbc", "pulp-highs")
+BACKENDS = ("clp", "highs", "cbc", "pulp-highs")
 
 
 class Sweep(NamedTuple):
