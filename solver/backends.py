@@ -31,6 +31,9 @@ INTEGRALITY_TOLERANCE = 1e-6
 # lowest p99 on generated positions (HiGHS: 100 on 300 positions, 40 ms of CPU against
 # 94 ms for its MIP alone; CLP, whose nodes cost a third: 300 on 600, p99 25.5 -> 15.8 ms).
 NODE_LIMIT = {"highs": 100, "clp": 300}
+# CLP's startFinishOptions (ClpSimplex::dual): keep the work areas and the factorization
+# after a solve; start the next one from that factorization.
+KEEP_WORK_AREAS, REUSE_FACTORIZATION = 1, 2
 # Relative margin on an LP bound before it prunes a node (objectives reach ~1e6).
 PRUNE_TOLERANCE = 1e-7
 
@@ -199,6 +202,7 @@ class _ClpLp:
         self.clp.logLevel = 0
         # CLP minimises: the objective is negated, and so is its value read back.
         self.clp.loadProblem(matrix, mip.lower, mip.upper, -mip.cost, mip.row_lower, mip.row_upper)
+        self.solved = False
 
     def bound(self, lower: Vector, upper: Vector) -> None:
         self.clp.variablesLower = lower
@@ -206,8 +210,11 @@ class _ClpLp:
 
     def solve(self, seconds: float) -> LpEnd:
         # One LP here takes well under the resolution of a time limit: the search checks
-        # the clock between LPs.
-        status = self.clp.dual()
+        # the clock between LPs. After the first, CLP keeps its work areas and its
+        # factorization: only bounds change (300 positions: p90 3.3 -> 2.4 ms).
+        options = KEEP_WORK_AREAS | (REUSE_FACTORIZATION if self.solved else 0)
+        status = self.clp.dual(0, options)
+        self.solved = True
         if status == "optimal":
             return LpEnd.OPTIMAL
         if status == "primal infeasible":
