@@ -155,7 +155,7 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
             groups.append(tuple(t for _, t in row))
         else:
             runs.append(row)
-    return [tuple(t for _, t in row) for row in _join_runs(runs)] + groups
+    return [tuple(t for _, t in row) for row in _join_runs(runs)] + groups + arrangement.hosts
 
 
 def _as_read(row: TileRow, rules: Rules) -> TileRow:

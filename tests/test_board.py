@@ -70,13 +70,13 @@ MALFORMED = [
     (
         "bad-joker-retrieval",
         "rules: joker-retrieval=sometimes\nrack:",
-        ["b.txt:1: rule joker-retrieval takes free or replace, not 'sometimes'"],
+        ["b.txt:1: rule joker-retrieval takes free, replace or strict, not 'sometimes'"],
     ),
     (
         "unknown-rule",
         "rules: okey\nrack:",
         [
-            "b.txt:1: unknown rule 'okey' (known: wraparound, joker-retrieval=free|replace, "
+            "b.txt:1: unknown rule 'okey' (known: wraparound, joker-retrieval=free|replace|strict, "
             "initial-meld=N, tile-set=N, joker-penalty=N)"
         ],
     ),
