@@ -3,7 +3,7 @@
 Columns (all integer, maximised):
 - x[c]  copies of candidate set c (a joker-free run of 3-5 or group of 3-4) on the table;
 - p[t]  copies of rack tile t played;
-- j[t]  jokers standing in for tile t, anywhere on the table after the move;
+- j[t]  jokers standing in for tile t in candidate sets on the table after the move;
 - q     rack jokers played;
 - k[s]  1 if the table's set s stays exactly as it lies (only once opened);
 - z     1 if an initial meld is made (only before opening);
@@ -12,19 +12,21 @@ Columns (all integer, maximised):
 
 Under `joker-retrieval=strict`, and only when a table set holds a joker, a freed joker
 (one whose role the tile from the rack took) must end in a "host": a set of the new table
-holding two tiles played from the rack. Hosts are whole sets (a host may be a long run),
-laid apart from the candidate sets:
-- f[t]   table jokers freed by a rack tile t (at most p[t]);
-- h[H]   copies of host shape H (any valid joker-free set) on the table;
-- g[H]   freed jokers in them;
-- l[H,t] jokers standing in for t there that are free to be anywhere: freed, or from the rack;
-- u[H,t] jokers standing in for t there that keep their role t (t a role of a reading);
+holding two tiles played from the rack. A host may be a long run, so hosts are whole sets,
+laid beside the candidate sets (whose jokers j[t] then fill places in candidates only):
+- f[t]   table jokers freed by rack tile t (at most p[t]; the roles left need j or u);
+- h[H]   copies of host shape H (any joker-free set) on the table;
+- g[H]   freed jokers in them (all freed jokers are in hosts);
+- l[H,t] jokers there standing in for t that are loose: freed, or from the rack;
+- u[H,t] jokers there standing in for t that keep their role t;
 - r[H,t] tiles t there counted as played from the rack (at most p[t] over all hosts).
-A copy of H holds g' freed and l' loose jokers and r' rack tiles; its rack jokers are
-l' - g', so it is a host if g' <= l' and g' + 2 <= l' + r'. Summed over the copies these are
-also enough: dealing the rack tiles round the copies gives each at most two or each at
-least two, and either way the freed jokers fit. Copies of rack and table tiles, and the
-jokers, are interchangeable, so counts decide.
+Rows: each place of a host holds one of these, or a real tile; real tiles in hosts and
+kept sets are no more than the table's and the played ones; g[H] <= sum l[H,.] and
+g[H] + 2 h[H] <= sum l[H,.] + sum r[H,.]. For one copy that says: its rack jokers (loose
+ones not freed) and rack tiles are two or more. Over several copies it is still exact:
+deal the rack tiles round the copies in turn, and each copy gets at most two or each at
+least two; either way the freed jokers fit. Copies of a tile from the rack and from the
+table are alike, as are jokers, so counts decide.
 
 Counting a joker as the tile it stands for keeps the model to the 185 joker-free sets
 (197 with wraparound) instead of every set with jokers in every place, and is exact: any
@@ -242,7 +244,12 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     rack_row = {}
     for index in sorted({TILE_INDEX[t] for host in hosts for t in host.from_rack}):
         rack_row[index], next_row = next_row, next_row + 1
-    strict_rows = next_row - freed_row
+    real_row = {}
+    for index in sorted({TILE_INDEX[t] for host in hosts for t in host.shape}):
+        real_row[index], next_row = next_row, next_row + 1
+    strict_upper = [0.0] * (next_row - freed_row - len(real_row)) + [
+        float(table[i]) for i in real_row
+    ]
 
     columns = _Columns()
     # Candidate sets: one entry per tile they hold, in that tile's row.
@@ -258,7 +265,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         entries = {int(i): -1.0}
         if i in role_row and not strict:
             entries[role_row[int(i)]] = -1.0
-        for row in (cap_row.get(int(i)), rack_row.get(int(i))):
+        for row in (cap_row.get(int(i)), rack_row.get(int(i)), real_row.get(int(i))):
             if row is not None:
                 entries[row] = -1.0
         if meld_only:
@@ -284,6 +291,8 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         for tile in s:
             row = _JOKER_ROW if tile.is_joker else TILE_INDEX[tile]
             entries[row] = entries.get(row, 0.0) + 1.0
+            if row in real_row:
+                entries[real_row[row]] = entries.get(real_row[row], 0.0) + 1.0
         if number in choice_row:
             entries[choice_row[number]] = 1.0
         columns.add(1, 1.0, entries)
@@ -293,17 +302,18 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         slot_row = {TILE_INDEX[t]: next_row + n for n, t in enumerate(host.shape)}
         loose_row, rack_ish_row = next_row + len(host.shape), next_row + len(host.shape) + 1
         next_row += len(host.shape) + 2
-        strict_rows += len(host.shape) + 2
+        strict_upper += [0.0] * (len(host.shape) + 2)
         copies = {i: 1.0 for i in slot_row} | {row: -1.0 for row in slot_row.values()}
+        copies |= {real_row[i]: 1.0 for i in slot_row}
         columns.add(table_jokers, 0.0, copies | {rack_ish_row: 2.0})
         # Freed jokers in a copy: no more than its loose jokers, and two rack tiles besides.
         columns.add(table_jokers, 0.0, {freed_row: -1.0, loose_row: 1.0, rack_ish_row: 1.0})
         for index, row in slot_row.items():
             entries = {index: -1.0, _JOKER_ROW: 1.0, row: 1.0, loose_row: -1.0, rack_ish_row: -1.0}
-            columns.add(jokers, 0.0, entries)
+            columns.add(jokers, 0.0, entries | {real_row[index]: -1.0})
         for index in map(TILE_INDEX.__getitem__, host.roles):
             entries = {index: -1.0, _JOKER_ROW: 1.0, slot_row[index]: 1.0, role_row[index]: -1.0}
-            columns.add(jokers, 0.0, entries)
+            columns.add(jokers, 0.0, entries | {real_row[index]: -1.0})
         for index in map(TILE_INDEX.__getitem__, host.from_rack):
             entries = {slot_row[index]: 1.0, rack_ish_row: -1.0, rack_row[index]: 1.0}
             columns.add(rack[index], 0.0, entries)
@@ -337,8 +347,8 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         )
         row_upper = np.concatenate([row_upper, [1.0] * len(choice_row), [0.0] * len(role_row)])
     if strict:
-        row_lower = np.concatenate([row_lower, [-INFINITY] * strict_rows])
-        row_upper = np.concatenate([row_upper, [0.0] * strict_rows])
+        row_lower = np.concatenate([row_lower, [-INFINITY] * len(strict_upper)])
+        row_upper = np.concatenate([row_upper, strict_upper])
 
     layout = Layout(
         pieces=[catalogue.sets[i] for i in usable],
