@@ -351,6 +351,11 @@ def test_expect_line_in_any_case_anywhere() -> None:
             Rules(joker_retrieval=JokerRetrieval.REPLACE),
             id="joker-retrieval-replace-all-seeds",
         ),
+        pytest.param(
+            "joker-retrieval=Strict",
+            Rules(joker_retrieval=JokerRetrieval.STRICT),
+            id="joker-retrieval-strict-000-001",
+        ),
         pytest.param("joker-retrieval=FREE", Rules(), id="joker-retrieval-free"),
     ],
 )
