@@ -220,8 +220,10 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     role_row = {}
     for index in sorted({TILE_INDEX[t] for _, roles in readings for r in roles for t in r}):
         role_row[index], next_row = next_row, next_row + 1
-    # STRICT: hosts that could hold a freed joker and two tiles from the rack.
-    strict = rules.joker_retrieval is JokerRetrieval.STRICT and bool(readings)
+    # STRICT: the rack tiles that could free a joker; if there are any, the hosts that
+    # could hold a freed joker and two tiles from the rack.
+    freed = [int(i) for i in played if i in role_row]
+    strict = rules.joker_retrieval is JokerRetrieval.STRICT and bool(freed)
     hosts: list[Host] = []
     if strict:
         shapes = _host_catalogue(rules)
@@ -236,7 +238,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
                     from_rack=tuple(t for t in shape if rack[TILE_INDEX[t]] > 0),
                 )
             )
-    freed = [int(i) for i in played if i in role_row] if strict else []
+    freed = freed if strict else []
     freed_row, next_row = next_row, next_row + int(strict)
     cap_row = {}
     for index in freed:
