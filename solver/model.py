@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -117,7 +117,7 @@ class Arrangement:
     played: Counter[Tile]
     stand_ins: Counter[Tile]
     kept: list[int]
-    hosts: list[tuple[Tile, ...]]
+    hosts: list[tuple[Tile, ...]] = field(default_factory=list)
 
 
 INFINITY = float("inf")
@@ -403,6 +403,13 @@ class _Columns:
 
 
 def read_solution(layout: Layout, values: Vector) -> Arrangement:
+    """The arrangement a backend's column values describe: candidates, then hosts."""
+    arrangement = _read_candidates(layout, values)
+    arrangement.hosts.extend(_read_hosts(layout, values))
+    return arrangement
+
+
+def _read_candidates(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe (columns in build order)."""
     counts = np.rint(np.asarray(values, dtype=np.float64)).astype(np.int64)
     at = 0
@@ -424,14 +431,22 @@ def read_solution(layout: Layout, values: Vector) -> Arrangement:
     if layout.rack_jokers and (n := int(take(1)[0])):
         played[JOKER] = n
     kept = [i for i, n in enumerate(take(layout.table_sets)) if n]
+    return Arrangement(pieces, played, stand_ins, kept)
+
+
+def _read_hosts(layout: Layout, values: Vector) -> list[tuple[Tile, ...]]:
+    """The hosts (STRICT), from their columns: those right after the kept sets'."""
+    at = len(layout.pieces) + len(layout.played) + len(layout.stand_ins)
+    at += layout.rack_jokers + layout.table_sets
+    counts = iter(np.rint(np.asarray(values[at:], dtype=np.float64)).astype(np.int64).tolist())
     hosts = []
     for host in layout.hosts:
-        copies, _freed = take(2)
-        jokers = Counter(dict(zip(host.shape, take(len(host.shape)), strict=True)))
-        jokers.update(dict(zip(host.roles, take(len(host.roles)), strict=True)))
-        from_rack = Counter(dict(zip(host.from_rack, take(len(host.from_rack)), strict=True)))
-        hosts.extend(_lay_host(host.shape, int(copies), jokers, from_rack))
-    return Arrangement(pieces, played, stand_ins, kept, hosts)
+        copies, _freed = next(counts), next(counts)
+        jokers = Counter({t: next(counts) for t in host.shape})
+        jokers.update({t: next(counts) for t in host.roles})
+        from_rack = Counter({t: next(counts) for t in host.from_rack})
+        hosts.extend(_lay_host(host.shape, copies, jokers, from_rack))
+    return hosts
 
 
 def _lay_host(
