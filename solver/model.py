@@ -402,6 +402,37 @@ class _Columns:
         )
 
 
+def _read_hosts(layout: Layout, values: Vector) -> list[tuple[Tile, ...]]:
+    """The hosts (STRICT), from their columns: those right after the kept sets'."""
+    at = len(layout.pieces) + len(layout.played) + len(layout.stand_ins)
+    at += layout.rack_jokers + layout.table_sets
+    counts = iter(np.rint(np.asarray(values[at:], dtype=np.float64)).astype(np.int64).tolist())
+    hosts = []
+    for host in layout.hosts:
+        copies, _freed = next(counts), next(counts)
+        jokers = Counter({t: next(counts) for t in host.shape})
+        jokers.update({t: next(counts) for t in host.roles})
+        from_rack = Counter({t: next(counts) for t in host.from_rack})
+        hosts.extend(_lay_host(host.shape, copies, jokers, from_rack))
+    return hosts
+
+
+def _lay_host(
+    shape: tuple[Tile, ...], copies: int, jokers: Counter[Tile], from_rack: Counter[Tile]
+) -> list[tuple[Tile, ...]]:
+    """The copies of a host with their jokers in place: the rack tiles dealt round the copies
+    in turn (so each copy has its share), the jokers in places those left free."""
+    rows = [list(shape) for _ in range(copies)]
+    dealt = 0
+    for t in shape:
+        taken = {(dealt + k) % copies for k in range(from_rack[t])}
+        dealt += from_rack[t]
+        free = [c for c in range(copies) if c not in taken]
+        for c in free[: jokers[t]]:
+            rows[c][shape.index(t)] = JOKER
+    return [tuple(row) for row in rows]
+
+
 def read_solution(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe: candidates, then hosts."""
     arrangement = _read_candidates(layout, values)
@@ -432,34 +463,3 @@ def _read_candidates(layout: Layout, values: Vector) -> Arrangement:
         played[JOKER] = n
     kept = [i for i, n in enumerate(take(layout.table_sets)) if n]
     return Arrangement(pieces, played, stand_ins, kept)
-
-
-def _read_hosts(layout: Layout, values: Vector) -> list[tuple[Tile, ...]]:
-    """The hosts (STRICT), from their columns: those right after the kept sets'."""
-    at = len(layout.pieces) + len(layout.played) + len(layout.stand_ins)
-    at += layout.rack_jokers + layout.table_sets
-    counts = iter(np.rint(np.asarray(values[at:], dtype=np.float64)).astype(np.int64).tolist())
-    hosts = []
-    for host in layout.hosts:
-        copies, _freed = next(counts), next(counts)
-        jokers = Counter({t: next(counts) for t in host.shape})
-        jokers.update({t: next(counts) for t in host.roles})
-        from_rack = Counter({t: next(counts) for t in host.from_rack})
-        hosts.extend(_lay_host(host.shape, copies, jokers, from_rack))
-    return hosts
-
-
-def _lay_host(
-    shape: tuple[Tile, ...], copies: int, jokers: Counter[Tile], from_rack: Counter[Tile]
-) -> list[tuple[Tile, ...]]:
-    """The copies of a host with their jokers in place: the rack tiles dealt round the copies
-    in turn (so each copy has its share), the jokers in places those left free."""
-    rows = [list(shape) for _ in range(copies)]
-    dealt = 0
-    for t in shape:
-        taken = {(dealt + k) % copies for k in range(from_rack[t])}
-        dealt += from_rack[t]
-        free = [c for c in range(copies) if c not in taken]
-        for c in free[: jokers[t]]:
-            rows[c][shape.index(t)] = JOKER
-    return [tuple(row) for row in rows]
