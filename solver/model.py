@@ -10,10 +10,11 @@ Columns (all integer, maximised):
 - y[s,r] 1 if the jokers of table set s, not kept, take reading r of it (only under
         `joker-retrieval=replace` or `strict`).
 
-Under `joker-retrieval=strict`, and only when a table set holds a joker, a freed joker
-(one whose role the tile from the rack took) must end in a "host": a set of the new table
-holding two tiles played from the rack. A host may be a long run, so hosts are whole sets,
-laid beside the candidate sets (whose jokers j[t] then fill places in candidates only):
+Under `joker-retrieval=strict`, and only when a rack tile could free a joker of the table,
+a freed joker (one whose role the tile from the rack took) must end in a "host": a set of
+the new table holding two tiles played from the rack. A host may be a long run, so hosts
+are whole sets, laid beside the candidate sets (whose jokers j[t] then fill places in
+candidates only):
 - f[t]   table jokers freed by rack tile t (at most p[t]; the roles left need j or u);
 - h[H]   copies of host shape H (any joker-free set) on the table;
 - g[H]   freed jokers in them (all freed jokers are in hosts);
@@ -249,6 +250,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     real_row = {}
     for index in sorted({TILE_INDEX[t] for host in hosts for t in host.shape}):
         real_row[index], next_row = next_row, next_row + 1
+    # All these rows are "<= 0" but the real tiles', "<= the table's copies".
     strict_upper = [0.0] * (next_row - freed_row - len(real_row)) + [
         float(table[i]) for i in real_row
     ]
