@@ -107,7 +107,8 @@ def rule_options(command: F) -> F:
             "--joker-retrieval",
             type=click.Choice([j.value for j in JokerRetrieval]),
             help="free: a joker may move to any set; replace: only for the tile it stands "
-            "for, from the rack (all seeds).",
+            "for, from the rack (all seeds); strict: replace, and the freed joker goes into "
+            "a set with two tiles from the rack (000, 001).",
         ),
     ]
     for option in reversed(options):

@@ -7,7 +7,7 @@ wrong model shows up as a named problem rather than as a plausible-looking move.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import product
+from itertools import combinations, product
 
 from .board import Board
 from .rules import JokerRetrieval
@@ -48,32 +48,82 @@ def check_move(board: Board, move: Move) -> list[str]:
     if {Status.OPTIMAL: not move.played, Status.NO_MOVE: bool(move.played)}.get(move.status):
         problems.append(f"status {move.status.value} with {len(move.played)} tiles played")
     problems.extend(_step_problems(board, move))
-    if rules.joker_retrieval is JokerRetrieval.REPLACE and board.opened:
+    if rules.joker_retrieval.by_replacement and board.opened:
         problems.extend(_retrieval_problems(board, move))
     return problems
 
 
 def _retrieval_problems(board: Board, move: Move) -> list[str]:
     """REPLACE: every joker of a changed table set must still stand for a tile it stood for
-    (in some reading of its old set and of its new one), or that tile was played."""
+    (in some reading of its old set and of its new one), or that tile was played.
+    STRICT: and each joker so freed is in a set with two tiles played from the rack."""
     changed = {s.set_index for step in move.steps for s in step.from_table}
     owed = [joker_roles(board.table[i], board.rules) for i in sorted(changed)]
     owed = [roles for roles in owed if roles != {()}]
     if not owed:
         return []
-    held = [
-        joker_roles(step.tiles, board.rules)
-        for step in move.steps
-        if step.action is not Action.KEEP and JOKER in step.tiles
+    with_jokers = [
+        step.tiles for step in move.steps if step.action is not Action.KEEP and JOKER in step.tiles
     ]
+    held = [joker_roles(row, board.rules) for row in with_jokers]
     played = Counter(move.played)
+    strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
+    replaced = False
     for old in product(*owed):
         need = Counter(t for roles in old for t in roles)
         for new in product(*held):
             have = played + Counter(t for roles in new for t in roles)
-            if not need - have:
+            if need - have:
+                continue
+            replaced = True
+            if not strict or _freed_jokers_hosted(need, with_jokers, new, played):
                 return []
+    if replaced:
+        return ["a freed joker is in no set with two tiles from the rack"]
     return ["a joker left its set without the tile it stands for taking its place"]
+
+
+def _freed_jokers_hosted(
+    need: Counter[Tile],
+    rows: list[tuple[Tile, ...]],
+    readings: tuple[tuple[Tile, ...], ...],
+    played: Counter[Tile],
+) -> bool:
+    """Can the jokers of the new sets (reading `readings[i]` in `rows[i]`) be told apart so
+    that every freed one is in a set with two tiles from the rack?
+
+    Each joker place holds a joker keeping its role (one of `need`), one freed (its role
+    then played from the rack), or one from the rack. Jokers are alike, and so are copies
+    of a tile from the rack and from the table: any telling apart that fits the counts is
+    one the player could have made.
+    """
+    places = [(i, t) for i, reading in enumerate(readings) for t in reading]
+    for kinds in product("kfr", repeat=len(places)):
+        if kinds.count("r") != played[JOKER]:
+            continue
+        keeping = Counter(t for (_, t), kind in zip(places, kinds, strict=True) if kind == "k")
+        if keeping - need or (need - keeping) - played:
+            continue
+        hosts = {i for (i, _), kind in zip(places, kinds, strict=True) if kind == "f"}
+        rack_jokers = Counter(i for (i, _), kind in zip(places, kinds, strict=True) if kind == "r")
+        short = {i: 2 - rack_jokers[i] for i in hosts if rack_jokers[i] < 2}
+        if _rack_tiles_suffice(rows, short, played):
+            return True
+    return False
+
+
+def _rack_tiles_suffice(
+    rows: list[tuple[Tile, ...]], short: dict[int, int], played: Counter[Tile]
+) -> bool:
+    """Can row i count `short[i]` of its tiles as played from the rack, for every i at once,
+    without counting more copies of a tile than were played?"""
+    choices = [
+        list(combinations([t for t in rows[i] if played[t] and not t.is_joker], n))
+        for i, n in short.items()
+    ]
+    return any(
+        not Counter(t for pick in picks for t in pick) - played for picks in product(*choices)
+    )
 
 
 def _step_problems(board: Board, move: Move) -> list[str]:

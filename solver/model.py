@@ -3,12 +3,31 @@
 Columns (all integer, maximised):
 - x[c]  copies of candidate set c (a joker-free run of 3-5 or group of 3-4) on the table;
 - p[t]  copies of rack tile t played;
-- j[t]  jokers standing in for tile t, anywhere on the table after the move;
+- j[t]  jokers standing in for tile t in candidate sets on the table after the move;
 - q     rack jokers played;
 - k[s]  1 if the table's set s stays exactly as it lies (only once opened);
 - z     1 if an initial meld is made (only before opening);
 - y[s,r] 1 if the jokers of table set s, not kept, take reading r of it (only under
-        `joker-retrieval=replace`).
+        `joker-retrieval=replace` or `strict`).
+
+Under `joker-retrieval=strict`, and only when a rack tile could free a joker of the table,
+a freed joker (one whose role the tile from the rack took) must end in a "host": a set of
+the new table holding two tiles played from the rack. A host may be a long run, so hosts
+are whole sets, laid beside the candidate sets (whose jokers j[t] then fill places in
+candidates only):
+- f[t]   table jokers freed by rack tile t (at most p[t]; the roles left need j or u);
+- h[H]   copies of host shape H (any joker-free set) on the table;
+- g[H]   freed jokers in them (all freed jokers are in hosts);
+- l[H,t] jokers there standing in for t that are loose: freed, or from the rack;
+- u[H,t] jokers there standing in for t that keep their role t;
+- r[H,t] tiles t there counted as played from the rack (at most p[t] over all hosts).
+Rows: each place of a host holds one of these, or a real tile; real tiles in hosts and
+kept sets are no more than the table's and the played ones; g[H] <= sum l[H,.] and
+g[H] + 2 h[H] <= sum l[H,.] + sum r[H,.]. For one copy that says: its rack jokers (loose
+ones not freed) and rack tiles are two or more. Over several copies it is still exact:
+deal the rack tiles round the copies in turn, and each copy gets at most two or each at
+least two; either way the freed jokers fit. Copies of a tile from the rack and from the
+table are alike, as are jokers, so counts decide.
 
 Counting a joker as the tile it stands for keeps the model to the 185 joker-free sets
 (197 with wraparound) instead of every set with jokers in every place, and is exact: any
@@ -22,7 +41,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -30,8 +49,8 @@ import numpy as np
 
 from .board import Board
 from .rules import JokerRetrieval, Rules
-from .sets import candidate_sets, joker_roles
-from .tiles import ALL_COLOURED, JOKER, Tile
+from .sets import MIN_SET, candidate_sets, candidate_shapes, joker_roles
+from .tiles import ALL_COLOURED, JOKER, MAX_NUMBER, Tile
 
 Vector = Any  # a numpy array; numpy's own types would add nothing a reader needs here
 
@@ -66,6 +85,16 @@ class Mip:
 
 
 @dataclass(frozen=True)
+class Host:
+    """A set a freed joker may end in (STRICT): its joker-free shape, the tiles that have
+    a column for jokers keeping their role, and those that may count as from the rack."""
+
+    shape: tuple[Tile, ...]
+    roles: tuple[Tile, ...]
+    from_rack: tuple[Tile, ...]
+
+
+@dataclass(frozen=True)
 class Layout:
     """Which column means what, to read a solution back into tiles and sets."""
 
@@ -74,16 +103,22 @@ class Layout:
     stand_ins: list[Tile]
     rack_jokers: bool
     table_sets: int
+    hosts: list[Host]
 
 
 @dataclass(frozen=True)
 class Arrangement:
-    """A solution in the domain's terms: which sets, which tiles played, which jokers where."""
+    """A solution in the domain's terms: which sets, which tiles played, which jokers where.
+
+    `hosts` are whole sets with their jokers in place (STRICT); `stand_ins` are the jokers
+    of the pieces.
+    """
 
     pieces: list[tuple[Tile, ...]]
     played: Counter[Tile]
     stand_ins: Counter[Tile]
     kept: list[int]
+    hosts: list[tuple[Tile, ...]] = field(default_factory=list)
 
 
 INFINITY = float("inf")
@@ -106,6 +141,16 @@ class _Catalogue:
 def _catalogue(rules: Rules) -> _Catalogue:
     sets = tuple(candidate_sets(rules))
     tiles = np.full((len(sets), 5), _NO_TILE, dtype=np.int64)
+    for i, c in enumerate(sets):
+        tiles[i, : len(c)] = [TILE_INDEX[t] for t in c]
+    return _Catalogue(sets, tiles)
+
+
+@lru_cache(maxsize=8)
+def _host_catalogue(rules: Rules) -> _Catalogue:
+    """Every joker-free set of any length: the shapes a host may take."""
+    sets = tuple(s for n in range(MIN_SET, MAX_NUMBER + 1) for s in candidate_shapes(n, rules))
+    tiles = np.full((len(sets), MAX_NUMBER), _NO_TILE, dtype=np.int64)
     for i, c in enumerate(sets):
         tiles[i, : len(c)] = [TILE_INDEX[t] for t in c]
     return _Catalogue(sets, tiles)
@@ -163,7 +208,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     # REPLACE: each joker of a table set that is not kept goes on standing for a tile it
     # stands for in one reading of its set, unless that tile is played from the rack.
     readings = []
-    if rules.joker_retrieval is JokerRetrieval.REPLACE:
+    if rules.joker_retrieval.by_replacement:
         readings = [
             (number, sorted(joker_roles(s, rules), key=lambda r: [t.sort_key() for t in r]))
             for number, s in enumerate(table_sets)
@@ -176,6 +221,39 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     role_row = {}
     for index in sorted({TILE_INDEX[t] for _, roles in readings for r in roles for t in r}):
         role_row[index], next_row = next_row, next_row + 1
+    # STRICT: the rack tiles that could free a joker; if there are any, the hosts that
+    # could hold a freed joker and two tiles from the rack.
+    freed = [int(i) for i in played if i in role_row]
+    strict = rules.joker_retrieval is JokerRetrieval.STRICT and bool(freed)
+    hosts: list[Host] = []
+    if strict:
+        shapes = _host_catalogue(rules)
+        enough = (available[shapes.tiles] == 0).sum(axis=1) <= jokers
+        from_rack = (rack[shapes.tiles] > 0).sum(axis=1) + rack_jokers >= 2
+        for i in np.flatnonzero(enough & from_rack):
+            shape = shapes.sets[i]
+            hosts.append(
+                Host(
+                    shape,
+                    roles=tuple(t for t in shape if TILE_INDEX[t] in role_row),
+                    from_rack=tuple(t for t in shape if rack[TILE_INDEX[t]] > 0),
+                )
+            )
+    freed = freed if strict else []
+    freed_row, next_row = next_row, next_row + int(strict)
+    cap_row = {}
+    for index in freed:
+        cap_row[index], next_row = next_row, next_row + 1
+    rack_row = {}
+    for index in sorted({TILE_INDEX[t] for host in hosts for t in host.from_rack}):
+        rack_row[index], next_row = next_row, next_row + 1
+    real_row = {}
+    for index in sorted({TILE_INDEX[t] for host in hosts for t in host.shape}):
+        real_row[index], next_row = next_row, next_row + 1
+    # All these rows are "<= 0" but the real tiles', "<= the table's copies".
+    strict_upper = [0.0] * (next_row - freed_row - len(real_row)) + [
+        float(table[i]) for i in real_row
+    ]
 
     columns = _Columns()
     # Candidate sets: one entry per tile they hold, in that tile's row.
@@ -189,8 +267,11 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     # Rack tiles played: each leaves the rack for its tile's row.
     for i in played:
         entries = {int(i): -1.0}
-        if i in role_row:
+        if i in role_row and not strict:
             entries[role_row[int(i)]] = -1.0
+        for row in (cap_row.get(int(i)), rack_row.get(int(i)), real_row.get(int(i))):
+            if row is not None:
+                entries[row] = -1.0
         if meld_only:
             entries |= {meld_row: _NUMBERS[i], link_row: 1.0}
         columns.add(rack[i], tiles_weight + value_weight * _NUMBERS[i], entries)
@@ -214,9 +295,36 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         for tile in s:
             row = _JOKER_ROW if tile.is_joker else TILE_INDEX[tile]
             entries[row] = entries.get(row, 0.0) + 1.0
+            if row in real_row:
+                entries[real_row[row]] = entries.get(real_row[row], 0.0) + 1.0
         if number in choice_row:
             entries[choice_row[number]] = 1.0
         columns.add(1, 1.0, entries)
+    # STRICT: each host copy is a whole set of the new table; each of its places holds one
+    # tile, a joker (free, or keeping a role) or a real tile, perhaps counted as from the rack.
+    for host in hosts:
+        slot_row = {TILE_INDEX[t]: next_row + n for n, t in enumerate(host.shape)}
+        loose_row, rack_ish_row = next_row + len(host.shape), next_row + len(host.shape) + 1
+        next_row += len(host.shape) + 2
+        strict_upper += [0.0] * (len(host.shape) + 2)
+        copies = {i: 1.0 for i in slot_row} | {row: -1.0 for row in slot_row.values()}
+        copies |= {real_row[i]: 1.0 for i in slot_row}
+        columns.add(table_jokers, 0.0, copies | {rack_ish_row: 2.0})
+        # Freed jokers in a copy: no more than its loose jokers, and two rack tiles besides.
+        columns.add(table_jokers, 0.0, {freed_row: -1.0, loose_row: 1.0, rack_ish_row: 1.0})
+        for index, row in slot_row.items():
+            entries = {index: -1.0, _JOKER_ROW: 1.0, row: 1.0, loose_row: -1.0, rack_ish_row: -1.0}
+            columns.add(jokers, 0.0, entries | {real_row[index]: -1.0})
+        for index in map(TILE_INDEX.__getitem__, host.roles):
+            entries = {index: -1.0, _JOKER_ROW: 1.0, slot_row[index]: 1.0, role_row[index]: -1.0}
+            columns.add(jokers, 0.0, entries | {real_row[index]: -1.0})
+        for index in map(TILE_INDEX.__getitem__, host.from_rack):
+            entries = {slot_row[index]: 1.0, rack_ish_row: -1.0, rack_row[index]: 1.0}
+            columns.add(rack[index], 0.0, entries)
+    # STRICT: a role is held by a joker standing for its tile, or the joker is freed by that
+    # tile from the rack; every freed joker goes to a host.
+    for index in freed:
+        columns.add(rack[index], 0.0, {role_row[index]: -1.0, cap_row[index]: 1.0, freed_row: 1.0})
     # REPLACE: a set with jokers is kept, or its jokers take one reading's roles, each
     # role then held by a joker standing for that tile or by that tile from the rack.
     for number, roles in readings:
@@ -242,6 +350,9 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
             [row_lower, [1.0] * len(choice_row), [-INFINITY] * len(role_row)]
         )
         row_upper = np.concatenate([row_upper, [1.0] * len(choice_row), [0.0] * len(role_row)])
+    if strict:
+        row_lower = np.concatenate([row_lower, [-INFINITY] * len(strict_upper)])
+        row_upper = np.concatenate([row_upper, strict_upper])
 
     layout = Layout(
         pieces=[catalogue.sets[i] for i in usable],
@@ -249,6 +360,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         stand_ins=[ALL_COLOURED[i] for i in stand_ins],
         rack_jokers=bool(rack_jokers),
         table_sets=len(table_sets),
+        hosts=hosts,
     )
     return columns.mip(row_lower, row_upper), layout
 
@@ -292,7 +404,45 @@ class _Columns:
         )
 
 
+def _read_hosts(layout: Layout, values: Vector) -> list[tuple[Tile, ...]]:
+    """The hosts (STRICT), from their columns: those right after the kept sets'."""
+    at = len(layout.pieces) + len(layout.played) + len(layout.stand_ins)
+    at += layout.rack_jokers + layout.table_sets
+    counts = iter(np.rint(np.asarray(values[at:], dtype=np.float64)).astype(np.int64).tolist())
+    hosts = []
+    for host in layout.hosts:
+        copies, _freed = next(counts), next(counts)
+        jokers = Counter({t: next(counts) for t in host.shape})
+        jokers.update({t: next(counts) for t in host.roles})
+        from_rack = Counter({t: next(counts) for t in host.from_rack})
+        hosts.extend(_lay_host(host.shape, copies, jokers, from_rack))
+    return hosts
+
+
+def _lay_host(
+    shape: tuple[Tile, ...], copies: int, jokers: Counter[Tile], from_rack: Counter[Tile]
+) -> list[tuple[Tile, ...]]:
+    """The copies of a host with their jokers in place: the rack tiles dealt round the copies
+    in turn (so each copy has its share), the jokers in places those left free."""
+    rows = [list(shape) for _ in range(copies)]
+    dealt = 0
+    for t in shape:
+        taken = {(dealt + k) % copies for k in range(from_rack[t])}
+        dealt += from_rack[t]
+        free = [c for c in range(copies) if c not in taken]
+        for c in free[: jokers[t]]:
+            rows[c][shape.index(t)] = JOKER
+    return [tuple(row) for row in rows]
+
+
 def read_solution(layout: Layout, values: Vector) -> Arrangement:
+    """The arrangement a backend's column values describe: candidates, then hosts."""
+    arrangement = _read_candidates(layout, values)
+    arrangement.hosts.extend(_read_hosts(layout, values))
+    return arrangement
+
+
+def _read_candidates(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe (columns in build order)."""
     counts = np.rint(np.asarray(values, dtype=np.float64)).astype(np.int64)
     played_at = len(layout.pieces)

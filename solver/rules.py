@@ -20,10 +20,18 @@ class JokerRetrieval(enum.Enum):
     FREE: the table is rearranged freely; a joker may go to any set.
     REPLACE: a joker keeps standing for a tile it stands for, unless that tile, played
     from the rack, takes its place (all seeds); the freed joker is then placed again.
+    STRICT: as REPLACE, and the freed joker must end in a set holding at least two tiles
+    played from the rack this turn (000, 001).
     """
 
     FREE = "free"
     REPLACE = "replace"
+    STRICT = "strict"
+
+    @property
+    def by_replacement(self) -> bool:
+        """A joker leaves its set only for the tile it stands for (REPLACE and STRICT)."""
+        return self is not JokerRetrieval.FREE
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,9 @@ class Rules:
         return words
 
 
+_RETRIEVAL_VALUES = [j.value for j in JokerRetrieval]
+# As a message lists them: "free, replace or strict".
+_RETRIEVALS = ", ".join(_RETRIEVAL_VALUES[:-1]) + " or " + _RETRIEVAL_VALUES[-1]
 _NUMERIC_RULES = {
     "initial-meld": "initial_meld",
     "tile-set": "tile_set",
@@ -92,10 +103,10 @@ def parse_rule_word(word: str, rules: Rules) -> Rules:
     if name == "joker-retrieval":
         choices = {j.value: j for j in JokerRetrieval}
         if value.lower() not in choices:
-            raise ValueError(f"rule joker-retrieval takes free or replace, not {value!r}")
+            raise ValueError(f"rule joker-retrieval takes {_RETRIEVALS}, not {value!r}")
         return rules.replace(joker_retrieval=choices[value.lower()])
     if name not in _NUMERIC_RULES:
-        known = "wraparound, joker-retrieval=free|replace, " + ", ".join(
+        known = f"wraparound, joker-retrieval={'|'.join(_RETRIEVAL_VALUES)}, " + ", ".join(
             f"{n}=N" for n in _NUMERIC_RULES
         )
         raise ValueError(f"unknown rule {word!r} (known: {known})")

@@ -151,7 +151,7 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
             groups.append(tuple(t for _, t in row))
         else:
             runs.append(row)
-    return [tuple(t for _, t in row) for row in _join_runs(runs)] + groups
+    return [tuple(t for _, t in row) for row in _join_runs(runs)] + groups + arrangement.hosts
 
 
 def laid_sets(arrangement: Arrangement, rules: Rules) -> list[TileRow]:

@@ -13,13 +13,24 @@ from rummisolve.tiles import COLOURS, JOKER, Tile
 
 
 @st.composite
-def positions(draw: st.DrawFn, max_sets: int = 3, max_rack: int = 6) -> Board:
+def positions(
+    draw: st.DrawFn,
+    max_sets: int = 3,
+    max_rack: int = 6,
+    retrieval: JokerRetrieval | None = None,
+    freeing: bool = False,
+) -> Board:
+    """A position; `retrieval` fixes the joker-retrieval rule, else it is drawn too.
+
+    `freeing`: the table is in play, and the rack often holds tiles that the table's jokers
+    stand for (besides its `max_rack` drawn tiles), so that jokers are freed.
+    """
     rules = Rules(
         wraparound=draw(st.booleans()),
         tile_set=draw(st.sampled_from([106, 160])),
         initial_meld=draw(st.sampled_from([10, 20, 30, 50])),
         joker_penalty=draw(st.sampled_from([20, 30, 50])),
-        joker_retrieval=draw(st.sampled_from(JokerRetrieval)),
+        joker_retrieval=retrieval or draw(st.sampled_from(JokerRetrieval)),
     )
     box = Counter(rules.box.tiles())
     colours = draw(st.lists(st.sampled_from(COLOURS), min_size=1, max_size=3, unique=True))
@@ -33,9 +44,16 @@ def positions(draw: st.DrawFn, max_sets: int = 3, max_rack: int = 6) -> Board:
         box.subtract(need)
         return True
 
+    replaced: list[Tile] = []
+
     def jokered(tiles: list[Tile]) -> list[Tile]:
-        places = draw(st.sets(st.integers(0, len(tiles) - 1), max_size=2))
-        return [JOKER if i in places and draw(st.booleans()) else t for i, t in enumerate(tiles)]
+        places = draw(st.sets(st.integers(0, len(tiles) - 1), min_size=freeing, max_size=2))
+        row = [
+            JOKER if i in places and (freeing or draw(st.booleans())) else t
+            for i, t in enumerate(tiles)
+        ]
+        replaced.extend(t for t, r in zip(tiles, row, strict=True) if r != t)
+        return row
 
     table = []
     for _ in range(draw(st.integers(0, max_sets))):
@@ -55,12 +73,13 @@ def positions(draw: st.DrawFn, max_sets: int = 3, max_rack: int = 6) -> Board:
             table.append(tuple(tiles))
     pool = [Tile(c, n) for c in colours for n in numbers] + [JOKER]
     rack = []
-    for t in draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_rack)):
+    hints = [t for t in replaced if draw(st.booleans())] if freeing else []
+    for t in hints + draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_rack)):
         if take([t]):
             rack.append(t)
     return Board(
         table=tuple(table),
         rack=tuple(rack),
-        opened=draw(st.sampled_from([True, True, True, False])),
+        opened=freeing or draw(st.sampled_from([True, True, True, False])),
         rules=rules,
     )

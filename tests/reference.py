@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 from typing import NamedTuple
 
 from rummisolve.board import Board
@@ -103,7 +103,7 @@ def best_move(board: Board, objective: str = "tiles") -> Best:
         subsets.update(_key(c) for c in combinations(rack, size))
     for played in subsets:
         value = sum(tile_value(t, rules.joker_penalty) for t in played)
-        if board.opened and rules.joker_retrieval is JokerRetrieval.REPLACE:
+        if board.opened and rules.joker_retrieval is not JokerRetrieval.FREE:
             kept = _best_kept_replacing(_key(tuple(table) + played), board, played)
         elif board.opened:
             kept = _best_kept(_key(tuple(table) + played), originals, rules.wraparound)
@@ -146,7 +146,8 @@ def _roles(tiles: Bag, wraparound: bool) -> set[Bag]:
 
 def _best_kept_replacing(tiles: Bag, board: Board, played: Bag) -> int | None:
     """As _best_kept, where a joker of a table set that is not kept must go on standing for
-    a tile it stood for, unless that tile was played (JokerRetrieval.REPLACE)."""
+    a tile it stood for, unless that tile was played (JokerRetrieval.REPLACE); under STRICT
+    the joker so freed must then be in a set with two played tiles."""
     wraparound = board.rules.wraparound
     best = None
     for parts in _partitions(tiles, wraparound):
@@ -178,12 +179,63 @@ def _replacing_ok(
     for part in wanted.elements():
         left.remove(part)
     owed = [_roles(_key(s), wraparound) for i, s in enumerate(board.table) if i not in kept]
-    held = [_roles(p, wraparound) for p in left if JOKER in p]
+    jokered = [p for p in left if JOKER in p]
+    held = [_roles(p, wraparound) for p in jokered]
+    strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
     for old in product(*[o for o in owed if o != {()}]):
         need = Counter(t for roles in old for t in roles)
         for new in product(*held):
-            if not need - (Counter(played) + Counter(t for roles in new for t in roles)):
+            if need - (Counter(played) + Counter(t for roles in new for t in roles)):
+                continue
+            if not strict or _all_freed_hosted(old, jokered, new, played):
                 return True
+    return False
+
+
+def _all_freed_hosted(
+    old: tuple[Bag, ...], parts: list[Bag], new: tuple[Bag, ...], played: Bag
+) -> bool:
+    """STRICT, by following each joker: the table jokers (each with its old role) and the
+    rack's go to the joker places of the new parts in every way; a table joker not standing
+    for its role is freed, and may be freed anyway if its role was played. Every part with
+    a freed joker needs two tiles played from the rack: its rack jokers, and rack copies
+    of its tiles, each played copy landing in one part."""
+    places = [(n, t) for n, roles in enumerate(new) for t in roles]
+    table_roles = [t for roles in old for t in roles]
+    rack_jokers = played.count(JOKER)
+    coloured = [t for t in played if t != JOKER]
+    for rack_places in combinations(range(len(places)), rack_jokers):
+        others = [p for i, p in enumerate(places) if i not in rack_places]
+        from_rack = Counter(places[i][0] for i in rack_places)
+        for roles in set(permutations(table_roles)):
+            for freeing in product((False, True), repeat=len(roles)):
+                if any(
+                    not freed and role != stand_in
+                    for freed, role, (_, stand_in) in zip(freeing, roles, others, strict=True)
+                ):
+                    continue
+                freed_roles = Counter(r for r, freed in zip(roles, freeing, strict=True) if freed)
+                if freed_roles - Counter(coloured):
+                    continue
+                hosts = {n for (n, _), freed in zip(others, freeing, strict=True) if freed}
+                if _rack_copies_reach(hosts, parts, from_rack, coloured):
+                    return True
+    return False
+
+
+def _rack_copies_reach(
+    hosts: set[int], parts: list[Bag], from_rack: Counter[int], coloured: list[Tile]
+) -> bool:
+    """Each played copy lands in a host holding that tile (or elsewhere), a host holding
+    each tile once: can every host then count two tiles from the rack?"""
+    homes = [[n for n in hosts if tile in parts[n]] + [None] for tile in coloured]
+    for landing in product(*homes):
+        landed = [(n, tile) for n, tile in zip(landing, coloured, strict=True) if n is not None]
+        if len(set(landed)) < len(landed):
+            continue
+        count = from_rack + Counter(n for n, _ in landed)
+        if all(count[n] >= 2 for n in hosts):
+            return True
     return False
 
 

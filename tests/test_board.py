@@ -70,13 +70,13 @@ MALFORMED = [
     (
         "bad-joker-retrieval",
         "rules: joker-retrieval=sometimes\nrack:",
-        ["b.txt:1: rule joker-retrieval takes free or replace, not 'sometimes'"],
+        ["b.txt:1: rule joker-retrieval takes free, replace or strict, not 'sometimes'"],
     ),
     (
         "unknown-rule",
         "rules: okey\nrack:",
         [
-            "b.txt:1: unknown rule 'okey' (known: wraparound, joker-retrieval=free|replace, "
+            "b.txt:1: unknown rule 'okey' (known: wraparound, joker-retrieval=free|replace|strict, "
             "initial-meld=N, tile-set=N, joker-penalty=N)"
         ],
     ),
@@ -350,6 +350,11 @@ def test_expect_line_in_any_case_anywhere() -> None:
             "joker-retrieval=replace",
             Rules(joker_retrieval=JokerRetrieval.REPLACE),
             id="joker-retrieval-replace-all-seeds",
+        ),
+        pytest.param(
+            "joker-retrieval=Strict",
+            Rules(joker_retrieval=JokerRetrieval.STRICT),
+            id="joker-retrieval-strict-000-001",
         ),
         pytest.param("joker-retrieval=FREE", Rules(), id="joker-retrieval-free"),
     ],

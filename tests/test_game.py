@@ -122,6 +122,20 @@ GAMES = [
         {"joker_retrieval": JokerRetrieval.REPLACE},
         id="4p-joker-retrieval-replace",
     ),
+    pytest.param(
+        4,
+        5,
+        "greedy,cautious",
+        {"joker_retrieval": JokerRetrieval.STRICT},
+        id="4p-joker-retrieval-strict",
+    ),
+    pytest.param(
+        6,
+        3,
+        "greedy,heavy",
+        {"joker_retrieval": JokerRetrieval.STRICT},
+        id="6p-joker-retrieval-strict",
+    ),
     *(
         pytest.param(players, seed, "greedy,cautious,heavy", {}, id=f"{players}p-sweep-seed{seed}")
         for players in (4, 6)
