@@ -258,14 +258,37 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     columns = _Columns()
     # Candidate sets: one entry per tile they hold, in that tile's row.
     lengths = (piece_tiles != _NO_TILE).sum(axis=1)
+    rows = piece_tiles[piece_tiles != _NO_TILE]
     columns.add_block(
         upper=(in_play[usable] + jokers).min(axis=1),
+        cost=np.zeros(len(usable)),
         lengths=lengths,
-        rows=piece_tiles[piece_tiles != _NO_TILE],
+        rows=rows,
+        values=np.ones(len(rows)),
     )
     meld_row, link_row = _JOKER_ROW + 1, _JOKER_ROW + 2
+    if not (meld_only or role_row or freed or hosts):
+        # The plain case of the two loops below, by numpy: a played tile leaves the rack
+        # for its tile's row; a joker standing in counts there and in the joker row.
+        columns.add_block(
+            upper=rack[played],
+            cost=tiles_weight + value_weight * _NUMBERS[played],
+            lengths=np.ones(len(played), dtype=np.int64),
+            rows=played,
+            values=np.full(len(played), -1.0),
+        )
+        columns.add_block(
+            upper=np.full(len(stand_ins), jokers),
+            cost=np.zeros(len(stand_ins)),
+            lengths=np.full(len(stand_ins), 2),
+            rows=np.column_stack([stand_ins, np.full(len(stand_ins), _JOKER_ROW)]).ravel(),
+            values=np.tile([-1.0, 1.0], len(stand_ins)),
+        )
+        played_by_loop = stand_ins_by_loop = np.zeros(0, dtype=np.int64)
+    else:
+        played_by_loop, stand_ins_by_loop = played, stand_ins
     # Rack tiles played: each leaves the rack for its tile's row.
-    for i in played:
+    for i in played_by_loop:
         entries = {int(i): -1.0}
         if i in role_row and not strict:
             entries[role_row[int(i)]] = -1.0
@@ -277,7 +300,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         columns.add(rack[i], tiles_weight + value_weight * _NUMBERS[i], entries)
     # Jokers standing in for a tile: counted in that tile's row and in the joker row;
     # before opening they are worth the tile they stand for.
-    for i in stand_ins:
+    for i in stand_ins_by_loop:
         entries = {int(i): -1.0, _JOKER_ROW: 1.0}
         if i in role_row:
             entries[role_row[int(i)]] = -1.0
@@ -355,9 +378,9 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         row_upper = np.concatenate([row_upper, strict_upper])
 
     layout = Layout(
-        pieces=[catalogue.sets[i] for i in usable],
-        played=[ALL_COLOURED[i] for i in played],
-        stand_ins=[ALL_COLOURED[i] for i in stand_ins],
+        pieces=[catalogue.sets[i] for i in usable.tolist()],
+        played=[ALL_COLOURED[i] for i in played.tolist()],
+        stand_ins=[ALL_COLOURED[i] for i in stand_ins.tolist()],
         rack_jokers=bool(rack_jokers),
         table_sets=len(table_sets),
         hosts=hosts,
@@ -366,18 +389,22 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
 
 
 class _Columns:
-    """Collects columns: one block of candidate sets (numpy), then a few dozen single ones."""
+    """Collects columns: blocks built by numpy first, then single ones, in that order."""
 
     def __init__(self) -> None:
-        self.block: tuple[Vector, Vector, Vector] | None = None
+        self.blocks: list[tuple[Vector, ...]] = []
         self.upper: list[float] = []
         self.cost: list[float] = []
         self.lengths: list[int] = []
         self.rows: list[int] = []
         self.values: list[float] = []
 
-    def add_block(self, upper: Vector, lengths: Vector, rows: Vector) -> None:
-        self.block = (upper, lengths, rows)
+    def add_block(
+        self, upper: Vector, cost: Vector, lengths: Vector, rows: Vector, values: Vector
+    ) -> None:
+        """Columns whose entries are `rows` and `values`, `lengths[i]` of them for column i."""
+        assert not self.upper, "blocks come before single columns"
+        self.blocks.append((upper, cost, lengths, rows, values))
 
     def add(self, upper: float, cost: float, entries: dict[int, float]) -> None:
         self.upper.append(float(upper))
@@ -387,20 +414,21 @@ class _Columns:
         self.values.extend(entries.values())
 
     def mip(self, row_lower: Vector, row_upper: Vector) -> Mip:
-        assert self.block is not None
-        block_upper, block_lengths, block_rows = self.block
-        lengths = np.concatenate([block_lengths, self.lengths])
+        def joined(part: int, singles: list[Any]) -> Vector:
+            return np.concatenate([*(block[part] for block in self.blocks), singles])
+
+        lengths = joined(2, self.lengths)
         start = np.zeros(len(lengths) + 1, dtype=np.int32)
         np.cumsum(lengths, out=start[1:])
         return Mip(
-            cost=np.concatenate([np.zeros(len(block_upper)), self.cost]),
+            cost=joined(1, self.cost).astype(np.float64),
             lower=np.zeros(len(lengths)),
-            upper=np.concatenate([block_upper, self.upper]).astype(np.float64),
+            upper=joined(0, self.upper).astype(np.float64),
             row_lower=row_lower,
             row_upper=row_upper,
             col_start=start,
-            col_index=np.concatenate([block_rows, self.rows]).astype(np.int32),
-            col_value=np.concatenate([np.ones(len(block_rows)), self.values]),
+            col_index=joined(3, self.rows).astype(np.int32),
+            col_value=joined(4, self.values).astype(np.float64),
         )
 
 
