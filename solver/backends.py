@@ -3,7 +3,7 @@
 - `highs`: HiGHS in this process through highspy, one solver object reused for every
   solve (no subprocess, no files, no model rewriting): our branch-and-bound on its LPs.
 - `clp`: the same branch-and-bound with COIN-OR CLP solving the LPs, in this process
-  through cylp: each LP costs less than in HiGHS, but the import costs 0.2 s more.
+  through its C interface (`clp.py`): each LP costs less than in HiGHS.
 - `cbc`: CBC through PuLP, the binary that `pulp[cbc]` installs (cbcbox), as a subprocess.
 - `pulp-highs`: HiGHS through PuLP's own interface, to compare with the direct one.
 """
@@ -31,9 +31,6 @@ INTEGRALITY_TOLERANCE = 1e-6
 # lowest p99 on generated positions (HiGHS: 100 on 300 positions, 40 ms of CPU against
 # 94 ms for its MIP alone; CLP, whose nodes cost a third: 300 on 600, p99 25.5 -> 15.8 ms).
 NODE_LIMIT = {"highs": 100, "clp": 300}
-# CLP's startFinishOptions (ClpSimplex::dual): keep the work areas and the factorization
-# after a solve; start the next one from that factorization.
-KEEP_WORK_AREAS, REUSE_FACTORIZATION = 1, 2
 # Relative margin on an LP bound before it prunes a node (objectives reach ~1e6).
 PRUNE_TOLERANCE = 1e-7
 
@@ -185,51 +182,6 @@ class _HighsLp:
         return np.array(self.h.getSolution().col_value)
 
 
-class _ClpLp:
-    """The LP in COIN-OR CLP (through cylp): its dual simplex re-solves a node from the
-    last basis in about a third of HiGHS's time on these small models."""
-
-    engine = "clp"
-
-    def __init__(self, mip: Mip) -> None:
-        import numpy as np
-        from cylp.cy import CyClpSimplex
-        from cylp.cy.CyCoinPackedMatrix import CyCoinPackedMatrix
-
-        columns = np.repeat(np.arange(mip.columns, dtype=np.int32), np.diff(mip.col_start))
-        matrix = CyCoinPackedMatrix(True, mip.col_index, columns, mip.col_value)
-        self.clp = CyClpSimplex()
-        self.clp.logLevel = 0
-        # CLP minimises: the objective is negated, and so is its value read back.
-        self.clp.loadProblem(matrix, mip.lower, mip.upper, -mip.cost, mip.row_lower, mip.row_upper)
-        self.solved = False
-
-    def bound(self, lower: Vector, upper: Vector) -> None:
-        self.clp.variablesLower = lower
-        self.clp.variablesUpper = upper
-
-    def solve(self, seconds: float) -> LpEnd:
-        # One LP here takes well under the resolution of a time limit: the search checks
-        # the clock between LPs. After the first, CLP keeps its work areas and its
-        # factorization: only bounds change (300 positions: p90 3.3 -> 2.4 ms).
-        options = KEEP_WORK_AREAS | (REUSE_FACTORIZATION if self.solved else 0)
-        status = self.clp.dual(0, options)
-        self.solved = True
-        if status == "optimal":
-            return LpEnd.OPTIMAL
-        if status == "primal infeasible":
-            return LpEnd.INFEASIBLE
-        return LpEnd.OTHER
-
-    def objective(self) -> float:
-        return -float(self.clp.objectiveValue)
-
-    def values(self) -> Vector:
-        import numpy as np
-
-        return np.array(self.clp.primalVariableSolution)  # a copy: CLP reuses the memory
-
-
 def solve_highs(mip: Mip, time_limit: float | None) -> Solution:
     """The LP relaxation, a short branch-and-bound on it, and HiGHS's own MIP if need be.
 
@@ -242,7 +194,13 @@ def solve_highs(mip: Mip, time_limit: float | None) -> Solution:
 
 def solve_clp(mip: Mip, time_limit: float | None) -> Solution:
     """As `solve_highs`, with CLP solving the LPs (HiGHS's MIP still the last resort)."""
-    return _branch_and_bound(_ClpLp(mip), mip, time_limit)
+    from .clp import ClpLp
+
+    lp = ClpLp(mip)
+    try:
+        return _branch_and_bound(lp, mip, time_limit)
+    finally:
+        lp.close()
 
 
 def _branch_and_bound(lp: _Lp, mip: Mip, time_limit: float | None) -> Solution:
@@ -445,10 +403,9 @@ def _prepare_pulp_highs() -> None:
 
 
 def _prepare_clp() -> None:
-    try:
-        import cylp.cy  # noqa: F401  (~0.2 s with scipy: paid once, before the clock starts)
-    except ImportError as error:
-        raise SolverError(f"backend clp needs cylp: pip install cylp ({error})") from None
+    from .clp import api
+
+    api()  # loads CLP's library (a few ms)
     _highs_solver()  # HiGHS's MIP is the last resort past the node limit
 
 
@@ -456,15 +413,13 @@ BACKENDS: dict[str, Backend] = {
     b.name: b
     for b in (
         Backend("highs", _highs_solver, solve_highs, ("highspy",)),
-        Backend("clp", _prepare_clp, solve_clp, ("cylp.cy", "highspy")),
+        Backend("clp", _prepare_clp, solve_clp, ("cbcbox", "highspy")),
         Backend("cbc", _prepare_pulp, solve_cbc, ("pulp",)),
         Backend("pulp-highs", _prepare_pulp_highs, solve_pulp_highs, ("pulp", "highspy")),
     )
 }
-# Per solve CLP is the fastest (benchmarks/README.md); importing cylp (with scipy) costs
-# 0.15 s more than highspy, which a process that solves one board never earns back.
+# The fastest per solve (benchmarks/README.md), and as quick to start as HiGHS.
 DEFAULT_BACKEND = "clp"
-ONE_BOARD_BACKEND = "highs"
 
 
 def get_backend(name: str) -> Backend:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import click
 
 from . import __version__
-from .backends import BACKENDS, DEFAULT_BACKEND, ONE_BOARD_BACKEND
+from .backends import BACKENDS, DEFAULT_BACKEND
 from .batch import BatchSettings, Format, Tally, board_paths, header, prepare_batch, run_batch
 from .bench import BenchReport, NamedBoard, run_bench
 from .board import Board, format_board, read_board
@@ -138,15 +138,14 @@ objective_option = click.option(
 )
 
 
-def backend_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option(
-        "--backend",
-        type=click.Choice(sorted(BACKENDS)),
-        default=default,
-        show_default=True,
-        help="The solver: our branch-and-bound on CLP or HiGHS LPs in this process,"
-        " or CBC or HiGHS through PuLP.",
-    )
+backend_option = click.option(
+    "--backend",
+    type=click.Choice(sorted(BACKENDS)),
+    default=DEFAULT_BACKEND,
+    show_default=True,
+    help="The solver: our branch-and-bound on CLP (fastest) or HiGHS LPs in this process,"
+    " or CBC or HiGHS through PuLP.",
+)
 
 
 def finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -217,7 +216,7 @@ def check(board_path: str, **options: Any) -> None:
 @click.argument("board_path", metavar="BOARD")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (interface.md).")
 @objective_option
-@backend_option(ONE_BOARD_BACKEND)
+@backend_option
 @time_limit_option
 @rule_options
 @core_errors
@@ -338,7 +337,7 @@ def generate(
     help='jsonl: one object per board, as hint --json plus "file".',
 )
 @objective_option
-@backend_option(DEFAULT_BACKEND)
+@backend_option
 @time_limit_option
 @click.option(
     "--check-expected",
@@ -661,7 +660,7 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
     help="Who wins when the pool ran out: lowest total (004) or fewest tiles (000).",
 )
 @click.option("--doubled", is_flag=True, help="House rule: going out in one turn doubles.")
-@backend_option(DEFAULT_BACKEND)
+@backend_option
 @time_limit_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: games and totals.")
 @click.option(

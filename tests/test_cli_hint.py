@@ -24,7 +24,7 @@ K7 R7 B7 J
 rack: R2 B5 O5 K1
 """
 PUZZLES = Path(__file__).parent.parent / "puzzles" / "rules"
-FOOTER = re.compile(r"\(optimal, \d+ ms, highs\)\n$")
+FOOTER = re.compile(r"\(optimal, \d+ ms, clp\)\n$")
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def test_json_output(board_file: Path) -> None:
         "table": [["R2", "R3", "R4"], ["R5", "O5", "B5"], ["K7", "R7", "B7", "J"]],
         "rack": ["K1"],
         "sets_changed": 1,
-        "backend": "highs",
+        "backend": "clp",
     }
 
 

@@ -1,0 +1,194 @@
+"""COIN-OR CLP in this process, through its C interface, from the library cbcbox ships.
+
+`pulp[cbc]` installs cbcbox, which carries CBC's binary and CLP's shared library with
+its C interface (`Clp_C_Interface.h`); ctypes loads it in a few milliseconds. Through
+cylp the same solver cost 0.15 s of imports (scipy) and leaked its matrix on every
+model loaded (cylp's CyCoinPackedMatrix has no destructor): ~7 KB a position.
+
+Between the nodes of a branch-and-bound only column bounds change. Two C++ members of
+ClpSimplex, called by their Itanium-ABI names where the library exports them (Linux,
+macOS), let a re-solve start from the last factorization: `dual(ifValuesPass,
+startFinishOptions)` and `setColumnBounds`, which also updates the solver's own scaled
+copy. Where they are missing the C interface alone is used (each re-solve then starts
+afresh: slower, the same answers).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import glob
+import os
+import sys
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .backends import LpEnd
+from .errors import SolverError
+from .model import Mip, Vector
+
+# ClpSimplex::dual's startFinishOptions: keep the work areas and the factorization after
+# a solve; start the next one from that factorization.
+KEEP_WORK_AREAS, REUSE_FACTORIZATION = 1, 2
+# Clp_status: 0 optimal, 1 primal infeasible, 2 dual infeasible, 3 stopped, 4 errors.
+_OPTIMAL, _INFEASIBLE = 0, 1
+# CLP reads bounds beyond 1e27 as infinite; numpy's inf is clamped to a finite double.
+_LARGEST = float(np.finfo(np.float64).max)
+
+_DUAL = "_ZN10ClpSimplex4dualEii"
+_SET_COLUMN_BOUNDS = "_ZN10ClpSimplex15setColumnBoundsEidd"
+
+
+class _Api(NamedTuple):
+    """The loaded library, its index type, and the C++ members if it exports them."""
+
+    lib: Any
+    index_type: Any  # numpy dtype of CoinBigIndex (column starts)
+    dual: Any
+    set_column_bounds: Any
+
+
+@functools.cache
+def api() -> _Api:
+    """CLP's library, loaded once; a SolverError names what is missing."""
+    try:
+        import cbcbox
+    except ImportError:
+        raise SolverError("backend clp needs cbcbox: pip install 'pulp[cbc]'") from None
+    lib_dir = cbcbox.cbc_lib_dir()
+    dist = os.path.dirname(lib_dir)
+    found = [
+        path
+        for pattern in ("libClp.so", "libClp.dylib", "libClp*.dll", "Clp*.dll")
+        for folder in (lib_dir, os.path.join(dist, "bin"))
+        for path in sorted(glob.glob(os.path.join(folder, pattern)))
+    ]
+    if not found:
+        raise SolverError(f"backend clp: no CLP library in {lib_dir}")
+    if sys.platform == "win32":  # a DLL's own dependencies sit beside it
+        for folder in (lib_dir, os.path.join(dist, "bin")):
+            if os.path.isdir(folder):
+                os.add_dll_directory(folder)
+    try:
+        lib = ctypes.CDLL(found[0])
+    except OSError as error:
+        raise SolverError(f"backend clp: cannot load {found[0]}: {error}") from None
+    return _Api(lib, _index_type(dist), *_declare(lib))
+
+
+def _index_type(dist: str) -> Any:
+    """CoinBigIndex, as the library was built: int unless its config says otherwise."""
+    for header in glob.glob(os.path.join(dist, "include", "*", "CoinUtilsConfig.h")):
+        with open(header, encoding="utf-8", errors="replace") as text:
+            for line in text:
+                if line.startswith("#define COINUTILS_BIGINDEX_T"):
+                    return np.int64 if "long" in line or "int64" in line else np.int32
+    return np.int32
+
+
+def _declare(lib: Any) -> tuple[Any, Any]:
+    """Declare the C functions used; return the C++ members, or None where missing."""
+    pointer, integer, double = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
+    signatures: dict[str, tuple[list[Any], Any]] = {
+        "Clp_newModel": ([], pointer),
+        "Clp_deleteModel": ([pointer], None),
+        "Clp_setLogLevel": ([pointer, integer], None),
+        "Clp_loadProblem": ([pointer, integer, integer, *[pointer] * 8], None),
+        "Clp_getClpSimplex": ([pointer], pointer),
+        "Clp_chgColumnLower": ([pointer, pointer], None),
+        "Clp_chgColumnUpper": ([pointer, pointer], None),
+        "Clp_dual": ([pointer, integer], integer),
+        "Clp_status": ([pointer], integer),
+        "Clp_objectiveValue": ([pointer], double),
+        "Clp_primalColumnSolution": ([pointer], pointer),
+    }
+    for name, (arguments, result) in signatures.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = arguments, result
+    dual = getattr(lib, _DUAL, None)
+    set_column_bounds = getattr(lib, _SET_COLUMN_BOUNDS, None)
+    if dual is None or set_column_bounds is None:
+        return None, None
+    dual.argtypes, dual.restype = [pointer, integer, integer], integer
+    set_column_bounds.argtypes, set_column_bounds.restype = [pointer, integer, double, double], None
+    return dual, set_column_bounds
+
+
+def _address(array: Vector) -> int:
+    return int(array.ctypes.data)
+
+
+class ClpLp:
+    """One model's LP relaxation in CLP, re-solved under changing column bounds.
+
+    CLP copies what it is given; `close` frees the model (the caller's `finally`).
+    """
+
+    engine = "clp"
+
+    def __init__(self, mip: Mip) -> None:
+        self.api = api()
+        lib = self.api.lib
+        self.columns = mip.columns
+        self.model = lib.Clp_newModel()
+        lib.Clp_setLogLevel(self.model, 0)
+        arrays = [
+            np.ascontiguousarray(mip.col_start, dtype=self.api.index_type),
+            np.ascontiguousarray(mip.col_index, dtype=np.int32),
+            np.ascontiguousarray(mip.col_value, dtype=np.float64),
+            np.ascontiguousarray(mip.lower, dtype=np.float64),
+            np.ascontiguousarray(mip.upper, dtype=np.float64),
+            # CLP minimises: the objective is negated, and so is its value read back.
+            np.ascontiguousarray(-mip.cost, dtype=np.float64),
+            np.clip(mip.row_lower, -_LARGEST, _LARGEST).astype(np.float64),
+            np.clip(mip.row_upper, -_LARGEST, _LARGEST).astype(np.float64),
+        ]
+        lib.Clp_loadProblem(self.model, mip.columns, mip.rows, *map(_address, arrays))
+        self.lower, self.upper = arrays[3], arrays[4]
+        self.simplex = lib.Clp_getClpSimplex(self.model) if self.api.dual is not None else None
+        self.solved = False
+        self.solution: tuple[int, Vector] | None = None  # (address, a view of it)
+
+    def bound(self, lower: Vector, upper: Vector) -> None:
+        lower = np.ascontiguousarray(lower, dtype=np.float64)
+        upper = np.ascontiguousarray(upper, dtype=np.float64)
+        if self.simplex is not None:
+            # Few bounds differ from one node to the next: set those alone.
+            changed = np.flatnonzero((lower != self.lower) | (upper != self.upper))
+            for j in changed.tolist():
+                self.api.set_column_bounds(self.simplex, j, lower[j], upper[j])
+        else:
+            self.api.lib.Clp_chgColumnLower(self.model, _address(lower))
+            self.api.lib.Clp_chgColumnUpper(self.model, _address(upper))
+        self.lower, self.upper = lower, upper
+
+    def solve(self, seconds: float) -> LpEnd:
+        # One LP here takes well under the resolution of a time limit: the search checks
+        # the clock between LPs.
+        if self.simplex is not None:
+            options = KEEP_WORK_AREAS | (REUSE_FACTORIZATION if self.solved else 0)
+            self.api.dual(self.simplex, 0, options)
+        else:
+            self.api.lib.Clp_dual(self.model, 0)
+        self.solved = True
+        status = self.api.lib.Clp_status(self.model)
+        if status == _OPTIMAL:
+            return LpEnd.OPTIMAL
+        return LpEnd.INFEASIBLE if status == _INFEASIBLE else LpEnd.OTHER
+
+    def objective(self) -> float:
+        return -float(self.api.lib.Clp_objectiveValue(self.model))
+
+    def values(self) -> Vector:
+        """A copy of the column values (CLP writes the next solve's into the same place)."""
+        address = self.api.lib.Clp_primalColumnSolution(self.model)
+        if self.solution is None or self.solution[0] != address:
+            view = (ctypes.c_double * self.columns).from_address(address)
+            self.solution = (address, np.frombuffer(memoryview(view), dtype=np.float64))
+        return self.solution[1].copy()
+
+    def close(self) -> None:
+        if self.model is not None:
+            self.api.lib.Clp_deleteModel(self.model)
+            self.model = None
