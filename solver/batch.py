@@ -12,13 +12,16 @@ import csv
 import enum
 import io
 import json
+import multiprocessing
 import signal
+import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .backends import DEFAULT_BACKEND, get_backend, load_backend
 from .board import Board, Expectation, read_board
@@ -33,6 +36,8 @@ from .tiles import format_tiles
 # enough that the rows come out steadily and the last chunk does not keep a worker alone.
 MAX_CHUNK = 16
 CHUNKS_PER_JOB = 8
+# How long workers may take to start their solvers (imports, HiGHS's threads).
+START_SECONDS = 60.0
 # Chunks handed out ahead of the one being written, per worker.
 IN_FLIGHT_PER_JOB = 3
 # The table format's columns after the file name (the file column fits the longest path).
@@ -158,29 +163,48 @@ def header(settings: BatchSettings) -> str | None:
     return None
 
 
-def prepare_batch(settings: BatchSettings, jobs: int) -> None:
-    """The backend's one-off start-up, before a batch's clock starts: the solver itself
-    when this process solves, its libraries only when workers do (forked workers then
-    start with them loaded; each still starts its own solver)."""
+def prepare_batch(settings: BatchSettings, jobs: int) -> ProcessPoolExecutor | None:
+    """Start the solver before a batch's clock starts: in this process (None), or in
+    `jobs` worker processes, returned once every one of them is ready to solve."""
     if jobs <= 1:
         get_backend(settings.backend)
-    else:
-        load_backend(settings.backend)
+        return None
+    load_backend(settings.backend)  # forked workers start with its libraries loaded
+    context = multiprocessing.get_context()
+    ready = context.Barrier(jobs, timeout=START_SECONDS)
+    workers = ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_start_worker, initargs=(settings, ready)
+    )
+    try:
+        # Each first task waits for all the others: `jobs` of them run in `jobs` workers.
+        for started in [workers.submit(_wait_for_the_others) for _ in range(jobs)]:
+            started.result()
+    except (BrokenProcessPool, threading.BrokenBarrierError):
+        workers.shutdown(cancel_futures=True)
+        raise BatchError(f"the {jobs} worker processes did not start") from None
+    return workers
 
 
 def run_batch(
-    paths: Sequence[str], settings: BatchSettings, jobs: int
+    paths: Sequence[str],
+    settings: BatchSettings,
+    jobs: int,
+    workers: ProcessPoolExecutor | None = None,
 ) -> Generator[BoardResult, None, None]:
     """Every board's result, in the order of `paths`, each as soon as it and all before it
-    are done. With `jobs` > 1 the boards are solved by that many worker processes."""
+    are done. With `jobs` > 1 the boards are solved by that many worker processes (those
+    `prepare_batch` started, if given; they are shut down at the end)."""
     if jobs <= 1 or len(paths) <= 1:
+        if workers is not None:
+            workers.shutdown()
         get_backend(settings.backend)
         for path in paths:
             yield solve_path(path, settings)
         return
     size = max(1, min(MAX_CHUNK, len(paths) // (jobs * CHUNKS_PER_JOB)))
     chunks = (paths[i : i + size] for i in range(0, len(paths), size))
-    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings,))
+    pool = workers or prepare_batch(settings, jobs)
+    assert pool is not None
     try:
         pending: deque[Future[list[BoardResult]]] = deque()
         for chunk in chunks:
@@ -201,17 +225,22 @@ def run_batch(
 
 
 _worker_settings: BatchSettings | None = None
+_all_started: Any = None
 
 
-def _start_worker(settings: BatchSettings) -> None:
+def _start_worker(settings: BatchSettings, all_started: Any) -> None:
     """Once per worker: the settings, and the solver prepared for every board it gets.
 
     Ctrl-C is the parent's to handle; a worker that took it too would print a traceback.
     """
-    global _worker_settings
+    global _worker_settings, _all_started
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_settings = settings
+    _worker_settings, _all_started = settings, all_started
     get_backend(settings.backend)
+
+
+def _wait_for_the_others() -> None:
+    _all_started.wait()
 
 
 def _solve_chunk(paths: Sequence[str]) -> list[BoardResult]:

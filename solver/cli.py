@@ -377,12 +377,13 @@ def batch(
         file_width=max(len("file"), *map(len, files)),
     )
     tally = Tally()
-    prepare_batch(settings, jobs)
+    # The solver starts before the clock, in this process or in every worker.
+    workers = prepare_batch(settings, jobs)
     started = time.perf_counter()
-    if (first := header(settings)) is not None:
-        click.echo(first)
-    results = run_batch(files, settings, jobs)
+    results = run_batch(files, settings, jobs, workers)
     try:
+        if (first := header(settings)) is not None:
+            click.echo(first)
         # Drawn only when a person watches stderr; never a line in a log or a pipe.
         hidden = not sys.stderr.isatty()
         with (
@@ -402,6 +403,9 @@ def batch(
         results.close()
         click.echo(f"\ninterrupted: {tally.total} of {len(files)} boards written", err=True)
         raise click.exceptions.Exit(130) from None
+    finally:
+        if workers is not None:  # also when no row was asked for (run_batch never ran)
+            workers.shutdown(cancel_futures=True)
     for line in tally.problems:
         click.echo(line, err=True)
     click.echo(batch_summary(tally, time.perf_counter() - started, jobs), err=True)

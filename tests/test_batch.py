@@ -244,7 +244,9 @@ def test_200_generated_boards_with_3_broken(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def interrupted(paths: list[str], settings: BatchSettings, jobs: int) -> Iterator[BoardResult]:
+    def interrupted(
+        paths: list[str], settings: BatchSettings, jobs: int, workers: object
+    ) -> Iterator[BoardResult]:
         yield solve_path(paths[0], settings)
         raise KeyboardInterrupt
 
