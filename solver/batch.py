@@ -33,7 +33,7 @@ from .solve import Move, Status, find_move
 from .tiles import format_tiles
 
 # A chunk takes tens of milliseconds: long enough to make the hand-over cheap, short
-# enough that the rows come out steadily and the last chunk does not keep a worker alone.
+# enough that the rows come out steadily; chunks shrink to one board near the end.
 MAX_CHUNK = 16
 CHUNKS_PER_JOB = 8
 # How long workers may take to start their solvers (imports, HiGHS's threads).
@@ -201,13 +201,11 @@ def run_batch(
         for path in paths:
             yield solve_path(path, settings)
         return
-    size = max(1, min(MAX_CHUNK, len(paths) // (jobs * CHUNKS_PER_JOB)))
-    chunks = (paths[i : i + size] for i in range(0, len(paths), size))
     pool = workers or prepare_batch(settings, jobs)
     assert pool is not None
     try:
         pending: deque[Future[list[BoardResult]]] = deque()
-        for chunk in chunks:
+        for chunk in _chunks(paths, jobs):
             pending.append(pool.submit(_solve_chunk, chunk))
             if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
                 yield from pending.popleft().result()
@@ -222,6 +220,17 @@ def run_batch(
         # On Ctrl-C or an early stop, the chunks not yet started are dropped and the
         # workers finish the one in hand: killing them (Pool.terminate) can hang.
         pool.shutdown(cancel_futures=True)
+
+
+def _chunks(paths: Sequence[str], jobs: int) -> Iterable[Sequence[str]]:
+    """The paths in chunks that shrink as the batch nears its end (guided scheduling):
+    large ones while there is much left, single boards last, so that no worker is left
+    alone with a long chunk while the others wait."""
+    at = 0
+    while at < len(paths):
+        size = max(1, min(MAX_CHUNK, (len(paths) - at) // (jobs * CHUNKS_PER_JOB)))
+        yield paths[at : at + size]
+        at += size
 
 
 _worker_settings: BatchSettings | None = None
