@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from pathlib import Path
 
+import cbcbox
 import numpy as np
 import pytest
 
-from rummisolve import backends
+from rummisolve import backends, clp
 from rummisolve.board import parse_board
 from rummisolve.errors import SolverError
 from rummisolve.generate import generate_boards
@@ -176,3 +178,44 @@ def test_cbc_cut_short_never_passes_off_its_lp_as_a_move() -> None:
     for _ in range(5):
         move = find_move(board, backend="cbc", time_limit=0.002)
         assert check_move(board, move) == []
+
+
+def test_clp_without_its_library_is_a_named_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(cbcbox, "cbc_lib_dir", lambda: str(tmp_path))
+    clp.api.cache_clear()
+    try:
+        with pytest.raises(SolverError, match="backend clp: no CLP library in"):
+            find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
+    finally:
+        clp.api.cache_clear()
+
+
+def test_clp_frees_every_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CLP copies what it is given and each model is deleted after its search, also when
+    the search fails: nothing is left behind for the next position."""
+    made, freed = [], []
+    real = clp.api()
+    lib = real.lib
+
+    class Counting:
+        def __getattr__(self, name: str) -> object:
+            return getattr(lib, name)
+
+        def Clp_newModel(self) -> object:
+            model = lib.Clp_newModel()
+            made.append(model)
+            return model
+
+        def Clp_deleteModel(self, model: object) -> None:
+            freed.append(model)
+            lib.Clp_deleteModel(model)
+
+    monkeypatch.setattr(clp, "api", lambda: real._replace(lib=Counting()))
+    for text in ("table:\nR3 R4 R5\nrack: R6 R7 K1\n", "rack: K1 K2 K3 O9\n"):
+        find_move(parse_board(text), backend="clp")
+    monkeypatch.setattr(backends, "_branch_and_bound", lambda *_: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
+    assert len(made) == 3 and freed == made
