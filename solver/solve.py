@@ -210,7 +210,10 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     for i, left in leftover.items():
         for t in left:
             holders.setdefault(t, []).append(i)
-    # Greedy: the pairs (new set, old set) that share most tiles exchange them first.
+    # Greedy: the pairs (new set, old set) that share most tiles exchange them first;
+    # sets holding a freed joker (laid last) come after all others, so that they are
+    # left the rack's copies of tiles the table holds too (strict retrieval).
+    first_host = len(new_sets) - len(arrangement.hosts)
     pairs = []
     for n, need in enumerate(needs):
         olds: set[int] = set()
@@ -221,10 +224,10 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
             shared = 0
             for t, k in need.items():
                 shared += min(k, left.get(t, 0))
-            pairs.append((-shared, n, i))
+            pairs.append((n >= first_host, -shared, n, i))
     pairs.sort()
     taken: list[dict[int, dict[Tile, int]]] = [{} for _ in new_sets]
-    for _, n, i in pairs:
+    for _, _, n, i in pairs:
         need, left = needs[n], leftover[i]
         for t, k in need.items():
             moved = min(k, left.get(t, 0))
