@@ -36,6 +36,8 @@ _OPTIMAL, _INFEASIBLE = 0, 1
 # CLP reads bounds beyond 1e27 as infinite; numpy's inf is clamped to a finite double.
 _LARGEST = float(np.finfo(np.float64).max)
 
+_OR_HIGHS = " (--backend highs needs no CLP)"
+
 _DUAL = "_ZN10ClpSimplex4dualEii"
 _SET_COLUMN_BOUNDS = "_ZN10ClpSimplex15setColumnBoundsEidd"
 
@@ -55,7 +57,7 @@ def api() -> _Api:
     try:
         import cbcbox
     except ImportError:
-        raise SolverError("backend clp needs cbcbox: pip install 'pulp[cbc]'") from None
+        raise SolverError(f"backend clp needs cbcbox: pip install 'pulp[cbc]'{_OR_HIGHS}") from None
     lib_dir = cbcbox.cbc_lib_dir()
     dist = os.path.dirname(lib_dir)
     found = [
@@ -65,7 +67,7 @@ def api() -> _Api:
         for path in sorted(glob.glob(os.path.join(folder, pattern)))
     ]
     if not found:
-        raise SolverError(f"backend clp: no CLP library in {lib_dir}")
+        raise SolverError(f"backend clp: no CLP library in {lib_dir}{_OR_HIGHS}")
     if sys.platform == "win32":  # a DLL's own dependencies sit beside it
         for folder in (lib_dir, os.path.join(dist, "bin")):
             if os.path.isdir(folder):
@@ -73,7 +75,7 @@ def api() -> _Api:
     try:
         lib = ctypes.CDLL(found[0])
     except OSError as error:
-        raise SolverError(f"backend clp: cannot load {found[0]}: {error}") from None
+        raise SolverError(f"backend clp: cannot load {found[0]}: {error}{_OR_HIGHS}") from None
     return _Api(lib, _index_type(dist), *_declare(lib))
 
 
