@@ -45,14 +45,14 @@ from typing import Any
 
 from positions import RESULTS, Stats, load_average, machine, timed, write_jsonl
 
-from rummisolve.backends import Solution, get_backend, quiet_stdout
+from rummisolve.backends import get_backend, quiet_stdout
 from rummisolve.board import Board, format_board
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
-from rummisolve.model import Layout, Objective, build_model, read_solution
+from rummisolve.model import Objective, read_solution
 from rummisolve.rules import Rules
 from rummisolve.sets import read_meld
-from rummisolve.solve import find_move, laid_sets
+from rummisolve.solve import find_move, laid_sets, solve_model
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, tile_value
 
 OUR_BACKENDS = ("clp", "highs", "cbc", "pulp-highs")
@@ -101,14 +101,10 @@ def our_model_and_solve(backend: str) -> Runner:
     """What its `solve` does: the model, the solve, and the sets to lay; not the steps."""
     solver = get_backend(backend)
 
-    def model_and_solve(board: Board) -> tuple[Solution, Layout]:
-        mip, layout = build_model(board, Objective.TILES)
-        if not (layout.played or layout.rack_jokers):  # as find_move: nothing to decide
-            return Solution(None, proved=True), layout
-        return solver.solve(mip, None), layout
-
     def solve(board: Board) -> tuple[Answer, float]:
-        (solution, layout), seconds = timed(functools.partial(model_and_solve, board))
+        (solution, layout), seconds = timed(
+            functools.partial(solve_model, board, Objective.TILES, solver, None)
+        )
         assert solution.proved, f"{backend}: not proved\n{format_board(board)}"
         if solution.values is None:
             return Answer(0, 0, ()), seconds

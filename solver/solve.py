@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .backends import DEFAULT_BACKEND, Solution, get_backend
+from .backends import DEFAULT_BACKEND, Backend, Solution, get_backend
 from .board import Board
-from .model import Arrangement, Objective, build_model, read_solution
+from .model import Arrangement, Layout, Objective, build_model, read_solution
 from .rules import Rules
 from .sets import read_meld
 from .tiles import JOKER, MAX_NUMBER, Tile, format_tiles, tile_value
@@ -82,15 +82,9 @@ def find_move(
     time_limit: float | None = None,
 ) -> Move:
     """The best move on the board, proved best unless the time limit cut the search short."""
-    objective = Objective(objective)
     solver = get_backend(backend)
     started = time.perf_counter()
-    mip, layout = build_model(board, objective)
-    # No rack tile can join any set: nothing to decide, no backend needed.
-    if layout.played or layout.rack_jokers:
-        solution = solver.solve(mip, time_limit)
-    else:
-        solution = Solution(None, proved=True)
+    solution, layout = solve_model(board, Objective(objective), solver, time_limit)
     if solution.values is None:  # nothing to play, or nothing found before the time limit
         played: TileRow = ()
     else:
@@ -112,6 +106,17 @@ def find_move(
         steps=steps,
         backend=backend,
     )
+
+
+def solve_model(
+    board: Board, objective: Objective, solver: Backend, time_limit: float | None
+) -> tuple[Solution, Layout]:
+    """The model of the board and its solve: column values, and what they mean."""
+    mip, layout = build_model(board, objective)
+    # No rack tile can join any set: nothing to decide, no backend needed.
+    if layout.played or layout.rack_jokers:
+        return solver.solve(mip, time_limit), layout
+    return Solution(None, proved=True), layout
 
 
 def no_move(board: Board, proved: bool = True, seconds: float = 0.0, backend: str = "") -> Move:
