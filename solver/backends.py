@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import importlib
+import math
 import os
 import sys
 import time
@@ -39,7 +40,7 @@ PRUNE_TOLERANCE = 1e-7
 class Solution:
     """Column values (None: nothing found in time), and whether the optimum was proved."""
 
-    values: list[float] | None
+    values: Vector | None
     proved: bool
 
 
@@ -249,7 +250,7 @@ class _Branching:
             bound = self.lp.objective()
             # Whole-number costs: a bound that rounds down to the best found cannot beat it
             # (the margin keeps an LP's rounding error from pruning a better node).
-            if np.floor(bound + PRUNE_TOLERANCE * max(1.0, abs(bound))) <= self.best:
+            if math.floor(bound + PRUNE_TOLERANCE * max(1.0, abs(bound))) <= self.best:
                 continue
             values = self.lp.values()
             fraction = np.abs(values - np.round(values))
@@ -267,7 +268,7 @@ class _Branching:
             stack.append((lo, lowered))
         if self.incumbent is None:
             raise SolverError("the LP found the position infeasible (a bug in the model)")
-        return Solution(self.incumbent.tolist(), proved=True)
+        return Solution(self.incumbent, proved=True)
 
     def time_left(self) -> bool:
         return self.deadline is None or time.perf_counter() < self.deadline
@@ -278,8 +279,7 @@ class _Branching:
         )
 
     def stopped(self) -> Solution:
-        found = None if self.incumbent is None else self.incumbent.tolist()
-        return Solution(found, proved=False)
+        return Solution(self.incumbent, proved=False)
 
 
 def _highs_mip(mip: Mip, incumbent: Any, deadline: float | None) -> Solution:
@@ -300,9 +300,9 @@ def _highs_mip(mip: Mip, incumbent: Any, deadline: float | None) -> Solution:
     h.run()
     model_status = h.getModelStatus()
     if model_status == highspy.HighsModelStatus.kOptimal:
-        return Solution(list(h.getSolution().col_value), proved=True)
+        return Solution(np.array(h.getSolution().col_value), proved=True)
     if h.getInfo().primal_solution_status == 2:  # a feasible point, found before the limit
-        return Solution(list(h.getSolution().col_value), proved=False)
+        return Solution(np.array(h.getSolution().col_value), proved=False)
     if model_status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kInterrupt):
         return Solution(None, proved=False)
     raise SolverError(f"HiGHS ended with {h.modelStatusToString(model_status)}")
@@ -351,10 +351,12 @@ def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None) -> Solution:
         problem.solve(solver)
     except pulp.PulpSolverError as error:
         raise SolverError(f"the solver failed: {error}") from None
-    values = [c.value() or 0.0 for c in columns]
+    import numpy as np
+
+    values = np.array([c.value() or 0.0 for c in columns], dtype=np.float64)
     # Stopped by the time limit, CBC can hand back its LP relaxation labelled "optimal":
     # an answer that is not whole numbers is no answer.
-    if any(abs(v - round(v)) > INTEGRALITY_TOLERANCE for v in values):
+    if np.any(np.abs(values - np.round(values)) > INTEGRALITY_TOLERANCE):
         return Solution(None, proved=False)
     if problem.status == pulp.LpStatusOptimal and problem.sol_status == pulp.LpSolutionOptimal:
         return Solution(values, proved=time_limit is None or problem.solutionTime < time_limit)

@@ -143,14 +143,13 @@ class ClpLp:
             np.ascontiguousarray(mip.upper, dtype=np.float64),
             # CLP minimises: the objective is negated, and so is its value read back.
             np.ascontiguousarray(-mip.cost, dtype=np.float64),
-            np.clip(mip.row_lower, -_LARGEST, _LARGEST).astype(np.float64),
-            np.clip(mip.row_upper, -_LARGEST, _LARGEST).astype(np.float64),
+            np.minimum(np.maximum(mip.row_lower, -_LARGEST), _LARGEST),
+            np.minimum(np.maximum(mip.row_upper, -_LARGEST), _LARGEST),
         ]
         lib.Clp_loadProblem(self.model, mip.columns, mip.rows, *map(_address, arrays))
         self.lower, self.upper = arrays[3], arrays[4]
         self.simplex = lib.Clp_getClpSimplex(self.model) if self.api.dual is not None else None
         self.solved = False
-        self.solution: tuple[int, Vector] | None = None  # (address, a view of it)
 
     def bound(self, lower: Vector, upper: Vector) -> None:
         lower = np.ascontiguousarray(lower, dtype=np.float64)
@@ -183,12 +182,12 @@ class ClpLp:
         return -float(self.api.lib.Clp_objectiveValue(self.model))
 
     def values(self) -> Vector:
-        """A copy of the column values (CLP writes the next solve's into the same place)."""
+        """A copy of the column values (CLP writes the next solve's into the same place;
+        a copy by memmove costs less than a ctypes array type made for each model)."""
+        values = np.empty(self.columns)
         address = self.api.lib.Clp_primalColumnSolution(self.model)
-        if self.solution is None or self.solution[0] != address:
-            view = (ctypes.c_double * self.columns).from_address(address)
-            self.solution = (address, np.frombuffer(memoryview(view), dtype=np.float64))
-        return self.solution[1].copy()
+        ctypes.memmove(values.ctypes.data, address, values.nbytes)
+        return values
 
     def close(self) -> None:
         if self.model is not None:

@@ -96,9 +96,14 @@ class Host:
 
 @dataclass(frozen=True)
 class Layout:
-    """Which column means what, to read a solution back into tiles and sets."""
+    """Which column means what, to read a solution back into tiles and sets.
 
-    pieces: list[tuple[Tile, ...]]
+    The candidate columns are sets of the catalogue, by number: a solution uses a few
+    dozen of them, so they become tiles only when read back.
+    """
+
+    catalogue: tuple[tuple[Tile, ...], ...]
+    piece_numbers: list[int]
     played: list[Tile]
     stand_ins: list[Tile]
     rack_jokers: bool
@@ -127,44 +132,61 @@ _TILES = len(ALL_COLOURED)
 # Row of the joker count; a padding index in the candidate table, never a real tile.
 _JOKER_ROW = _NO_TILE = _TILES
 _NUMBERS = np.array([t.number for t in ALL_COLOURED], dtype=np.float64)
+# Each tile's row: a coloured tile's own, the joker's the joker count's.
+_ROW_OF = TILE_INDEX | {JOKER: _JOKER_ROW}
 
 
 @dataclass(frozen=True)
 class _Catalogue:
-    """The candidate sets of one rule set, as a padded matrix of tile indices."""
+    """The candidate sets of one rule set, as a padded matrix of tile indices, and the
+    same flattened (every tile of every set, set by set) to select columns by mask."""
 
     sets: tuple[tuple[Tile, ...], ...]
-    tiles: Vector  # (sets, 5) tile indices, padded with _NO_TILE
+    tiles: Vector  # (sets, width) tile indices, padded with _NO_TILE
+    lengths: Vector  # tiles in each set
+    entry_set: Vector  # the set each flattened tile belongs to
+    entry_row: Vector  # the flattened tiles' indices, as rows (int32)
+
+
+def _catalogue_of(sets: tuple[tuple[Tile, ...], ...], width: int) -> _Catalogue:
+    tiles = np.full((len(sets), width), _NO_TILE, dtype=np.int64)
+    for i, c in enumerate(sets):
+        tiles[i, : len(c)] = [TILE_INDEX[t] for t in c]
+    lengths = np.array([len(c) for c in sets], dtype=np.int64)
+    return _Catalogue(
+        sets,
+        tiles,
+        lengths,
+        entry_set=np.repeat(np.arange(len(sets)), lengths),
+        entry_row=tiles[tiles != _NO_TILE].astype(np.int32),
+    )
 
 
 @lru_cache(maxsize=8)
 def _catalogue(rules: Rules) -> _Catalogue:
-    sets = tuple(candidate_sets(rules))
-    tiles = np.full((len(sets), 5), _NO_TILE, dtype=np.int64)
-    for i, c in enumerate(sets):
-        tiles[i, : len(c)] = [TILE_INDEX[t] for t in c]
-    return _Catalogue(sets, tiles)
+    return _catalogue_of(tuple(candidate_sets(rules)), 5)
 
 
 @lru_cache(maxsize=8)
 def _host_catalogue(rules: Rules) -> _Catalogue:
     """Every joker-free set of any length: the shapes a host may take."""
     sets = tuple(s for n in range(MIN_SET, MAX_NUMBER + 1) for s in candidate_shapes(n, rules))
-    tiles = np.full((len(sets), MAX_NUMBER), _NO_TILE, dtype=np.int64)
-    for i, c in enumerate(sets):
-        tiles[i, : len(c)] = [TILE_INDEX[t] for t in c]
-    return _Catalogue(sets, tiles)
+    return _catalogue_of(sets, MAX_NUMBER)
 
 
-def _counts(tiles: list[Tile]) -> tuple[Vector, int]:
-    """Copies of each coloured tile (plus a zero for the padding index), and jokers."""
-    counts = np.zeros(_TILES + 1, dtype=np.int64)
-    jokers = 0
-    for t in tiles:
-        if t.is_joker:
-            jokers += 1
-        else:
-            counts[TILE_INDEX[t]] += 1
+# The plain case's played and stand-in columns, for every tile: rows of the model, two
+# entries a stand-in (its tile's row, the joker row), selected by mask for each board.
+_STAND_IN_ROWS = np.column_stack([np.arange(_TILES), np.full(_TILES, _JOKER_ROW)]).astype(np.int32)
+_STAND_IN_VALUES = np.tile([-1.0, 1.0], _TILES)
+_MINUS_ONES = np.full(_TILES, -1.0)
+
+
+def _counts(rows: list[int]) -> tuple[Vector, int]:
+    """Copies of each coloured tile (plus a zero for the padding index), and jokers, from
+    the tiles' rows."""
+    counts = np.bincount(rows, minlength=_TILES + 1)
+    jokers = int(counts[_JOKER_ROW])
+    counts[_JOKER_ROW] = 0
     return counts, jokers
 
 
@@ -174,8 +196,9 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     meld_only = not board.opened
     # Before the initial meld the table is out of play: the model sees the rack alone.
     table_sets = () if meld_only else board.table
-    table, table_jokers = _counts([t for s in table_sets for t in s])
-    rack, rack_jokers = _counts(list(board.rack))
+    table_rows = [_ROW_OF[t] for s in table_sets for t in s]
+    table, table_jokers = _counts(table_rows)
+    rack, rack_jokers = _counts([_ROW_OF[t] for t in board.rack])
     jokers = table_jokers + rack_jokers
     available = table + rack
     available[_NO_TILE] = 1 << 20
@@ -183,13 +206,12 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     # Only sets that the tiles in play (jokers filling the gaps) can make.
     catalogue = _catalogue(rules)
     in_play = available[catalogue.tiles]
-    usable = np.flatnonzero((in_play == 0).sum(axis=1) <= jokers)
-    piece_tiles = catalogue.tiles[usable]
-    in_sets = np.zeros(_TILES + 1, dtype=bool)
-    in_sets[piece_tiles] = True
-    in_sets[_NO_TILE] = False
-    played = np.flatnonzero(in_sets[:_TILES] & (rack[:_TILES] > 0))
-    stand_ins = np.flatnonzero(in_sets[:_TILES]) if jokers else np.zeros(0, dtype=np.int64)
+    is_usable = (in_play == 0).sum(axis=1) <= jokers
+    usable = np.flatnonzero(is_usable)
+    piece_rows = catalogue.entry_row[is_usable[catalogue.entry_set]]
+    in_sets = np.bincount(piece_rows, minlength=_TILES) > 0
+    played = np.flatnonzero(in_sets & (rack[:_TILES] > 0))
+    stand_ins = np.flatnonzero(in_sets) if jokers else np.zeros(0, dtype=np.int64)
 
     # Lexicographic weights: primary over secondary over sets kept; all whole numbers.
     penalty = rules.joker_penalty
@@ -257,17 +279,16 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
 
     columns = _Columns()
     # Candidate sets: one entry per tile they hold, in that tile's row.
-    lengths = (piece_tiles != _NO_TILE).sum(axis=1)
-    rows = piece_tiles[piece_tiles != _NO_TILE]
     columns.add_block(
         upper=(in_play[usable] + jokers).min(axis=1),
         cost=np.zeros(len(usable)),
-        lengths=lengths,
-        rows=rows,
-        values=np.ones(len(rows)),
+        lengths=catalogue.lengths[usable],
+        rows=piece_rows,
+        values=np.ones(len(piece_rows)),
     )
     meld_row, link_row = _JOKER_ROW + 1, _JOKER_ROW + 2
-    if not (meld_only or role_row or freed or hosts):
+    plain = not (meld_only or role_row or freed or hosts)
+    if plain:
         # The plain case of the two loops below, by numpy: a played tile leaves the rack
         # for its tile's row; a joker standing in counts there and in the joker row.
         columns.add_block(
@@ -275,14 +296,14 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
             cost=tiles_weight + value_weight * _NUMBERS[played],
             lengths=np.ones(len(played), dtype=np.int64),
             rows=played,
-            values=np.full(len(played), -1.0),
+            values=_MINUS_ONES[: len(played)],
         )
         columns.add_block(
             upper=np.full(len(stand_ins), jokers),
             cost=np.zeros(len(stand_ins)),
             lengths=np.full(len(stand_ins), 2),
-            rows=np.column_stack([stand_ins, np.full(len(stand_ins), _JOKER_ROW)]).ravel(),
-            values=np.tile([-1.0, 1.0], len(stand_ins)),
+            rows=_STAND_IN_ROWS[stand_ins].ravel(),
+            values=_STAND_IN_VALUES[: 2 * len(stand_ins)],
         )
         played_by_loop = stand_ins_by_loop = np.zeros(0, dtype=np.int64)
     else:
@@ -312,8 +333,20 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         if meld_only:
             entries[link_row] = 1.0
         columns.add(rack_jokers, tiles_weight + value_weight * penalty, entries)
-    # Sets of the table kept as they lie: their real tiles and their jokers, all at once.
-    for number, s in enumerate(table_sets):
+    # Sets of the table kept as they lie: their real tiles and their jokers, all at once
+    # (plain, and no set holding a joker twice: an entry for each of its tiles).
+    if plain and all(s.count(JOKER) < 2 for s in table_sets):
+        columns.add_block(
+            upper=np.ones(len(table_sets)),
+            cost=np.ones(len(table_sets)),
+            lengths=np.array([len(s) for s in table_sets], dtype=np.int64),
+            rows=np.array(table_rows, dtype=np.int64),
+            values=np.ones(len(table_rows)),
+        )
+        table_sets_by_loop: tuple[tuple[Tile, ...], ...] = ()
+    else:
+        table_sets_by_loop = table_sets
+    for number, s in enumerate(table_sets_by_loop):
         entries = {}
         for tile in s:
             row = _JOKER_ROW if tile.is_joker else TILE_INDEX[tile]
@@ -378,7 +411,8 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         row_upper = np.concatenate([row_upper, strict_upper])
 
     layout = Layout(
-        pieces=[catalogue.sets[i] for i in usable.tolist()],
+        catalogue=catalogue.sets,
+        piece_numbers=usable.tolist(),
         played=[ALL_COLOURED[i] for i in played.tolist()],
         stand_ins=[ALL_COLOURED[i] for i in stand_ins.tolist()],
         rack_jokers=bool(rack_jokers),
@@ -389,52 +423,57 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
 
 
 class _Columns:
-    """Collects columns: blocks built by numpy first, then single ones, in that order."""
+    """Collects columns in order: blocks built by numpy, and single ones between them."""
+
+    # The parts of a block, each a sequence with an item per column or per entry.
+    UPPER, COST, LENGTHS, ROWS, VALUES = range(5)
 
     def __init__(self) -> None:
-        self.blocks: list[tuple[Vector, ...]] = []
-        self.upper: list[float] = []
-        self.cost: list[float] = []
-        self.lengths: list[int] = []
-        self.rows: list[int] = []
-        self.values: list[float] = []
+        self.parts: list[tuple[Any, ...]] = []
+        self.singles: tuple[list[Any], ...] = ([], [], [], [], [])
 
     def add_block(
         self, upper: Vector, cost: Vector, lengths: Vector, rows: Vector, values: Vector
     ) -> None:
         """Columns whose entries are `rows` and `values`, `lengths[i]` of them for column i."""
-        assert not self.upper, "blocks come before single columns"
-        self.blocks.append((upper, cost, lengths, rows, values))
+        self._close_singles()
+        self.parts.append((upper, cost, lengths, rows, values))
 
     def add(self, upper: float, cost: float, entries: dict[int, float]) -> None:
-        self.upper.append(float(upper))
-        self.cost.append(float(cost))
-        self.lengths.append(len(entries))
-        self.rows.extend(entries)
-        self.values.extend(entries.values())
+        singles = self.singles
+        singles[self.UPPER].append(float(upper))
+        singles[self.COST].append(float(cost))
+        singles[self.LENGTHS].append(len(entries))
+        singles[self.ROWS].extend(entries)
+        singles[self.VALUES].extend(entries.values())
+
+    def _close_singles(self) -> None:
+        if self.singles[self.UPPER]:
+            self.parts.append(self.singles)
+            self.singles = ([], [], [], [], [])
 
     def mip(self, row_lower: Vector, row_upper: Vector) -> Mip:
-        def joined(part: int, singles: list[Any]) -> Vector:
-            return np.concatenate([*(block[part] for block in self.blocks), singles])
+        self._close_singles()
 
-        lengths = joined(2, self.lengths)
-        start = np.zeros(len(lengths) + 1, dtype=np.int32)
-        np.cumsum(lengths, out=start[1:])
+        def joined(part: int, dtype: Any) -> Vector:
+            return np.concatenate([p[part] for p in self.parts]).astype(dtype, copy=False)
+
+        lengths = joined(self.LENGTHS, np.int64)
         return Mip(
-            cost=joined(1, self.cost).astype(np.float64),
+            cost=joined(self.COST, np.float64),
             lower=np.zeros(len(lengths)),
-            upper=joined(0, self.upper).astype(np.float64),
+            upper=joined(self.UPPER, np.float64),
             row_lower=row_lower,
             row_upper=row_upper,
-            col_start=start,
-            col_index=joined(3, self.rows).astype(np.int32),
-            col_value=joined(4, self.values).astype(np.float64),
+            col_start=np.concatenate(([0], np.cumsum(lengths))).astype(np.int32),
+            col_index=joined(self.ROWS, np.int32),
+            col_value=joined(self.VALUES, np.float64),
         )
 
 
 def _read_hosts(layout: Layout, values: Vector) -> list[tuple[Tile, ...]]:
     """The hosts (STRICT), from their columns: those right after the kept sets'."""
-    at = len(layout.pieces) + len(layout.played) + len(layout.stand_ins)
+    at = len(layout.piece_numbers) + len(layout.played) + len(layout.stand_ins)
     at += layout.rack_jokers + layout.table_sets
     counts = iter(np.rint(np.asarray(values[at:], dtype=np.float64)).astype(np.int64).tolist())
     hosts = []
@@ -472,8 +511,8 @@ def read_solution(layout: Layout, values: Vector) -> Arrangement:
 
 def _read_candidates(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe (columns in build order)."""
-    counts = np.rint(np.asarray(values, dtype=np.float64)).astype(np.int64)
-    played_at = len(layout.pieces)
+    counts = np.rint(values).astype(np.int64)
+    played_at = len(layout.piece_numbers)
     stand_ins_at = played_at + len(layout.played)
     rack_joker_at = stand_ins_at + len(layout.stand_ins)
     kept_at = rack_joker_at + layout.rack_jokers
@@ -482,7 +521,7 @@ def _read_candidates(layout: Layout, values: Vector) -> Arrangement:
     for i in np.flatnonzero(counts).tolist():
         n = int(counts[i])
         if i < played_at:
-            arrangement.pieces.extend([layout.pieces[i]] * n)
+            arrangement.pieces.extend([layout.catalogue[layout.piece_numbers[i]]] * n)
         elif i < stand_ins_at:
             arrangement.played[layout.played[i - played_at]] = n
         elif i < rack_joker_at:

@@ -28,6 +28,10 @@ class JokerRetrieval(enum.Enum):
     REPLACE = "replace"
     STRICT = "strict"
 
+    # As Colour's: Enum's own __hash__ is Python code, and Rules (which hash their
+    # retrieval) key the caches every model build looks up.
+    __hash__ = object.__hash__
+
     @property
     def by_replacement(self) -> bool:
         """A joker leaves its set only for the tile it stands for (REPLACE and STRICT)."""

@@ -143,20 +143,24 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
     Pieces come in canonical order (runs ascending, groups by colour), each joker at the
     place of the tile it stands for.
     """
-    jokers = Counter(arrangement.stand_ins)
-    runs: list[list[tuple[Tile, Tile]]] = []
+    jokers = dict(arrangement.stand_ins)
+    runs: list[tuple[TileRow, TileRow]] = []
     groups: list[TileRow] = []
     for piece in arrangement.pieces:
-        row = []
-        for t in piece:
-            filled = jokers[t] > 0
-            jokers[t] -= filled
-            row.append((t, JOKER if filled else t))
-        if len({t.number for t in piece}) == 1:
-            groups.append(tuple(t for _, t in row))
+        laid = piece
+        if jokers:
+            row = []
+            for t in piece:
+                if jokers.get(t, 0) > 0:
+                    jokers[t] -= 1
+                    t = JOKER
+                row.append(t)
+            laid = tuple(row)
+        if piece[0].number == piece[1].number:
+            groups.append(laid)
         else:
-            runs.append(row)
-    return [tuple(t for _, t in row) for row in _join_runs(runs)] + groups + arrangement.hosts
+            runs.append((piece, laid))
+    return _join_runs(runs) + groups + arrangement.hosts
 
 
 def laid_sets(arrangement: Arrangement, rules: Rules) -> list[TileRow]:
@@ -178,26 +182,26 @@ def _as_read(row: TileRow, rules: Rules) -> TileRow:
     return meld.ordered
 
 
-def _join_runs(runs: list[list[tuple[Tile, Tile]]]) -> list[list[tuple[Tile, Tile]]]:
+def _join_runs(runs: list[tuple[TileRow, TileRow]]) -> list[TileRow]:
     """Join runs of one colour where one starts right after the other ends.
 
-    Each run is (stand-in, tile) pairs from its first number up; a wrapping run ends at
+    Each run is its joker-free shape and its tiles as laid; a wrapping run ends at
     position 14, where nothing can follow it, and no run is longer than 13.
     """
-    joined: list[list[tuple[Tile, Tile]]] = []
-    for row in sorted(runs, key=lambda r: r[0][0].sort_key()):
-        last = joined[-1] if joined else None
-        if (
-            last is not None
-            and last[0][0].colour == row[0][0].colour
-            and last[0][0].number + len(last) == row[0][0].number
-            # 1-13 followed by a wrapping ...13-1 would hold the 1 twice.
-            and len(last) + len(row) <= MAX_NUMBER
-        ):
-            last.extend(row)
-        else:
-            joined.append(list(row))
-    return joined
+    joined: list[tuple[Tile, list[Tile]]] = []  # each run's first place, and its tiles
+    for shape, laid in sorted(runs, key=lambda run: run[0][0].sort_key()):
+        if joined:
+            first, tiles = joined[-1]
+            if (
+                first.colour == shape[0].colour
+                and first.number + len(tiles) == shape[0].number
+                # 1-13 followed by a wrapping ...13-1 would hold the 1 twice.
+                and len(tiles) + len(laid) <= MAX_NUMBER
+            ):
+                tiles.extend(laid)
+                continue
+        joined.append((shape[0], list(laid)))
+    return [tuple(tiles) for _, tiles in joined]
 
 
 def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
