@@ -9,8 +9,9 @@ Between the nodes of a branch-and-bound only column bounds change. Two C++ membe
 ClpSimplex, called by their Itanium-ABI names where the library exports them (Linux,
 macOS), let a re-solve start from the last factorization: `dual(ifValuesPass,
 startFinishOptions)` and `setColumnBounds`, which also updates the solver's own scaled
-copy. Where they are missing the C interface alone is used (each re-solve then starts
-afresh: slower, the same answers).
+copy. A third, `setDualRowPivotAlgorithm`, with a ClpDualRowDantzig made once, has the
+dual simplex price rows by Dantzig's rule. Where they are missing the C interface alone
+is used (each re-solve then starts afresh: slower, the same answers).
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ _OR_HIGHS = " (--backend highs needs no CLP)"
 
 _DUAL = "_ZN10ClpSimplex4dualEii"
 _SET_COLUMN_BOUNDS = "_ZN10ClpSimplex15setColumnBoundsEidd"
+_SET_DUAL_PRICING = "_ZN10ClpSimplex24setDualRowPivotAlgorithmER15ClpDualRowPivot"
+_NEW_DANTZIG = "_ZN17ClpDualRowDantzigC1Ev"
+# Room for one ClpDualRowDantzig (a vtable pointer and a few fields: tens of bytes).
+_PRICING_BYTES = 1024
 
 
 class _Api(NamedTuple):
@@ -49,6 +54,8 @@ class _Api(NamedTuple):
     index_type: Any  # numpy dtype of CoinBigIndex (column starts)
     dual: Any
     set_column_bounds: Any
+    set_dual_pricing: Any
+    dantzig: Any  # a ClpDualRowDantzig for set_dual_pricing to copy, kept for the process
 
 
 @functools.cache
@@ -89,8 +96,9 @@ def _index_type(dist: str) -> Any:
     return np.int32
 
 
-def _declare(lib: Any) -> tuple[Any, Any]:
-    """Declare the C functions used; return the C++ members, or None where missing."""
+def _declare(lib: Any) -> tuple[Any, Any, Any, Any]:
+    """Declare the C functions used; return the C++ members, or None where missing, and
+    a Dantzig dual pricing object if the library can make one."""
     pointer, integer, double = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
     signatures: dict[str, tuple[list[Any], Any]] = {
         "Clp_newModel": ([], pointer),
@@ -111,10 +119,18 @@ def _declare(lib: Any) -> tuple[Any, Any]:
     dual = getattr(lib, _DUAL, None)
     set_column_bounds = getattr(lib, _SET_COLUMN_BOUNDS, None)
     if dual is None or set_column_bounds is None:
-        return None, None
+        return None, None, None, None
     dual.argtypes, dual.restype = [pointer, integer, integer], integer
     set_column_bounds.argtypes, set_column_bounds.restype = [pointer, integer, double, double], None
-    return dual, set_column_bounds
+    set_dual_pricing = getattr(lib, _SET_DUAL_PRICING, None)
+    new_dantzig = getattr(lib, _NEW_DANTZIG, None)
+    if set_dual_pricing is None or new_dantzig is None:
+        return dual, set_column_bounds, None, None
+    set_dual_pricing.argtypes, set_dual_pricing.restype = [pointer, pointer], None
+    new_dantzig.argtypes, new_dantzig.restype = [pointer], None
+    dantzig = ctypes.create_string_buffer(_PRICING_BYTES)
+    new_dantzig(ctypes.addressof(dantzig))
+    return dual, set_column_bounds, set_dual_pricing, dantzig
 
 
 def _address(array: Vector) -> int:
@@ -149,6 +165,10 @@ class ClpLp:
         lib.Clp_loadProblem(self.model, mip.columns, mip.rows, *map(_address, arrays))
         self.lower, self.upper = arrays[3], arrays[4]
         self.simplex = lib.Clp_getClpSimplex(self.model) if self.api.dual is not None else None
+        if self.simplex is not None and self.api.dantzig is not None:
+            # Dantzig's rule prices these small LPs' rows in less time than CLP's default
+            # steepest edge saves in iterations (600 positions: median 326 -> 296 us).
+            self.api.set_dual_pricing(self.simplex, ctypes.addressof(self.api.dantzig))
         self.solved = False
 
     def bound(self, lower: Vector, upper: Vector) -> None:
