@@ -231,10 +231,14 @@ class _Branching:
         MIP should take over: past the node limit, or an LP that ended unexpectedly."""
         import numpy as np
 
-        stack = [(self.mip.lower, self.mip.upper)]
+        # Each node waits with its parent's bound, rounded down: a node whose parent could
+        # not beat the best found since is closed without solving its LP.
+        stack = [(self.mip.lower, self.mip.upper, math.inf)]
         nodes = 0
         while stack:
-            lo, up = stack.pop()
+            lo, up, ceiling = stack.pop()
+            if ceiling <= self.best:
+                continue
             if nodes == NODE_LIMIT[self.lp.engine]:
                 return None
             if not self.time_left():
@@ -250,7 +254,8 @@ class _Branching:
             bound = self.lp.objective()
             # Whole-number costs: a bound that rounds down to the best found cannot beat it
             # (the margin keeps an LP's rounding error from pruning a better node).
-            if math.floor(bound + PRUNE_TOLERANCE * max(1.0, abs(bound))) <= self.best:
+            ceiling = math.floor(bound + PRUNE_TOLERANCE * max(1.0, abs(bound)))
+            if ceiling <= self.best:
                 continue
             values = self.lp.values()
             fraction = np.abs(values - np.round(values))
@@ -264,8 +269,8 @@ class _Branching:
             )
             raised, lowered = lo.copy(), up.copy()
             raised[j], lowered[j] = np.ceil(values[j]), np.floor(values[j])
-            stack.append((raised, up))
-            stack.append((lo, lowered))
+            stack.append((raised, up, ceiling))
+            stack.append((lo, lowered, ceiling))
         if self.incumbent is None:
             raise SolverError("the LP found the position infeasible (a bug in the model)")
         return Solution(self.incumbent, proved=True)
