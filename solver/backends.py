@@ -258,9 +258,10 @@ class _Branching:
             if ceiling <= self.best:
                 continue
             values = self.lp.values()
-            fraction = np.abs(values - np.round(values))
+            rounded = np.rint(values)
+            fraction = np.abs(values - rounded)
             if fraction.max() < INTEGRALITY_TOLERANCE:
-                self.incumbent = np.round(values)
+                self.incumbent = rounded
                 self.best = float(self.cost @ self.incumbent)
                 continue
             # Branch on the fractional column that weighs most in the objective, down first.

@@ -245,7 +245,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         role_row[index], next_row = next_row, next_row + 1
     # STRICT: the rack tiles that could free a joker; if there are any, the hosts that
     # could hold a freed joker and two tiles from the rack.
-    freed = [int(i) for i in played if i in role_row]
+    freed = [int(i) for i in played if i in role_row] if role_row else []
     strict = rules.joker_retrieval is JokerRetrieval.STRICT and bool(freed)
     hosts: list[Host] = []
     if strict:
@@ -280,7 +280,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     columns = _Columns()
     # Candidate sets: one entry per tile they hold, in that tile's row.
     columns.add_block(
-        upper=(in_play[usable] + jokers).min(axis=1),
+        upper=in_play[usable].min(axis=1) + jokers,
         cost=np.zeros(len(usable)),
         lengths=catalogue.lengths[usable],
         rows=piece_rows,
