@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import heapq
 import importlib
+import itertools
 import math
 import os
 import sys
@@ -213,11 +215,23 @@ def _branch_and_bound(lp: _Lp, mip: Mip, time_limit: float | None) -> Solution:
     return _highs_mip(mip, search.incumbent, deadline)
 
 
+class _Node(NamedTuple):
+    """An open node: its column bounds, and its parent's LP bound rounded down."""
+
+    lower: Vector
+    upper: Vector
+    ceiling: float
+    depth: int
+
+
 class _Branching:
-    """Depth-first branch-and-bound over LP re-solves, for at most NODE_LIMIT nodes.
+    """Branch-and-bound over LP re-solves, for at most NODE_LIMIT nodes.
 
     Every cost is a whole number, so a node whose LP bound rounds down to the incumbent's
-    value cannot improve on it.
+    value cannot improve on it. The search dives depth-first, down branch first, to a
+    first solution; from then on each dive starts from the open node with the best bound.
+    Diving down first alone found poor solutions first on hard positions, and then
+    improved them one unit at a time (841 LPs where best-bound dives need far fewer).
     """
 
     def __init__(self, lp: _Lp, mip: Mip, deadline: float | None) -> None:
@@ -225,26 +239,32 @@ class _Branching:
         self.cost = mip.cost
         self.incumbent: Any = None
         self.best = -float("inf")
+        self.dive: list[_Node] = []
+        # Open nodes off the dive, best bound first, then deepest (nearest a solution).
+        self.queued: list[tuple[float, int, int, _Node]] = []
+        self.queue_order = itertools.count()
+
+    def queue(self, node: _Node) -> None:
+        heapq.heappush(self.queued, (-node.ceiling, -node.depth, next(self.queue_order), node))
 
     def run(self) -> Solution | None:
         """The proved optimum, the best found when time ran out, or None when HiGHS's own
         MIP should take over: past the node limit, or an LP that ended unexpectedly."""
         import numpy as np
 
-        # Each node waits with its parent's bound, rounded down: a node whose parent could
-        # not beat the best found since is closed without solving its LP.
-        stack = [(self.mip.lower, self.mip.upper, math.inf)]
+        self.dive.append(_Node(self.mip.lower, self.mip.upper, math.inf, 0))
         nodes = 0
-        while stack:
-            lo, up, ceiling = stack.pop()
-            if ceiling <= self.best:
+        while self.dive or self.queued:
+            node = self.dive.pop() if self.dive else heapq.heappop(self.queued)[-1]
+            # Closed unsolved when its parent's bound cannot beat the best found since.
+            if node.ceiling <= self.best:
                 continue
             if nodes == NODE_LIMIT[self.lp.engine]:
                 return None
             if not self.time_left():
                 return self.stopped()
             if nodes:
-                self.lp.bound(lo, up)
+                self.lp.bound(node.lower, node.upper)
             nodes += 1
             end = self.lp.solve(self.remaining())
             if end is LpEnd.INFEASIBLE:
@@ -263,15 +283,23 @@ class _Branching:
             if fraction.max() < INTEGRALITY_TOLERANCE:
                 self.incumbent = rounded
                 self.best = float(self.cost @ self.incumbent)
+                # A solution ends the dive: the next starts from the best bound.
+                for waiting in self.dive:
+                    self.queue(waiting)
+                self.dive.clear()
                 continue
             # Branch on the fractional column that weighs most in the objective, down first.
             j = int(
                 np.argmax(np.where(fraction >= INTEGRALITY_TOLERANCE, self.cost + fraction, -1))
             )
-            raised, lowered = lo.copy(), up.copy()
+            raised, lowered = node.lower.copy(), node.upper.copy()
             raised[j], lowered[j] = np.ceil(values[j]), np.floor(values[j])
-            stack.append((raised, up, ceiling))
-            stack.append((lo, lowered, ceiling))
+            up = _Node(raised, node.upper, ceiling, node.depth + 1)
+            if self.incumbent is None:
+                self.dive.append(up)
+            else:
+                self.queue(up)
+            self.dive.append(_Node(node.lower, lowered, ceiling, node.depth + 1))
         if self.incumbent is None:
             raise SolverError("the LP found the position infeasible (a bug in the model)")
         return Solution(self.incumbent, proved=True)
