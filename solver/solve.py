@@ -231,8 +231,10 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
                 shared += min(k, left.get(t, 0))
             pairs.append((n >= first_host, -shared, n, i))
     pairs.sort()
+    # A table set that a host holds (locked-joker-sets) gives it its tiles before any other.
+    held = [(False, 0, first_host + h, i) for i, h in arrangement.holders.items()]
     taken: list[dict[int, dict[Tile, int]]] = [{} for _ in new_sets]
-    for _, _, n, i in pairs:
+    for _, _, n, i in held + pairs:
         need, left = needs[n], leftover[i]
         for t, k in need.items():
             moved = min(k, left.get(t, 0))
