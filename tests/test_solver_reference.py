@@ -17,6 +17,8 @@ from .reference import best_move
 
 # Examples per backend in the default profile; HYPOTHESIS_PROFILE=thorough multiplies them by 50.
 EXAMPLES = {"highs": 400, "clp": 400, "pulp-highs": 120, "cbc": 100}
+# With locked-joker-sets on, every table starting with a set that holds a joker.
+LOCKED_EXAMPLES = {"highs": 150, "clp": 150, "pulp-highs": 50, "cbc": 50}
 SCALE = max(1, settings.default.max_examples // 100)
 
 
@@ -84,6 +86,44 @@ def test_strict_retrieval_agrees_with_reference() -> None:
     @settings(max_examples=100 * SCALE)
     @given(
         board=positions(max_rack=5, retrieval=JokerRetrieval.STRICT, freeing=True),
+        objective=st.sampled_from(["tiles", "value"]),
+    )
+    def agrees(board: Board, objective: str) -> None:
+        move = find_move(board, objective=objective)
+        assert check_move(board, move) == []
+        expected = best_move(board, objective)
+        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
+        assert kept_sets(move.steps) == expected.kept
+
+    agrees()
+
+
+def test_locked_joker_sets_agree_with_reference(backend: str) -> None:
+    """locked-joker-sets under each joker-retrieval rule: the real tiles of a set with a
+    joker stay together, in the set as it lies or in one set grown from it."""
+
+    @settings(max_examples=LOCKED_EXAMPLES[backend] * SCALE)
+    @given(board=positions(max_rack=3, locked=True), objective=st.sampled_from(["tiles", "value"]))
+    def agrees(board: Board, objective: str) -> None:
+        move = find_move(board, objective=objective, backend=backend)
+        assert check_move(board, move) == []
+        expected = best_move(board, objective)
+        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
+        assert kept_sets(move.steps) == expected.kept
+
+    agrees()
+
+
+def test_strict_and_locked_agree_with_reference() -> None:
+    """joker-retrieval=strict with locked-joker-sets, on positions made to free jokers: a
+    freed joker may end in the set that holds a locked set's tiles, whose tiles are then
+    the table's, not the rack's."""
+
+    @settings(max_examples=80 * SCALE)
+    @given(
+        board=positions(
+            max_sets=2, max_rack=2, retrieval=JokerRetrieval.STRICT, freeing=True, locked=True
+        ),
         objective=st.sampled_from(["tiles", "value"]),
     )
     def agrees(board: Board, objective: str) -> None:
