@@ -255,7 +255,12 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
         main = max(sources, key=lambda s: len(s.tiles))
         whole = len(sources) == 1 and len(main.tiles) == len(board.table[main.set_index])
         action = Action.EXTEND if whole else Action.REBUILD
-        steps_at[main.set_index].append(Step(action, tiles, sources, rack_part))
+        step = Step(action, tiles, sources, rack_part)
+        # A set holding a table set's tiles (locked-joker-sets) comes first under that set.
+        if n - first_host in arrangement.holders.values():
+            steps_at[main.set_index].insert(0, step)
+        else:
+            steps_at[main.set_index].append(step)
     ordered: list[Step] = []
     for i, old in enumerate(board.table):
         if i in kept:
