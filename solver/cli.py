@@ -110,6 +110,11 @@ def rule_options(command: F) -> F:
             "for, from the rack (all seeds); strict: replace, and the freed joker goes into "
             "a set with two tiles from the rack (000, 001).",
         ),
+        click.option(
+            "--locked-joker-sets/--no-locked-joker-sets",
+            default=None,
+            help="No tile may be taken out of a set that holds a joker; tiles may be added (001).",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -126,6 +131,7 @@ def rule_overrides(kwargs: dict[str, Any]) -> dict[str, object]:
         "tile_set": int(tile_set) if tile_set is not None else None,
         "joker_penalty": kwargs.pop("joker_penalty", None),
         "joker_retrieval": JokerRetrieval(retrieval) if retrieval is not None else None,
+        "locked_joker_sets": kwargs.pop("locked_joker_sets", None),
     }
 
 

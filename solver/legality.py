@@ -48,23 +48,86 @@ def check_move(board: Board, move: Move) -> list[str]:
     if {Status.OPTIMAL: not move.played, Status.NO_MOVE: bool(move.played)}.get(move.status):
         problems.append(f"status {move.status.value} with {len(move.played)} tiles played")
     problems.extend(_step_problems(board, move))
+    # Where the tiles of each set holding a joker went: with the rule off, nowhere in particular.
+    placements: list[Placement] = [{}]
+    if rules.locked_joker_sets and board.opened:
+        placements = _locked_placements(board, move)
+        if not placements:
+            problems.append(_locked_problem(board, move))
+            placements = [{}]
     if rules.joker_retrieval.by_replacement and board.opened:
-        problems.extend(_retrieval_problems(board, move))
+        problems.extend(_retrieval_problems(board, move, placements))
     return problems
 
 
-def _retrieval_problems(board: Board, move: Move) -> list[str]:
+# The tiles each new set (by its index in the move's steps) holds from table sets with a joker.
+Placement = dict[int, frozenset[Tile]]
+
+
+def _locked_placements(board: Board, move: Move) -> list[Placement]:
+    """LOCKED-JOKER-SETS: every way to give each changed table set that holds a joker one new
+    set holding all its real tiles, no two of them the same tile of one new set.
+
+    Copies of a tile are alike, so it is enough that the new sets hold them; a tile held
+    once can be the table's copy of one set only, hence a matching, found by backtracking.
+    The sets are few (one joker each at least), the new sets that can take one few too.
+    """
+    changed = sorted({s.set_index for step in move.steps for s in step.from_table})
+    # A set of jokers alone holds no tile that could leave it.
+    locked = [frozenset(t for t in board.table[i] if not t.is_joker) for i in changed]
+    locked = [
+        real for i, real in zip(changed, locked, strict=True) if JOKER in board.table[i] and real
+    ]
+    new = [
+        (n, frozenset(step.tiles))
+        for n, step in enumerate(move.steps)
+        if step.action is not Action.KEEP
+    ]
+    found: set[tuple[tuple[int, frozenset[Tile]], ...]] = set()
+
+    def place(at: int, held: Placement) -> None:
+        if at == len(locked):
+            found.add(tuple(sorted((n, tiles) for n, tiles in held.items() if tiles)))
+            return
+        real = locked[at]
+        for n, tiles in new:
+            taken = held.get(n, frozenset())
+            if real <= tiles and not real & taken:
+                place(at + 1, held | {n: taken | real})
+
+    place(0, {})
+    return [dict(placement) for placement in found]
+
+
+def _locked_problem(board: Board, move: Move) -> str:
+    """What is wrong when no placement exists: a set whose tiles are in no one new set, or
+    sets that would need the same tile of one new set."""
+    changed = sorted({s.set_index for step in move.steps for s in step.from_table})
+    new = [set(step.tiles) for step in move.steps if step.action is not Action.KEEP]
+    for i in changed:
+        old = board.table[i]
+        if JOKER in old and not any({t for t in old if not t.is_joker} <= row for row in new):
+            shown = format_tiles(old)
+            return f"a tile was taken out of [{shown}], which holds a joker (locked-joker-sets)"
+    return "sets holding a joker would need the same tile of one new set (locked-joker-sets)"
+
+
+def _retrieval_problems(board: Board, move: Move, placements: list[Placement]) -> list[str]:
     """REPLACE: every joker of a changed table set must still stand for a tile it stood for
     (in some reading of its old set and of its new one), or that tile was played.
-    STRICT: and each joker so freed is in a set with two tiles played from the rack."""
+    STRICT: and each joker so freed is in a set with two tiles played from the rack; a tile
+    that one of `placements` gives a table set with a joker is the table's, not the rack's."""
     changed = {s.set_index for step in move.steps for s in step.from_table}
     owed = [joker_roles(board.table[i], board.rules) for i in sorted(changed)]
     owed = [roles for roles in owed if roles != {()}]
     if not owed:
         return []
-    with_jokers = [
-        step.tiles for step in move.steps if step.action is not Action.KEEP and JOKER in step.tiles
+    rows = [
+        n
+        for n, step in enumerate(move.steps)
+        if step.action is not Action.KEEP and JOKER in step.tiles
     ]
+    with_jokers = [move.steps[n].tiles for n in rows]
     held = [joker_roles(row, board.rules) for row in with_jokers]
     played = Counter(move.played)
     strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
@@ -76,7 +139,12 @@ def _retrieval_problems(board: Board, move: Move) -> list[str]:
             if need - have:
                 continue
             replaced = True
-            if not strict or _freed_jokers_hosted(need, with_jokers, new, played):
+            if not strict or any(
+                _freed_jokers_hosted(
+                    need, with_jokers, new, played, [held.get(n, frozenset()) for n in rows]
+                )
+                for held in placements
+            ):
                 return []
     if replaced:
         return ["a freed joker is in no set with two tiles from the rack"]
@@ -88,9 +156,10 @@ def _freed_jokers_hosted(
     rows: list[tuple[Tile, ...]],
     readings: tuple[tuple[Tile, ...], ...],
     played: Counter[Tile],
+    locked: list[frozenset[Tile]],
 ) -> bool:
     """Can the jokers of the new sets (reading `readings[i]` in `rows[i]`) be told apart so
-    that every freed one is in a set with two tiles from the rack?
+    that every freed one is in a set with two tiles from the rack (not of `locked[i]`)?
 
     Each joker place holds a joker keeping its role (one of `need`), one freed (its role
     then played from the rack), or one from the rack. Jokers are alike, and so are copies
@@ -107,18 +176,26 @@ def _freed_jokers_hosted(
         hosts = {i for (i, _), kind in zip(places, kinds, strict=True) if kind == "f"}
         rack_jokers = Counter(i for (i, _), kind in zip(places, kinds, strict=True) if kind == "r")
         short = {i: 2 - rack_jokers[i] for i in hosts if rack_jokers[i] < 2}
-        if _rack_tiles_suffice(rows, short, played):
+        if _rack_tiles_suffice(rows, short, played, locked):
             return True
     return False
 
 
 def _rack_tiles_suffice(
-    rows: list[tuple[Tile, ...]], short: dict[int, int], played: Counter[Tile]
+    rows: list[tuple[Tile, ...]],
+    short: dict[int, int],
+    played: Counter[Tile],
+    locked: list[frozenset[Tile]],
 ) -> bool:
     """Can row i count `short[i]` of its tiles as played from the rack, for every i at once,
-    without counting more copies of a tile than were played?"""
+    without counting more copies of a tile than were played, nor a tile of `locked[i]`
+    (the copy of a table set with a joker that stays with its set)?"""
     choices = [
-        list(combinations([t for t in rows[i] if played[t] and not t.is_joker], n))
+        list(
+            combinations(
+                [t for t in rows[i] if played[t] and not t.is_joker and t not in locked[i]], n
+            )
+        )
         for i, n in short.items()
     ]
     return any(

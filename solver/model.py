@@ -29,6 +29,26 @@ deal the rack tiles round the copies in turn, and each copy gets at most two or 
 least two; either way the freed jokers fit. Copies of a tile from the rack and from the
 table are alike, as are jokers, so counts decide.
 
+Under `locked-joker-sets` a table set with a joker that is not kept must have all its real
+tiles in one set of the new table (it may grow; its jokers move as the retrieval rule
+allows). One real tile is always together, so the sets with two or more are "locked", and
+each is kept or lies in a "locked host", a whole set of the new table (any length, like the
+hosts above):
+- b[S,H] 1 if one copy of shape H is laid holding the real tiles of the locked sets S (sets
+  whose real tiles differ: a set holds a tile once; at most four, one joker each);
+- a row per locked set s: k[s] + sum of b[S,H] with s in S = 1.
+A locked host puts one place in each of its tiles' rows, as a piece does, and its jokers are
+among the j[t]; all it adds is that its held places (the tiles of S) hold real tiles. That
+needs no row: the real copies of a tile t outside kept sets (the table's not kept, and the
+played ones) are at least the held places for t, each being the copy of one set not kept,
+so the j[t] jokers fit in the other places of t. Conversely a legal table is a solution:
+each new set holding the real tiles of one or more locked sets S is b[S, its shape], the
+other sets cut into pieces. Under STRICT, where jokers may be freed, a new set may hold both
+locked tiles and a freed joker: each b[S,H] then has a twin with the host columns above (two
+tiles from the rack among them), one copy at most, and no joker or from-rack column at a
+held place (it holds the table's tile); and the held places of b[S,H] join the real-tile
+rows, for the hosts draw on the real copies too.
+
 Counting a joker as the tile it stands for keeps the model to the 185 joker-free sets
 (197 with wraparound) instead of every set with jokers in every place, and is exact: any
 table of valid sets cuts into candidates with some tiles replaced by jokers, and any such
@@ -43,6 +63,7 @@ import enum
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -86,12 +107,26 @@ class Mip:
 
 @dataclass(frozen=True)
 class Host:
-    """A set a freed joker may end in (STRICT): its joker-free shape, the tiles that have
-    a column for jokers keeping their role, and those that may count as from the rack."""
+    """A set laid whole: one a freed joker may end in (STRICT), or one holding the real tiles
+    of table sets with a joker (LOCKED). Its joker-free shape, the tiles that have a column
+    for jokers keeping their role, and those that may count as from the rack; the table sets
+    whose real tiles it holds (`locked`), and those tiles (`held`: real, and the table's).
+
+    A host that is not `freeing` holds no freed joker: it has one column, its copy, and its
+    jokers are among the stand-ins j[t], as the pieces' are.
+    """
 
     shape: tuple[Tile, ...]
     roles: tuple[Tile, ...]
     from_rack: tuple[Tile, ...]
+    locked: tuple[int, ...] = ()
+    held: tuple[Tile, ...] = ()
+    freeing: bool = True
+
+    @property
+    def slots(self) -> tuple[Tile, ...]:
+        """The places a joker may take: all but the held tiles'."""
+        return tuple(t for t in self.shape if t not in self.held)
 
 
 @dataclass(frozen=True)
@@ -115,8 +150,8 @@ class Layout:
 class Arrangement:
     """A solution in the domain's terms: which sets, which tiles played, which jokers where.
 
-    `hosts` are whole sets with their jokers in place (STRICT); `stand_ins` are the jokers
-    of the pieces.
+    `hosts` are whole sets with their jokers in place (STRICT, LOCKED); `stand_ins` are the
+    jokers of the pieces; `holders[s]` is the host holding table set s's real tiles (LOCKED).
     """
 
     pieces: list[tuple[Tile, ...]]
@@ -124,6 +159,7 @@ class Arrangement:
     stand_ins: Counter[Tile]
     kept: list[int]
     hosts: list[tuple[Tile, ...]] = field(default_factory=list)
+    holders: dict[int, int] = field(default_factory=dict)
 
 
 INFINITY = float("inf")
@@ -172,6 +208,64 @@ def _host_catalogue(rules: Rules) -> _Catalogue:
     """Every joker-free set of any length: the shapes a host may take."""
     sets = tuple(s for n in range(MIN_SET, MAX_NUMBER + 1) for s in candidate_shapes(n, rules))
     return _catalogue_of(sets, MAX_NUMBER)
+
+
+@lru_cache(maxsize=8)
+def _host_members(rules: Rules) -> Vector:
+    """(shapes, tiles) booleans: which tiles each host shape holds (the padding index none)."""
+    shapes = _host_catalogue(rules)
+    members = np.zeros((len(shapes.sets), _TILES + 1), dtype=bool)
+    members[np.arange(len(shapes.sets))[:, None], shapes.tiles] = True
+    members[:, _NO_TILE] = False
+    return members
+
+
+def _locked_hosts(
+    locked_sets: list[tuple[int, tuple[Tile, ...]]],
+    rules: Rules,
+    available: Vector,
+    jokers: int,
+    rack: Vector,
+    rack_jokers: int,
+    role_row: dict[int, int],
+    strict: bool,
+) -> list[Host]:
+    """LOCKED: the hosts that could hold the real tiles of the locked sets (number, tiles).
+
+    For every group of those sets whose real tiles differ (one set of the new table holds a
+    tile once), every shape holding all of them that the tiles in play and the jokers can
+    make. Under STRICT, where jokers may be freed, each also as a `freeing` host that needs
+    two tiles from the rack but its held ones, which are the table's.
+    """
+    locked = [
+        (number, frozenset(TILE_INDEX[t] for t in s if not t.is_joker)) for number, s in locked_sets
+    ]
+    shapes = _host_catalogue(rules)
+    members = _host_members(rules)
+    enough = (available[shapes.tiles] == 0).sum(axis=1) <= jokers
+    hosts = []
+    for size in range(1, len(locked) + 1):
+        for group in combinations(locked, size):
+            held = frozenset().union(*(real for _, real in group))
+            if len(held) < sum(len(real) for _, real in group):
+                continue
+            for i in np.flatnonzero(enough & members[:, sorted(held)].all(axis=1)):
+                shape = shapes.sets[i]
+                numbers = tuple(number for number, _ in group)
+                tiles = tuple(t for t in shape if TILE_INDEX[t] in held)
+                hosts.append(Host(shape, (), (), numbers, tiles, freeing=False))
+                free = [TILE_INDEX[t] for t in shape if TILE_INDEX[t] not in held]
+                if strict and sum(rack[j] > 0 for j in free) + rack_jokers >= 2:
+                    hosts.append(
+                        Host(
+                            shape,
+                            roles=tuple(ALL_COLOURED[j] for j in free if j in role_row),
+                            from_rack=tuple(ALL_COLOURED[j] for j in free if rack[j] > 0),
+                            locked=numbers,
+                            held=tiles,
+                        )
+                    )
+    return hosts
 
 
 # The plain case's played and stand-in columns, for every tile: rows of the model, two
@@ -262,6 +356,27 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
                 )
             )
     freed = freed if strict else []
+    # LOCKED: the table sets with a joker and two real tiles or more, a row each, and the
+    # hosts that could hold their real tiles.
+    locked = []
+    if rules.locked_joker_sets:
+        locked = [
+            n for n, s in enumerate(table_sets) if JOKER in s and len(s) - s.count(JOKER) >= 2
+        ]
+    lock_row = {}
+    for number in locked:
+        lock_row[number], next_row = next_row, next_row + 1
+    if locked:
+        hosts += _locked_hosts(
+            [(n, table_sets[n]) for n in locked],
+            rules,
+            available,
+            jokers,
+            rack,
+            rack_jokers,
+            role_row,
+            strict,
+        )
     freed_row, next_row = next_row, next_row + int(strict)
     cap_row = {}
     for index in freed:
@@ -269,8 +384,12 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     rack_row = {}
     for index in sorted({TILE_INDEX[t] for host in hosts for t in host.from_rack}):
         rack_row[index], next_row = next_row, next_row + 1
+    # Real tiles: every place of a freeing host; only the held ones of the others (whose other
+    # places are filled as the pieces' are).
     real_row = {}
-    for index in sorted({TILE_INDEX[t] for host in hosts for t in host.shape}):
+    real_tiles = {TILE_INDEX[t] for host in hosts if host.freeing for t in host.shape}
+    real_tiles |= {TILE_INDEX[t] for host in hosts for t in host.held} if strict else set()
+    for index in sorted(real_tiles):
         real_row[index], next_row = next_row, next_row + 1
     # All these rows are "<= 0" but the real tiles', "<= the table's copies".
     strict_upper = [0.0] * (next_row - freed_row - len(real_row)) + [
@@ -355,17 +474,28 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
                 entries[real_row[row]] = entries.get(real_row[row], 0.0) + 1.0
         if number in choice_row:
             entries[choice_row[number]] = 1.0
+        if number in lock_row:
+            entries[lock_row[number]] = 1.0
         columns.add(1, 1.0, entries)
-    # STRICT: each host copy is a whole set of the new table; each of its places holds one
-    # tile, a joker (free, or keeping a role) or a real tile, perhaps counted as from the rack.
     for host in hosts:
-        slot_row = {TILE_INDEX[t]: next_row + n for n, t in enumerate(host.shape)}
-        loose_row, rack_ish_row = next_row + len(host.shape), next_row + len(host.shape) + 1
-        next_row += len(host.shape) + 2
-        strict_upper += [0.0] * (len(host.shape) + 2)
-        copies = {i: 1.0 for i in slot_row} | {row: -1.0 for row in slot_row.values()}
-        copies |= {real_row[i]: 1.0 for i in slot_row}
-        columns.add(table_jokers, 0.0, copies | {rack_ish_row: 2.0})
+        locks = {lock_row[number]: 1.0 for number in host.locked}
+        if not host.freeing:
+            # LOCKED: one copy of a host holds the real tiles of its table sets; its other
+            # places are filled as the pieces' are, its held ones (STRICT) by real tiles.
+            entries = {TILE_INDEX[t]: 1.0 for t in host.shape} | locks
+            entries |= {real_row[TILE_INDEX[t]]: 1.0 for t in host.held if strict}
+            columns.add(1, 0.0, entries)
+            continue
+        # STRICT: each host copy is a whole set of the new table; each of its places holds one
+        # tile, a joker (free, or keeping a role) or a real tile, perhaps counted as from the
+        # rack; a held place (LOCKED) holds its table set's tile.
+        slot_row = {TILE_INDEX[t]: next_row + n for n, t in enumerate(host.slots)}
+        loose_row, rack_ish_row = next_row + len(slot_row), next_row + len(slot_row) + 1
+        next_row += len(slot_row) + 2
+        strict_upper += [0.0] * (len(slot_row) + 2)
+        copies = {TILE_INDEX[t]: 1.0 for t in host.shape} | {row: -1.0 for row in slot_row.values()}
+        copies |= {real_row[TILE_INDEX[t]]: 1.0 for t in host.shape}
+        columns.add(1 if host.locked else table_jokers, 0.0, copies | {rack_ish_row: 2.0} | locks)
         # Freed jokers in a copy: no more than its loose jokers, and two rack tiles besides.
         columns.add(table_jokers, 0.0, {freed_row: -1.0, loose_row: 1.0, rack_ish_row: 1.0})
         for index, row in slot_row.items():
@@ -406,6 +536,9 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
             [row_lower, [1.0] * len(choice_row), [-INFINITY] * len(role_row)]
         )
         row_upper = np.concatenate([row_upper, [1.0] * len(choice_row), [0.0] * len(role_row)])
+    if lock_row:
+        row_lower = np.concatenate([row_lower, [1.0] * len(lock_row)])
+        row_upper = np.concatenate([row_upper, [1.0] * len(lock_row)])
     if strict:
         row_lower = np.concatenate([row_lower, [-INFINITY] * len(strict_upper)])
         row_upper = np.concatenate([row_upper, strict_upper])
@@ -471,19 +604,40 @@ class _Columns:
         )
 
 
-def _read_hosts(layout: Layout, values: Vector) -> list[tuple[Tile, ...]]:
-    """The hosts (STRICT), from their columns: those right after the kept sets'."""
+def _read_hosts(layout: Layout, values: Vector, arrangement: Arrangement) -> None:
+    """The hosts, from their columns (those right after the kept sets'), into the arrangement.
+
+    A host that is not freeing (LOCKED) takes its jokers from the stand-ins before the pieces
+    do, so that a table set's joker tends to stay with it: the stand-ins of a tile are never
+    fewer than its places in the pieces, nor more than those and the hosts' places that are
+    not held (the real copies of a tile are at least the places held for it).
+    """
     at = len(layout.piece_numbers) + len(layout.played) + len(layout.stand_ins)
     at += layout.rack_jokers + layout.table_sets
     counts = iter(np.rint(np.asarray(values[at:], dtype=np.float64)).astype(np.int64).tolist())
-    hosts = []
     for host in layout.hosts:
-        copies, _freed = next(counts), next(counts)
-        jokers = Counter({t: next(counts) for t in host.shape})
-        jokers.update({t: next(counts) for t in host.roles})
-        from_rack = Counter({t: next(counts) for t in host.from_rack})
-        hosts.extend(_lay_host(host.shape, copies, jokers, from_rack))
-    return hosts
+        copies = next(counts)
+        if host.freeing:
+            _freed = next(counts)
+            jokers = Counter({t: next(counts) for t in host.slots})
+            jokers.update({t: next(counts) for t in host.roles})
+            from_rack = Counter({t: next(counts) for t in host.from_rack})
+            laid = _lay_host(host.shape, copies, jokers, from_rack)
+        else:
+            stand_ins = arrangement.stand_ins
+            laid = [tuple(_stand_in(t, host, stand_ins) for t in host.shape)] if copies else []
+        if laid:
+            arrangement.holders.update({number: len(arrangement.hosts) for number in host.locked})
+        arrangement.hosts.extend(laid)
+
+
+def _stand_in(tile: Tile, host: Host, stand_ins: Counter[Tile]) -> Tile:
+    """A joker at the tile's place in a host, if one stands in for it and the place is not
+    held; else the tile."""
+    if tile in host.held or stand_ins[tile] <= 0:
+        return tile
+    stand_ins[tile] -= 1
+    return JOKER
 
 
 def _lay_host(
@@ -505,7 +659,7 @@ def _lay_host(
 def read_solution(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe: candidates, then hosts."""
     arrangement = _read_candidates(layout, values)
-    arrangement.hosts.extend(_read_hosts(layout, values))
+    _read_hosts(layout, values, arrangement)
     return arrangement
 
 

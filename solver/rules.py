@@ -47,6 +47,8 @@ class Rules:
     tile_set: int = 106
     joker_penalty: int = 30
     joker_retrieval: JokerRetrieval = JokerRetrieval.FREE
+    # 001: no tile may be taken out of a set that holds a joker; tiles may still be added.
+    locked_joker_sets: bool = False
 
     def __post_init__(self) -> None:
         """Refuse options that cannot be played, before they fail far from the cause."""
@@ -78,6 +80,8 @@ class Rules:
             words.append(f"joker-penalty={self.joker_penalty}")
         if self.joker_retrieval is not default.joker_retrieval:
             words.append(f"joker-retrieval={self.joker_retrieval.value}")
+        if self.locked_joker_sets:
+            words.append("locked-joker-sets")
         return words
 
 
@@ -89,6 +93,9 @@ _NUMERIC_RULES = {
     "tile-set": "tile_set",
     "joker-penalty": "joker_penalty",
 }
+# Rules that are on or off: the word alone, or with one of these values.
+_SWITCHES = {"wraparound": "wraparound", "locked-joker-sets": "locked_joker_sets"}
+_ON, _OFF = ("yes", "on", "true"), ("no", "off", "false")
 # Rule values in a file are at most 9 ASCII digits; the command line takes the same range.
 WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
 LARGEST_NUMBER = 999_999_999
@@ -98,20 +105,24 @@ def parse_rule_word(word: str, rules: Rules) -> Rules:
     """Apply one word of a `rules:` line; ValueError names what is wrong."""
     name, _, value = word.partition("=")
     name = name.lower()
-    if name == "wraparound":
-        if value and value.lower() not in ("yes", "on", "true"):
-            if value.lower() in ("no", "off", "false"):
-                return rules.replace(wraparound=False)
-            raise ValueError(f"rule wraparound takes no value or yes/no, not {value!r}")
-        return rules.replace(wraparound=True)
+    if name in _SWITCHES:
+        if value and value.lower() not in _ON:
+            if value.lower() in _OFF:
+                return rules.replace(**{_SWITCHES[name]: False})
+            raise ValueError(f"rule {name} takes no value or yes/no, not {value!r}")
+        return rules.replace(**{_SWITCHES[name]: True})
     if name == "joker-retrieval":
         choices = {j.value: j for j in JokerRetrieval}
         if value.lower() not in choices:
             raise ValueError(f"rule joker-retrieval takes {_RETRIEVALS}, not {value!r}")
         return rules.replace(joker_retrieval=choices[value.lower()])
     if name not in _NUMERIC_RULES:
-        known = f"wraparound, joker-retrieval={'|'.join(_RETRIEVAL_VALUES)}, " + ", ".join(
-            f"{n}=N" for n in _NUMERIC_RULES
+        known = ", ".join(
+            [
+                *_SWITCHES,
+                f"joker-retrieval={'|'.join(_RETRIEVAL_VALUES)}",
+                *(f"{n}=N" for n in _NUMERIC_RULES),
+            ]
         )
         raise ValueError(f"unknown rule {word!r} (known: {known})")
     # ASCII digits, and few enough that int() never meets a huge or foreign number.

@@ -235,8 +235,10 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
                 shared += min(k, left.get(t, 0))
             pairs.append((n >= first_host, -shared, n, i))
     pairs.sort()
+    # A table set that a host holds (locked-joker-sets) gives it its tiles before any other.
+    held = [(False, 0, first_host + h, i) for i, h in arrangement.holders.items()]
     taken: list[dict[int, dict[Tile, int]]] = [{} for _ in new_sets]
-    for _, _, n, i in pairs:
+    for _, _, n, i in held + pairs:
         need, left = needs[n], leftover[i]
         for t, k in need.items():
             moved = min(k, left.get(t, 0))
@@ -257,7 +259,12 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
         main = max(sources, key=lambda s: len(s.tiles))
         whole = len(sources) == 1 and len(main.tiles) == len(board.table[main.set_index])
         action = Action.EXTEND if whole else Action.REBUILD
-        steps_at[main.set_index].append(Step(action, tiles, sources, rack_part))
+        step = Step(action, tiles, sources, rack_part)
+        # A set holding a table set's tiles (locked-joker-sets) comes first under that set.
+        if n - first_host in arrangement.holders.values():
+            steps_at[main.set_index].insert(0, step)
+        else:
+            steps_at[main.set_index].append(step)
     ordered: list[Step] = []
     for i, old in enumerate(board.table):
         if i in kept:

@@ -19,11 +19,15 @@ def positions(
     max_rack: int = 6,
     retrieval: JokerRetrieval | None = None,
     freeing: bool = False,
+    locked: bool = False,
 ) -> Board:
     """A position; `retrieval` fixes the joker-retrieval rule, else it is drawn too.
 
     `freeing`: the table is in play, and the rack often holds tiles that the table's jokers
     stand for (besides its `max_rack` drawn tiles), so that jokers are freed.
+    `locked`: locked-joker-sets is on, the table is in play, its first set holds a joker,
+    and the rack often holds tiles that would take a tile out of it (a group of its number,
+    or the run beyond it), so that the rule has something to refuse.
     """
     rules = Rules(
         wraparound=draw(st.booleans()),
@@ -31,6 +35,7 @@ def positions(
         initial_meld=draw(st.sampled_from([10, 20, 30, 50])),
         joker_penalty=draw(st.sampled_from([20, 30, 50])),
         joker_retrieval=retrieval or draw(st.sampled_from(JokerRetrieval)),
+        locked_joker_sets=locked,
     )
     box = Counter(rules.box.tiles())
     colours = draw(st.lists(st.sampled_from(COLOURS), min_size=1, max_size=3, unique=True))
@@ -45,21 +50,43 @@ def positions(
         return True
 
     replaced: list[Tile] = []
+    lures: list[Tile] = []
 
-    def jokered(tiles: list[Tile]) -> list[Tile]:
-        places = draw(st.sets(st.integers(0, len(tiles) - 1), min_size=freeing, max_size=2))
+    def lure(row: list[Tile]) -> None:
+        """Two rack tiles that make a set with an end tile of the row (a group for a run's
+        tile, a run for a group's); often two more that need a joker."""
+        tile = draw(st.sampled_from([t for t in (row[0], row[-1]) if t != JOKER] or row))
+        if tile == JOKER:
+            return
+        if len({t.number for t in row if t != JOKER}) > 1:
+            others = [c for c in COLOURS if c != tile.colour]
+            lures.extend(Tile(c, tile.number) for c in draw(st.permutations(others))[:2])
+        else:
+            step = draw(st.sampled_from([-1, 1]))
+            beyond = [tile.number + step, tile.number + 2 * step]
+            lures.extend(Tile(tile.colour, n) for n in beyond if 1 <= n <= 13)
+        if draw(st.booleans()):
+            number = draw(st.sampled_from(numbers))
+            two = draw(st.permutations(COLOURS))[:2]
+            lures.extend(Tile(c, number) for c in two)
+
+    def jokered(tiles: list[Tile], first: bool) -> list[Tile]:
+        forced = freeing or (locked and first)
+        places = draw(st.sets(st.integers(0, len(tiles) - 1), min_size=forced, max_size=2))
         row = [
-            JOKER if i in places and (freeing or draw(st.booleans())) else t
+            JOKER if i in places and (forced or draw(st.booleans())) else t
             for i, t in enumerate(tiles)
         ]
         replaced.extend(t for t, r in zip(tiles, row, strict=True) if r != t)
+        if locked and first and draw(st.booleans()):
+            lure(row)
         return row
 
     table = []
     for _ in range(draw(st.integers(0, max_sets))):
         if draw(st.booleans()):
             colour = draw(st.sampled_from(colours))
-            length = draw(st.integers(3, 6))
+            length = draw(st.integers(4 if locked else 3, 6))
             last = 14 if rules.wraparound else 13
             start = draw(st.integers(max(1, min(low, last - length + 1)), last - length + 1))
             tiles = [Tile(colour, 1 if n == 14 else n) for n in range(start, start + length)]
@@ -68,18 +95,18 @@ def positions(
             size = draw(st.integers(3, 4))
             colours_of_group = draw(st.permutations(COLOURS))[:size]
             tiles = [Tile(c, number) for c in colours_of_group]
-        tiles = jokered(tiles)
+        tiles = jokered(tiles, first=not table)
         if take(tiles):
             table.append(tuple(tiles))
     pool = [Tile(c, n) for c in colours for n in numbers] + [JOKER]
     rack = []
     hints = [t for t in replaced if draw(st.booleans())] if freeing else []
-    for t in hints + draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_rack)):
+    for t in hints + lures + draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_rack)):
         if take([t]):
             rack.append(t)
     return Board(
         table=tuple(table),
         rack=tuple(rack),
-        opened=freeing or draw(st.sampled_from([True, True, True, False])),
+        opened=freeing or locked or draw(st.sampled_from([True, True, True, False])),
         rules=rules,
     )

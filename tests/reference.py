@@ -2,7 +2,9 @@
 
 It knows sets only as "shapes" (every run window and every group of colours), tries
 every sub-multiset of the rack, and partitions the tiles by brute force. Slow, simple,
-and independent: the property tests hold the MIP to its answers.
+and independent: the property tests hold the MIP to its answers. Where the rules ask what
+became of each set of the table (joker retrieval, locked-joker-sets), it also tries every
+choice of the sets kept, and follows tiles and jokers one by one.
 """
 
 from __future__ import annotations
@@ -103,8 +105,10 @@ def best_move(board: Board, objective: str = "tiles") -> Best:
         subsets.update(_key(c) for c in combinations(rack, size))
     for played in subsets:
         value = sum(tile_value(t, rules.joker_penalty) for t in played)
-        if board.opened and rules.joker_retrieval is not JokerRetrieval.FREE:
-            kept = _best_kept_replacing(_key(tuple(table) + played), board, played)
+        if board.opened and (
+            rules.joker_retrieval is not JokerRetrieval.FREE or rules.locked_joker_sets
+        ):
+            kept = _best_kept_following(_key(tuple(table) + played), board, played)
         elif board.opened:
             kept = _best_kept(_key(tuple(table) + played), originals, rules.wraparound)
         else:
@@ -144,10 +148,11 @@ def _roles(tiles: Bag, wraparound: bool) -> set[Bag]:
     }
 
 
-def _best_kept_replacing(tiles: Bag, board: Board, played: Bag) -> int | None:
+def _best_kept_following(tiles: Bag, board: Board, played: Bag) -> int | None:
     """As _best_kept, where a joker of a table set that is not kept must go on standing for
     a tile it stood for, unless that tile was played (JokerRetrieval.REPLACE); under STRICT
-    the joker so freed must then be in a set with two played tiles."""
+    the joker so freed must then be in a set with two played tiles. With locked-joker-sets,
+    the real tiles of a table set with a joker that is not kept all end in one set."""
     wraparound = board.rules.wraparound
     best = None
     for parts in _partitions(tiles, wraparound):
@@ -156,7 +161,7 @@ def _best_kept_replacing(tiles: Bag, board: Board, played: Bag) -> int | None:
             if best is not None and size <= best:
                 break
             if any(
-                _replacing_ok(board, kept, available, parts, played, wraparound)
+                _sets_ok(board, kept, available, parts, played, wraparound)
                 for kept in combinations(range(len(board.table)), size)
             ):
                 best = size
@@ -164,7 +169,7 @@ def _best_kept_replacing(tiles: Bag, board: Board, played: Bag) -> int | None:
     return best
 
 
-def _replacing_ok(
+def _sets_ok(
     board: Board,
     kept: tuple[int, ...],
     available: Counter[Bag],
@@ -178,8 +183,16 @@ def _replacing_ok(
     left = list(parts)
     for part in wanted.elements():
         left.remove(part)
+    homes: list[list[frozenset[Tile]]] = [[frozenset()] * len(left)]
+    if board.rules.locked_joker_sets:
+        homes = _locked_homes([s for i, s in enumerate(board.table) if i not in kept], left)
+        if not homes:
+            return False
+    if board.rules.joker_retrieval is JokerRetrieval.FREE:
+        return True
     owed = [_roles(_key(s), wraparound) for i, s in enumerate(board.table) if i not in kept]
-    jokered = [p for p in left if JOKER in p]
+    with_jokers = [n for n, p in enumerate(left) if JOKER in p]
+    jokered = [left[n] for n in with_jokers]
     held = [_roles(p, wraparound) for p in jokered]
     strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
     for old in product(*[o for o in owed if o != {()}]):
@@ -187,19 +200,45 @@ def _replacing_ok(
         for new in product(*held):
             if need - (Counter(played) + Counter(t for roles in new for t in roles)):
                 continue
-            if not strict or _all_freed_hosted(old, jokered, new, played):
+            if not strict or any(
+                _all_freed_hosted(old, jokered, new, played, [home[n] for n in with_jokers])
+                for home in homes
+            ):
                 return True
     return False
 
 
+def _locked_homes(moved: list[Bag], parts: list[Bag]) -> list[list[frozenset[Tile]]]:
+    """locked-joker-sets: every way to put the real tiles of each moved table set that holds
+    a joker, all of them, into one part; a part holds a tile once, so no two sets give it the
+    same tile. Each way is, per part, the tiles it holds from those sets."""
+    ways: list[list[frozenset[Tile]]] = [[frozenset()] * len(parts)]
+    for tiles in moved:
+        real = frozenset(t for t in tiles if t != JOKER)
+        if JOKER not in tiles or not real:
+            continue
+        ways = [
+            [*way[:n], way[n] | real, *way[n + 1 :]]
+            for way in ways
+            for n, part in enumerate(parts)
+            if real <= set(part) and not real & way[n]
+        ]
+    return ways
+
+
 def _all_freed_hosted(
-    old: tuple[Bag, ...], parts: list[Bag], new: tuple[Bag, ...], played: Bag
+    old: tuple[Bag, ...],
+    parts: list[Bag],
+    new: tuple[Bag, ...],
+    played: Bag,
+    locked: list[frozenset[Tile]],
 ) -> bool:
     """STRICT, by following each joker: the table jokers (each with its old role) and the
     rack's go to the joker places of the new parts in every way; a table joker not standing
     for its role is freed, and may be freed anyway if its role was played. Every part with
     a freed joker needs two tiles played from the rack: its rack jokers, and rack copies
-    of its tiles, each played copy landing in one part."""
+    of its tiles, each played copy landing in one part, never on a tile of `locked[n]`
+    (the table's copy, kept with its set under locked-joker-sets)."""
     places = [(n, t) for n, roles in enumerate(new) for t in roles]
     table_roles = [t for roles in old for t in roles]
     rack_jokers = played.count(JOKER)
@@ -218,17 +257,25 @@ def _all_freed_hosted(
                 if freed_roles - Counter(coloured):
                     continue
                 hosts = {n for (n, _), freed in zip(others, freeing, strict=True) if freed}
-                if _rack_copies_reach(hosts, parts, from_rack, coloured):
+                if _rack_copies_reach(hosts, parts, from_rack, coloured, locked):
                     return True
     return False
 
 
 def _rack_copies_reach(
-    hosts: set[int], parts: list[Bag], from_rack: Counter[int], coloured: list[Tile]
+    hosts: set[int],
+    parts: list[Bag],
+    from_rack: Counter[int],
+    coloured: list[Tile],
+    locked: list[frozenset[Tile]],
 ) -> bool:
     """Each played copy lands in a host holding that tile (or elsewhere), a host holding
-    each tile once: can every host then count two tiles from the rack?"""
-    homes = [[n for n in hosts if tile in parts[n]] + [None] for tile in coloured]
+    each tile once, and not as a tile locked there: can every host then count two tiles
+    from the rack?"""
+    homes = [
+        [n for n in hosts if tile in parts[n] and tile not in locked[n]] + [None]
+        for tile in coloured
+    ]
     for landing in product(*homes):
         landed = [(n, tile) for n, tile in zip(landing, coloured, strict=True) if n is not None]
         if len(set(landed)) < len(landed):

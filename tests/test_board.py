@@ -76,7 +76,8 @@ MALFORMED = [
         "unknown-rule",
         "rules: okey\nrack:",
         [
-            "b.txt:1: unknown rule 'okey' (known: wraparound, joker-retrieval=free|replace|strict, "
+            "b.txt:1: unknown rule 'okey' (known: wraparound, locked-joker-sets, "
+            "joker-retrieval=free|replace|strict, "
             "initial-meld=N, tile-set=N, joker-penalty=N)"
         ],
     ),
@@ -104,6 +105,11 @@ MALFORMED = [
         "tile-set-107",
         "rules: tile-set=107\nrack:",
         ["b.txt:1: rule tile-set must be 106 or 160, not 107"],
+    ),
+    (
+        "locked-joker-sets-maybe",
+        "rules: locked-joker-sets=sometimes\nrack:",
+        ["b.txt:1: rule locked-joker-sets takes no value or yes/no, not 'sometimes'"],
     ),
     (
         "wraparound-maybe",
@@ -357,6 +363,11 @@ def test_expect_line_in_any_case_anywhere() -> None:
             id="joker-retrieval-strict-000-001",
         ),
         pytest.param("joker-retrieval=FREE", Rules(), id="joker-retrieval-free"),
+        pytest.param(
+            "locked-joker-sets", Rules(locked_joker_sets=True), id="locked-joker-sets-seed-001"
+        ),
+        pytest.param("Locked-Joker-Sets=ON", Rules(locked_joker_sets=True), id="locked-on"),
+        pytest.param("locked-joker-sets=no", Rules(), id="locked-no"),
     ],
 )
 def test_rule_words(word: str, rules: Rules) -> None:
@@ -455,6 +466,7 @@ def rule_options(draw: st.DrawFn) -> Rules:
         tile_set=draw(st.sampled_from(sorted(TILE_SETS))),
         joker_penalty=draw(st.sampled_from([30, 20, 50, 0, 7])),
         joker_retrieval=draw(st.sampled_from(JokerRetrieval)),
+        locked_joker_sets=draw(st.booleans()),
     )
 
 
@@ -533,6 +545,7 @@ FRAGMENTS = [
     "rack:",
     "wraparound",
     "tile-set=160",
+    "locked-joker-sets",
     "initial-meld=",
     "joker-penalty=2",
     "yes",

@@ -25,6 +25,7 @@ FOLDERS = (
     "wraparound",
     "tile-set-160",
     "no-move",
+    "locked-joker-sets",
 )
 
 

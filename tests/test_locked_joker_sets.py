@@ -1,0 +1,173 @@
+"""locked-joker-sets (001) end to end: the checker refuses a tile taken out of a set with a
+joker, the model adds nothing where the rule cannot bite, the steps show a set that grew,
+and the rule goes through board files and the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from click.testing import CliRunner
+
+from rummisolve.board import Board, format_board, parse_board
+from rummisolve.cli import cli
+from rummisolve.legality import check_move
+from rummisolve.model import Objective, build_model
+from rummisolve.rules import Rules
+from rummisolve.solve import Action, Move, Source, Status, Step, find_move
+from rummisolve.tiles import Tile, parse_tile
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "locked-joker-sets"
+# R5 leaves for R5 O5 B5 and the joker for K1 K2: only without the rule.
+TAKES_R5 = "table:\nR5 R6 R7 R8 J\nrack: B5 O5 K1 K2\n"
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(parse_tile(word) for word in text.split())
+
+
+def locked(text: str) -> Board:
+    return parse_board("rules: locked-joker-sets\n" + text)
+
+
+def move_of(board: Board, steps: list[Step]) -> Move:
+    """A move laid out by hand: the steps as given, every rack tile (no joker) played."""
+    played = board.rack
+    value = sum(t.number for t in played)
+    table = tuple(step.tiles for step in steps)
+    return Move(Status.OPTIMAL, played, table, (), len(played), value, 0.0, tuple(steps), "hand")
+
+
+def test_checker_refuses_a_tile_taken_out_of_a_set_with_a_joker() -> None:
+    free = parse_board(TAKES_R5)
+    move = find_move(free)
+    assert (move.tiles_played, check_move(free, move)) == (4, [])
+    assert check_move(locked(TAKES_R5), move) == [
+        "a tile was taken out of [R5 R6 R7 R8 J], which holds a joker (locked-joker-sets)"
+    ]
+    assert find_move(locked(TAKES_R5)).tiles_played == 2
+
+
+def test_checker_matches_sets_to_new_sets_one_tile_each() -> None:
+    """Both sets R5 R6 J fit in R4 R5 R6 J J, but it holds R5 and R6 once: one of them must
+    have given its R5 and R6 to the groups."""
+    text = "table:\nR5 R6 J\nR5 R6 J\nrack: R4 B5 K5 B6 K6\n"
+    steps = [
+        Step(
+            Action.REBUILD,
+            tiles("R4 R5 R6 J J"),
+            (Source(0, tiles("R5 R6 J")), Source(1, tiles("J"))),
+            tiles("R4"),
+        ),
+        Step(Action.REBUILD, tiles("R5 K5 B5"), (Source(1, tiles("R5")),), tiles("K5 B5")),
+        Step(Action.REBUILD, tiles("R6 K6 B6"), (Source(1, tiles("R6")),), tiles("K6 B6")),
+    ]
+    assert check_move(parse_board(text), move_of(parse_board(text), steps)) == []
+    assert check_move(locked(text), move_of(locked(text), steps)) == [
+        "sets holding a joker would need the same tile of one new set (locked-joker-sets)"
+    ]
+
+
+def test_strict_counts_a_locked_tile_as_the_tables() -> None:
+    """B5 frees the joker of B3 B4 J into R4 R5 R6 R7 J J, which needs two tiles from the
+    rack. Under strict alone its R5 may be the rack's copy (the rack's R5 is alike); with
+    locked-joker-sets it is the one of R5 R6 R7 J, and R4 is the only rack tile there."""
+    text = "rules: joker-retrieval=strict\ntable:\nB3 B4 J\nR5 R6 R7 J\nrack: B5 R4 R5 K5 O5\n"
+    steps = [
+        Step(Action.REBUILD, tiles("B3 B4 B5"), (Source(0, tiles("B3 B4")),), tiles("B5")),
+        Step(
+            Action.REBUILD,
+            tiles("R4 R5 R6 R7 J J"),
+            (Source(0, tiles("J")), Source(1, tiles("R5 R6 R7 J"))),
+            tiles("R4"),
+        ),
+        Step(Action.NEW, tiles("R5 K5 O5"), (), tiles("R5 K5 O5")),
+    ]
+    strict = parse_board(text)
+    both = parse_board(text, locked_joker_sets=True)
+    assert check_move(strict, move_of(strict, steps)) == []
+    assert check_move(both, move_of(both, steps)) == [
+        "a freed joker is in no set with two tiles from the rack"
+    ]
+    # The solver lays the freed joker beside R5 K5 O5 instead: all five tiles, legally.
+    move = find_move(both)
+    assert (move.tiles_played, check_move(both, move)) == (5, [])
+
+
+def test_the_model_adds_nothing_where_the_rule_cannot_bite() -> None:
+    """No set with a joker on the table, or not opened: the very same integer program."""
+    for text in ("table:\nR5 R6 R7 R8\nrack: B5 O5 J\n", "opened: no\n" + TAKES_R5):
+        off = parse_board(text)
+        on = parse_board(text, locked_joker_sets=True)
+        (mip_off, layout_off), (mip_on, layout_on) = (
+            build_model(b, Objective.TILES) for b in (off, on)
+        )
+        assert layout_on == layout_off
+        for name in mip_off.__dataclass_fields__:
+            assert np.array_equal(getattr(mip_on, name), getattr(mip_off, name)), name
+
+
+def test_a_set_that_grew_is_shown_extended() -> None:
+    board = locked("table:\nR5 R6 J\nK1 K2 K3\nrack: R8 R9 K4\n")
+    move = find_move(board)
+    assert move.steps[0] == Step(
+        Action.EXTEND, tiles("R5 R6 J R8 R9"), (Source(0, tiles("R5 R6 J")),), tiles("R8 R9")
+    )
+
+
+def test_two_sets_that_grew_into_one_give_it_all_their_tiles() -> None:
+    board = locked("table:\nR5 R6 J\nR8 R9 J\nrack: R7 K1 K2 O1 O2\n")
+    move = find_move(board)
+    (run,) = [step for step in move.steps if step.tiles == tiles("R5 R6 R7 R8 R9")]
+    assert run.from_table == (Source(0, tiles("R5 R6")), Source(1, tiles("R8 R9")))
+
+
+def test_the_rule_goes_through_a_board_file_unchanged() -> None:
+    board = locked(TAKES_R5)
+    assert board.rules == Rules(locked_joker_sets=True)
+    assert "rules: locked-joker-sets\n" in format_board(board)
+    assert parse_board(format_board(board)) == board
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_hint_with_the_rule_word_and_without_it_on_the_command_line() -> None:
+    path = str(PUZZLES / "001-long-run-keeps-its-end-tile.txt")
+    code, out, err = run("hint", path, "--json")
+    assert (code, err) == (0, "")
+    assert (json.loads(out)["tiles_played"], json.loads(out)["value_played"]) == (2, 10)
+    code, out, _ = run("hint", path, "--json", "--no-locked-joker-sets")
+    assert (code, json.loads(out)["tiles_played"]) == (0, 4)
+
+
+def test_hint_with_the_option() -> None:
+    code, out, err = run("hint", "-", "--locked-joker-sets", stdin=TAKES_R5)
+    assert (code, err) == (0, "")
+    assert out.startswith("Play 2 tiles (10 points): B5 O5\n")
+    assert "R5 R6 R7 R8   split off [R5 R6 R7 R8 J]\n" in out
+
+
+def test_check_names_the_rule() -> None:
+    code, out, _ = run("check", "-", "--locked-joker-sets", stdin=TAKES_R5)
+    assert code == 0
+    assert out.endswith(", rules: locked-joker-sets\n")
+
+
+def test_a_bad_value_is_one_line_naming_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "b.txt"
+    path.write_text("# a comment\nrules: locked-joker-sets=maybe\n" + TAKES_R5)
+    for command in ("check", "hint"):
+        code, out, err = run(command, str(path))
+        assert (code, out) == (1, "")
+        assert err == f"{path}:2: rule locked-joker-sets takes no value or yes/no, not 'maybe'\n"
+
+
+def test_generate_writes_the_rule_and_its_option() -> None:
+    code, out, _ = run("generate", "--count", "1", "--locked-joker-sets")
+    assert code == 0
+    assert " --locked-joker-sets\n" in out
+    assert "rules: locked-joker-sets\n" in out
