@@ -612,6 +612,8 @@ def _read_hosts(layout: Layout, values: Vector, arrangement: Arrangement) -> Non
     fewer than its places in the pieces, nor more than those and the hosts' places that are
     not held (the real copies of a tile are at least the places held for it).
     """
+    if not layout.hosts:
+        return
     at = len(layout.piece_numbers) + len(layout.played) + len(layout.stand_ins)
     at += layout.rack_jokers + layout.table_sets
     counts = iter(np.rint(np.asarray(values[at:], dtype=np.float64)).astype(np.int64).tolist())
@@ -666,14 +668,14 @@ def read_solution(layout: Layout, values: Vector) -> Arrangement:
 def _read_candidates(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe (columns in build order)."""
     counts = np.rint(values).astype(np.int64)
+    used = np.flatnonzero(counts)
     played_at = len(layout.piece_numbers)
     stand_ins_at = played_at + len(layout.played)
     rack_joker_at = stand_ins_at + len(layout.stand_ins)
     kept_at = rack_joker_at + layout.rack_jokers
     arrangement = Arrangement([], Counter(), Counter(), [])
     # Only the columns in use: a few dozen of a few hundred.
-    for i in np.flatnonzero(counts).tolist():
-        n = int(counts[i])
+    for i, n in zip(used.tolist(), counts[used].tolist(), strict=True):
         if i < played_at:
             arrangement.pieces.extend([layout.catalogue[layout.piece_numbers[i]]] * n)
         elif i < stand_ins_at:
