@@ -101,6 +101,12 @@ def _highs_solver() -> Any:
     return _highs
 
 
+def highs_started() -> bool:
+    """Whether HiGHS's solver, and with it its thread pool, runs in this process: a forked
+    child inherits the solver without the threads, and its next MIP waits for ever."""
+    return _highs is not None
+
+
 class LpEnd(enum.Enum):
     """How one LP re-solve ended, in terms the branch-and-bound needs."""
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .backends import DEFAULT_BACKEND, get_backend, load_backend
+from .backends import DEFAULT_BACKEND, get_backend, highs_started, load_backend
 from .board import Board, Expectation, read_board
 from .errors import Problem, RummisolveError
 from .legality import check_move
@@ -170,7 +170,9 @@ def prepare_batch(settings: BatchSettings, jobs: int) -> ProcessPoolExecutor | N
         get_backend(settings.backend)
         return None
     load_backend(settings.backend)  # forked workers start with its libraries loaded
-    context = multiprocessing.get_context()
+    # HiGHS's threads do not survive a fork: once they run here (a program that solved
+    # before its batch), workers start afresh instead.
+    context = multiprocessing.get_context("spawn" if highs_started() else None)
     ready = context.Barrier(jobs, timeout=START_SECONDS)
     workers = ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_start_worker, initargs=(settings, ready)

@@ -290,8 +290,10 @@ def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
 def test_a_worker_that_dies_is_one_error_line(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The workers are forked after the patch: the first board kills its worker."""
+    """The workers are forked after the patch: the first board kills its worker (forked
+    even if HiGHS runs here, which is safe as they die before any solve)."""
     monkeypatch.setattr(batch_module, "solve_path", lambda path, settings: os._exit(1))
+    monkeypatch.setattr(batch_module, "highs_started", lambda: False)
     code, _out, err = run(".", "--jobs", "2")
     assert (code, err) == (
         1,
@@ -309,3 +311,32 @@ def test_a_folder_without_boards_is_reported_not_skipped(tmp_path: Path) -> None
         "file": str(empty),
         "error": f"{empty}: no *.txt boards in this folder",
     }
+
+
+SOLVE_THEN_BATCH = """\
+import sys
+
+from rummisolve import backends
+from rummisolve.batch import BatchSettings, prepare_batch, run_batch
+
+if __name__ == "__main__":
+    backends.get_backend("clp")  # HiGHS's threads start in this process
+    backends.NODE_LIMIT["clp"] = 0  # a forked worker would go straight to HiGHS's MIP
+    settings = BatchSettings()
+    rows = run_batch(sys.argv[1:], settings, 2, prepare_batch(settings, 2))
+    print(sum(row.outcome.value == "solved" for row in rows))
+"""
+
+
+def test_a_batch_after_solving_in_the_same_process_does_not_hang(tmp_path: Path) -> None:
+    """HiGHS's threads do not survive a fork: a forked worker's first HiGHS MIP waited for
+    ever. A program that solved before its batch now gets workers started afresh."""
+    script = tmp_path / "solve_then_batch.py"
+    script.write_text(SOLVE_THEN_BATCH)
+    puzzles = Path(__file__).resolve().parents[1] / "puzzles" / "manipulation"
+    boards = [str(p) for p in sorted(puzzles.glob("*.txt"))[:4]]
+    done = subprocess.run(
+        [sys.executable, str(script), *boards], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "4"
