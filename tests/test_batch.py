@@ -335,8 +335,19 @@ def test_a_batch_after_solving_in_the_same_process_does_not_hang(tmp_path: Path)
     script.write_text(SOLVE_THEN_BATCH)
     puzzles = Path(__file__).resolve().parents[1] / "puzzles" / "manipulation"
     boards = [str(p) for p in sorted(puzzles.glob("*.txt"))[:4]]
-    done = subprocess.run(
-        [sys.executable, str(script), *boards], capture_output=True, text=True, timeout=60
+    # A session of its own, so that a hang's workers can be killed with it.
+    process = subprocess.Popen(
+        [sys.executable, str(script), *boards],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "4"
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 0, err
+    assert out.strip() == "4"
