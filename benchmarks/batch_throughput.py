@@ -8,11 +8,12 @@ a 10,000-board batch stays flat).
 Each batch is a whole `rummisolve batch` process, as a user runs it. Throughput: the
 runs alternate --jobs 1 and --jobs 2, `--runs` times each, and the medians of the
 batch's own time (its summary line, Python's start-up left out) are compared; the
-whole process's ratio is recorded too, and what two processes gain on this machine at
-all (`machine_ratio`). Memory: the resident set of the batch process and of its workers,
-sampled every 0.1 s with the number of rows written so far, so that the first thousand
-boards can be set against the last. One JSON line per part is appended to
-benchmarks/results/batch_throughput.jsonl, and printed.
+whole process's ratio is recorded too, what two processes gain on this machine at
+all (`machine_ratio`: a busy loop), and what it gives two `--jobs 1` batches at once
+(`workload_ratio`: this very work). Memory: the resident set of the batch process and
+of its workers, sampled every 0.1 s with the number of rows written so far, so that
+the first thousand boards can be set against the last. One JSON line per part is
+appended to benchmarks/results/batch_throughput.jsonl, and printed.
 
 The machine's load average is recorded with each line: the ratio only means something
 when two cores are free for the two workers.
@@ -67,11 +68,21 @@ class Run(NamedTuple):
     cpu: float
 
 
+def batch_command(folder: Path, jobs: int) -> list[str]:
+    return [*RUMMISOLVE, "batch", str(folder), "--jobs", str(jobs), "--format", "jsonl"]
+
+
+def batch_seconds(stderr: str) -> float:
+    summary = re.search(r"boards in ([0-9.]+) s", stderr)
+    assert summary is not None, stderr
+    return float(summary.group(1))
+
+
 def timed_batch(folder: Path, jobs: int) -> Run:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
-        [*RUMMISOLVE, "batch", str(folder), "--jobs", str(jobs), "--format", "jsonl"],
+        batch_command(folder, jobs),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -80,9 +91,20 @@ def timed_batch(folder: Path, jobs: int) -> Run:
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    summary = re.search(r"boards in ([0-9.]+) s", done.stderr)
-    assert summary is not None, done.stderr
-    return Run(wall, float(summary.group(1)), cpu)
+    return Run(wall, batch_seconds(done.stderr), cpu)
+
+
+def two_at_once(folder: Path) -> float:
+    """Two `--jobs 1` batches started together: the longer one's batch time. Twice the
+    work in this time, against one batch alone, is what this machine gives two copies of
+    this very work (caches and memory shared), where a busy loop shares nothing."""
+    both = [
+        subprocess.Popen(
+            batch_command(folder, 1), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    return max(batch_seconds(p.communicate()[1]) for p in both)
 
 
 def _spin(n: int = 20_000_000) -> None:
@@ -106,10 +128,12 @@ def machine_ratio() -> float:
 
 def throughput(folder: Path, boards: int, runs: int) -> dict[str, Any]:
     runs_by_jobs: dict[int, list[Run]] = {1: [], 2: []}
+    together: list[float] = []
     load_before = os.getloadavg()[0]
     for _ in range(runs):
         for jobs in (1, 2):
             runs_by_jobs[jobs].append(timed_batch(folder, jobs))
+        together.append(two_at_once(folder))
 
     def median(jobs: int, field: str) -> float:
         return statistics.median(getattr(r, field) for r in runs_by_jobs[jobs])
@@ -127,6 +151,8 @@ def throughput(folder: Path, boards: int, runs: int) -> dict[str, Any]:
         "ratio": round(median(1, "batch") / median(2, "batch"), 3),
         "ratio_whole_process": round(median(1, "process") / median(2, "process"), 3),
         "machine_ratio": round(machine_ratio(), 3),
+        "two_single_job_batches_seconds": together,
+        "workload_ratio": round(2 * median(1, "batch") / statistics.median(together), 3),
         "load_average_before": round(load_before, 2),
         "load_average_after": round(os.getloadavg()[0], 2),
     }
