@@ -351,3 +351,19 @@ def test_a_batch_after_solving_in_the_same_process_does_not_hang(tmp_path: Path)
             process.wait()
     assert process.returncode == 0, err
     assert out.strip() == "4"
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="pinning needs Linux and two CPUs",
+)
+def test_each_worker_keeps_to_a_cpu_of_its_own() -> None:
+    pool = batch_module.prepare_batch(BatchSettings(), 2)
+    assert pool is not None
+    try:
+        # The pool's own record of its worker processes: there is no public one.
+        cpus = [os.sched_getaffinity(pid) for pid in pool._processes]
+    finally:
+        pool.shutdown()
+    assert sorted(len(c) for c in cpus) == [1, 1]
+    assert cpus[0] != cpus[1]
