@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummisolve import backends, clp
+from rummisolve.backends import DEFAULT_BACKEND
 from rummisolve.board import Board
 from rummisolve.legality import check_move
 from rummisolve.rules import JokerRetrieval
@@ -27,15 +28,20 @@ def kept_sets(steps: tuple[Step, ...]) -> int:
     return sum(1 for s in steps if s.action is Action.KEEP)
 
 
+def assert_agrees(board: Board, objective: str = "tiles", backend: str = DEFAULT_BACKEND) -> None:
+    """The solver's move is legal and as good as the reference's on all three criteria."""
+    move = find_move(board, objective=objective, backend=backend)
+    assert check_move(board, move) == []
+    expected = best_move(board, objective)
+    assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
+    assert kept_sets(move.steps) == expected.kept
+
+
 def test_mip_agrees_with_reference(backend: str) -> None:
     @settings(max_examples=EXAMPLES[backend] * SCALE)
     @given(board=positions(), objective=st.sampled_from(["tiles", "value"]))
     def agrees(board: Board, objective: str) -> None:
-        move = find_move(board, objective=objective, backend=backend)
-        assert check_move(board, move) == []
-        expected = best_move(board, objective)
-        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
-        assert kept_sets(move.steps) == expected.kept
+        assert_agrees(board, objective, backend=backend)
 
     agrees()
 
@@ -51,11 +57,7 @@ def test_highs_mip_fallback_agrees_with_reference(
     @settings(max_examples=100 * SCALE)
     @given(board=positions())
     def agrees(board: Board) -> None:
-        move = find_move(board, backend=lp_engine)
-        assert check_move(board, move) == []
-        expected = best_move(board)
-        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
-        assert kept_sets(move.steps) == expected.kept
+        assert_agrees(board, backend=lp_engine)
 
     agrees()
 
@@ -80,11 +82,7 @@ def test_clp_without_its_cpp_members_agrees_with_reference(
     @settings(max_examples=100 * SCALE)
     @given(board=positions())
     def agrees(board: Board) -> None:
-        move = find_move(board, backend="clp")
-        assert check_move(board, move) == []
-        expected = best_move(board)
-        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
-        assert kept_sets(move.steps) == expected.kept
+        assert_agrees(board, backend="clp")
 
     agrees()
 
@@ -99,11 +97,7 @@ def test_strict_retrieval_agrees_with_reference() -> None:
         objective=st.sampled_from(["tiles", "value"]),
     )
     def agrees(board: Board, objective: str) -> None:
-        move = find_move(board, objective=objective)
-        assert check_move(board, move) == []
-        expected = best_move(board, objective)
-        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
-        assert kept_sets(move.steps) == expected.kept
+        assert_agrees(board, objective)
 
     agrees()
 
@@ -118,11 +112,7 @@ def test_locked_joker_sets_agree_with_reference(backend: str) -> None:
         objective=st.sampled_from(["tiles", "value"]),
     )
     def agrees(board: Board, objective: str) -> None:
-        move = find_move(board, objective=objective, backend=backend)
-        assert check_move(board, move) == []
-        expected = best_move(board, objective)
-        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
-        assert kept_sets(move.steps) == expected.kept
+        assert_agrees(board, objective, backend=backend)
 
     agrees()
 
@@ -140,10 +130,6 @@ def test_strict_and_locked_agree_with_reference() -> None:
         objective=st.sampled_from(["tiles", "value"]),
     )
     def agrees(board: Board, objective: str) -> None:
-        move = find_move(board, objective=objective)
-        assert check_move(board, move) == []
-        expected = best_move(board, objective)
-        assert (move.tiles_played, move.value_played) == (expected.tiles, expected.value)
-        assert kept_sets(move.steps) == expected.kept
+        assert_agrees(board, objective)
 
     agrees()
