@@ -52,7 +52,10 @@ rows, for the hosts draw on the real copies too.
 Counting a joker as the tile it stands for keeps the model to the 185 joker-free sets
 (197 with wraparound) instead of every set with jokers in every place, and is exact: any
 table of valid sets cuts into candidates with some tiles replaced by jokers, and any such
-replacement of a candidate is itself a valid set.
+replacement of a candidate is itself a valid set. In the plain case (opened, jokers
+free to move) a tile with no copy in play needs no stand-in column: the candidates
+holding it count a joker for it directly, and those that then hold the same tiles and as
+many jokers are one column (`_fold_absent`).
 
 Only this module and the backends see integers and matrices.
 """
@@ -139,6 +142,8 @@ class Layout:
 
     catalogue: tuple[tuple[Tile, ...], ...]
     piece_numbers: list[int]
+    # Tiles with no copy in play, whose places in the pieces are jokers' (`_fold_absent`).
+    absent: frozenset[Tile]
     played: list[Tile]
     stand_ins: list[Tile]
     rack_jokers: bool
@@ -284,6 +289,49 @@ def _counts(rows: list[int]) -> tuple[Vector, int]:
     return counts, jokers
 
 
+def _fold_absent(
+    catalogue: _Catalogue, usable: Vector, rows: Vector, available: Vector, upper: Vector
+) -> tuple[Vector, tuple[Vector, Vector, Vector, Vector, Vector]]:
+    """The usable candidates with the tiles that have no copy in play folded into jokers:
+    representatives in catalogue order, and their columns (upper, cost, lengths, rows,
+    values) as `_Columns.add_block` takes them.
+
+    A tile with no copy in play (none on the table or the rack) has a row saying that the
+    jokers standing in for it are as many as the candidates holding it. Substituted, each
+    candidate counts its absent tiles in the joker row instead, and candidates that then
+    hold the same tiles and as many jokers (R3 R4 R5, R5 R6 R7 and R5 B5 K5 for R5 and
+    two jokers) are one column, bounded by the sum of their bounds. Only the plain case:
+    there the place a joker fills changes nothing else (before opening it changes its
+    value; under the joker-retrieval rules, its role).
+    """
+    lengths = catalogue.lengths[usable]
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    is_absent = available[rows] == 0
+    absent_count = np.add.reduceat(is_absent.astype(np.int64), starts)
+    # A candidate holds a tile once: the sum of its present tiles' bits is their union.
+    bits = np.left_shift(np.int64(1), rows.astype(np.int64))
+    present = np.add.reduceat(np.where(is_absent, 0, bits), starts)
+    _, first, same = np.unique(present * 8 + absent_count, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    chosen = first[order]
+    # Entries: each representative's present tiles, then the joker row for its absent ones.
+    column = np.repeat(np.arange(len(usable)), lengths)
+    position = np.full(len(usable), -1)
+    position[chosen] = np.arange(len(chosen))
+    keep = ~is_absent & (position[column] >= 0)
+    with_jokers = np.flatnonzero(absent_count[chosen])
+    owners = np.concatenate([position[column[keep]], with_jokers])
+    in_order = np.argsort(owners, kind="stable")
+    block = (
+        np.bincount(same, weights=upper)[order],
+        np.zeros(len(chosen)),
+        lengths[chosen] - absent_count[chosen] + (absent_count[chosen] > 0),
+        np.concatenate([rows[keep], np.full(len(with_jokers), _JOKER_ROW)])[in_order],
+        np.concatenate([np.ones(int(keep.sum())), absent_count[chosen][with_jokers]])[in_order],
+    )
+    return usable[chosen], block
+
+
 def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     """The integer program whose optimum is the best move on this board (interface.md)."""
     rules = board.rules
@@ -397,16 +445,25 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     ]
 
     columns = _Columns()
-    # Candidate sets: one entry per tile they hold, in that tile's row.
-    columns.add_block(
-        upper=in_play[usable].min(axis=1) + jokers,
-        cost=np.zeros(len(usable)),
-        lengths=catalogue.lengths[usable],
-        rows=piece_rows,
-        values=np.ones(len(piece_rows)),
-    )
-    meld_row, link_row = _JOKER_ROW + 1, _JOKER_ROW + 2
     plain = not (meld_only or role_row or freed or hosts)
+    piece_upper = in_play[usable].min(axis=1) + jokers
+    absent: frozenset[Tile] = frozenset()
+    if plain and jokers and len(usable):
+        # Tiles with no copy in play fill their places in candidates with jokers alone.
+        usable, block = _fold_absent(catalogue, usable, piece_rows, available, piece_upper)
+        columns.add_block(*block)
+        absent = frozenset(ALL_COLOURED[i] for i in np.flatnonzero(available[:_TILES] == 0))
+        stand_ins = stand_ins[available[stand_ins] > 0]
+    else:
+        # Candidate sets: one entry per tile they hold, in that tile's row.
+        columns.add_block(
+            upper=piece_upper,
+            cost=np.zeros(len(usable)),
+            lengths=catalogue.lengths[usable],
+            rows=piece_rows,
+            values=np.ones(len(piece_rows)),
+        )
+    meld_row, link_row = _JOKER_ROW + 1, _JOKER_ROW + 2
     if plain:
         # The plain case of the two loops below, by numpy: a played tile leaves the rack
         # for its tile's row; a joker standing in counts there and in the joker row.
@@ -546,6 +603,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     layout = Layout(
         catalogue=catalogue.sets,
         piece_numbers=usable.tolist(),
+        absent=absent,
         played=[ALL_COLOURED[i] for i in played.tolist()],
         stand_ins=[ALL_COLOURED[i] for i in stand_ins.tolist()],
         rack_jokers=bool(rack_jokers),
@@ -677,7 +735,10 @@ def _read_candidates(layout: Layout, values: Vector) -> Arrangement:
     # Only the columns in use: a few dozen of a few hundred.
     for i, n in zip(used.tolist(), counts[used].tolist(), strict=True):
         if i < played_at:
-            arrangement.pieces.extend([layout.catalogue[layout.piece_numbers[i]]] * n)
+            piece = layout.catalogue[layout.piece_numbers[i]]
+            arrangement.pieces.extend([piece] * n)
+            for t in layout.absent.intersection(piece):
+                arrangement.stand_ins[t] += n
         elif i < stand_ins_at:
             arrangement.played[layout.played[i - played_at]] = n
         elif i < rack_joker_at:

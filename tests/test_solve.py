@@ -39,6 +39,9 @@ CASES = {
     "joker-at-the-end-of-a-run": ("table:\nR4 R5 J\nrack: R3 R2\n", 2, 5),
     "two-jokers-in-one-set": ("table:\nJ R7 J\nrack: R5 R9\n", 2, 14),
     "two-jokers-cannot-bridge-two-gaps": ("table:\nJ R7 J\nrack: R5 R10\n", 1, 10),
+    # Tiles with no copy in play are folded into jokers: high rows (blue is last) too.
+    "joker-grows-a-run-past-tiles-not-in-play": ("table:\nB10 B11 B12\nrack: J\n", 1, 30),
+    "two-jokers-and-one-tile-not-in-play": ("table:\nO5 O6 O7\nrack: J J B13\n", 3, 73),
     "freed-joker-used-again (000)": ("table:\nB3 B4 J\nrack: B5 R7 O7\n", 3, 19),
     "rack-joker-played": ("rack: J K1 K2\n", 3, 33),
     "split-a-run (000)": ("table:\nB6 B7 B8 B9 B10\nrack: B8\n", 1, 8),
@@ -67,6 +70,17 @@ def test_best_move(text: str, tiles: int, value: int, backend: str) -> None:
     move = solve(text, backend)
     assert (move.tiles_played, move.value_played) == (tiles, value)
     assert move.status is (Status.OPTIMAL if tiles else Status.NO_MOVE)
+
+
+def test_tiles_not_in_play_fold_into_jokers() -> None:
+    """R5 with two jokers can lie as R3 R4 R5, R5 R6 R7, R5 B5 K5...: one column, and no
+    stand-in column for the tiles with no copy in play."""
+    board = parse_board("rack: R5 J J\n")
+    mip, layout = build_model(board, Objective.TILES)
+    # The one candidate, R5 played, a joker standing in for R5, the rack's jokers played.
+    assert mip.columns == 4
+    assert layout.stand_ins == [board.rack[0]]
+    assert solve("rack: R5 J J\n", "clp").tiles_played == 3
 
 
 def test_unchanged_sets_stay_as_they_lie(backend: str) -> None:
