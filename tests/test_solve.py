@@ -39,8 +39,8 @@ CASES = {
     "joker-at-the-end-of-a-run": ("table:\nR4 R5 J\nrack: R3 R2\n", 2, 5),
     "two-jokers-in-one-set": ("table:\nJ R7 J\nrack: R5 R9\n", 2, 14),
     "two-jokers-cannot-bridge-two-gaps": ("table:\nJ R7 J\nrack: R5 R10\n", 1, 10),
-    # Tiles with no copy in play are folded into jokers: high rows (blue is last) too.
     "joker-grows-a-run-past-tiles-not-in-play": ("table:\nB10 B11 B12\nrack: J\n", 1, 30),
+    # Tiles with no copy in play folded into two jokers: high rows (blue is last) too.
     "two-jokers-and-one-tile-not-in-play": ("table:\nO5 O6 O7\nrack: J J B13\n", 3, 73),
     "freed-joker-used-again (000)": ("table:\nB3 B4 J\nrack: B5 R7 O7\n", 3, 19),
     "rack-joker-played": ("rack: J K1 K2\n", 3, 33),
