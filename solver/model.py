@@ -220,6 +220,12 @@ def _host_catalogue(rules: Rules) -> _Catalogue:
     return _catalogue_of(sets, MAX_NUMBER)
 
 
+def _makeable(in_play: Vector, jokers: int) -> Vector:
+    """Which sets the tiles in play can make, jokers filling the places of tiles with no
+    copy in play: `in_play` holds each set's copies in play, a row a set (padding never 0)."""
+    return (in_play == 0).sum(axis=1) <= jokers
+
+
 @lru_cache(maxsize=8)
 def _host_members(rules: Rules) -> Vector:
     """(shapes, tiles) booleans: which tiles each host shape holds (the padding index none)."""
@@ -252,7 +258,7 @@ def _locked_hosts(
     ]
     shapes = _host_catalogue(rules)
     members = _host_members(rules)
-    enough = (available[shapes.tiles] == 0).sum(axis=1) <= jokers
+    enough = _makeable(available[shapes.tiles], jokers)
     hosts = []
     for size in range(1, len(locked) + 1):
         for group in combinations(locked, size):
@@ -353,7 +359,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     # Only sets that the tiles in play (jokers filling the gaps) can make.
     catalogue = _catalogue(rules)
     in_play = available[catalogue.tiles]
-    is_usable = (in_play == 0).sum(axis=1) <= jokers
+    is_usable = _makeable(in_play, jokers)
     usable = np.flatnonzero(is_usable)
     piece_rows = catalogue.entry_row[is_usable[catalogue.entry_set]]
     in_sets = np.bincount(piece_rows, minlength=_TILES) > 0
@@ -397,7 +403,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
     hosts: list[Host] = []
     if strict:
         shapes = _host_catalogue(rules)
-        enough = (available[shapes.tiles] == 0).sum(axis=1) <= jokers
+        enough = _makeable(available[shapes.tiles], jokers)
         from_rack = (rack[shapes.tiles] > 0).sum(axis=1) + rack_jokers >= 2
         for i in np.flatnonzero(enough & from_rack):
             shape = shapes.sets[i]
@@ -667,7 +673,7 @@ class _Columns:
         )
 
 
-def _read_hosts(layout: Layout, values: Vector, arrangement: Arrangement) -> None:
+def _read_hosts(layout: Layout, counts: Vector, arrangement: Arrangement) -> None:
     """The hosts, from their columns (those right after the kept sets'), into the arrangement.
 
     A host that is not freeing (LOCKED) takes its jokers from the stand-ins before the pieces
@@ -679,14 +685,14 @@ def _read_hosts(layout: Layout, values: Vector, arrangement: Arrangement) -> Non
         return
     at = len(layout.piece_numbers) + len(layout.played) + len(layout.stand_ins)
     at += layout.rack_jokers + layout.table_sets
-    counts = iter(np.rint(np.asarray(values[at:], dtype=np.float64)).astype(np.int64).tolist())
+    host_counts = iter(counts[at:].tolist())
     for host in layout.hosts:
-        copies = next(counts)
+        copies = next(host_counts)
         if host.freeing:
-            _freed = next(counts)
-            jokers = Counter({t: next(counts) for t in host.slots})
-            jokers.update({t: next(counts) for t in host.roles})
-            from_rack = Counter({t: next(counts) for t in host.from_rack})
+            _freed = next(host_counts)
+            jokers = Counter({t: next(host_counts) for t in host.slots})
+            jokers.update({t: next(host_counts) for t in host.roles})
+            from_rack = Counter({t: next(host_counts) for t in host.from_rack})
             laid = _lay_host(host.shape, copies, jokers, from_rack)
         else:
             stand_ins = arrangement.stand_ins
@@ -723,14 +729,14 @@ def _lay_host(
 
 def read_solution(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe: candidates, then hosts."""
-    arrangement = _read_candidates(layout, values)
-    _read_hosts(layout, values, arrangement)
+    counts = np.rint(values).astype(np.int64)
+    arrangement = _read_candidates(layout, counts)
+    _read_hosts(layout, counts, arrangement)
     return arrangement
 
 
-def _read_candidates(layout: Layout, values: Vector) -> Arrangement:
-    """The arrangement a backend's column values describe (columns in build order)."""
-    counts = np.rint(values).astype(np.int64)
+def _read_candidates(layout: Layout, counts: Vector) -> Arrangement:
+    """The arrangement the columns' whole-number values describe (columns in build order)."""
     used = np.flatnonzero(counts)
     played_at = len(layout.piece_numbers)
     stand_ins_at = played_at + len(layout.played)
