@@ -72,7 +72,7 @@ def _locked_placements(board: Board, move: Move) -> list[Placement]:
     once can be the table's copy of one set only, hence a matching, found by backtracking.
     The sets are few (one joker each at least), the new sets that can take one few too.
     """
-    changed = sorted({s.set_index for step in move.steps for s in step.from_table})
+    changed = move.changed_sets
     # A set of jokers alone holds no tile that could leave it.
     locked = [frozenset(t for t in board.table[i] if not t.is_joker) for i in changed]
     locked = [
@@ -102,7 +102,7 @@ def _locked_placements(board: Board, move: Move) -> list[Placement]:
 def _locked_problem(board: Board, move: Move) -> str:
     """What is wrong when no placement exists: a set whose tiles are in no one new set, or
     sets that would need the same tile of one new set."""
-    changed = sorted({s.set_index for step in move.steps for s in step.from_table})
+    changed = move.changed_sets
     new = [set(step.tiles) for step in move.steps if step.action is not Action.KEEP]
     for i in changed:
         old = board.table[i]
@@ -117,8 +117,7 @@ def _retrieval_problems(board: Board, move: Move, placements: list[Placement]) -
     (in some reading of its old set and of its new one), or that tile was played.
     STRICT: and each joker so freed is in a set with two tiles played from the rack; a tile
     that one of `placements` gives a table set with a joker is the table's, not the rack's."""
-    changed = {s.set_index for step in move.steps for s in step.from_table}
-    owed = [joker_roles(board.table[i], board.rules) for i in sorted(changed)]
+    owed = [joker_roles(board.table[i], board.rules) for i in move.changed_sets]
     owed = [roles for roles in owed if roles != {()}]
     if not owed:
         return []

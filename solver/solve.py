@@ -70,9 +70,13 @@ class Move:
         return bool(self.played)
 
     @property
+    def changed_sets(self) -> list[int]:
+        """The sets of the table as it lay (by index) that do not stay exactly as they were."""
+        return sorted({s.set_index for step in self.steps for s in step.from_table})
+
+    @property
     def sets_changed(self) -> int:
-        """Sets of the table as it lay that do not stay exactly as they were."""
-        return len({s.set_index for step in self.steps for s in step.from_table})
+        return len(self.changed_sets)
 
 
 def find_move(
