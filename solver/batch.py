@@ -15,12 +15,12 @@ import json
 import multiprocessing
 import os
 import signal
-import threading
+import sys
 from collections import deque
-from collections.abc import Generator, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +39,10 @@ MAX_CHUNK = 16
 CHUNKS_PER_JOB = 8
 # How long workers may take to start their solvers (imports, HiGHS's threads).
 START_SECONDS = 60.0
-# Chunks handed out ahead of the one being written, per worker.
-IN_FLIGHT_PER_JOB = 3
+# Chunks a worker holds: the one it solves and the next, so it never waits for the parent.
+IN_FLIGHT_PER_JOB = 2
+# Chunks out or done, per worker, from the one to be written next on.
+WINDOW_PER_JOB = 4
 # The table format's columns after the file name (the file column fits the longest path).
 TABLE_COLUMNS = ("status", "tiles", "value", "ms")
 EXPECT_WIDTH = len("expected tiles=14 value=104")
@@ -164,68 +166,39 @@ def header(settings: BatchSettings) -> str | None:
     return None
 
 
-def prepare_batch(settings: BatchSettings, jobs: int) -> ProcessPoolExecutor | None:
+def prepare_batch(settings: BatchSettings, jobs: int) -> Workers | None:
     """Start the solver before a batch's clock starts: in this process (None), or in
     `jobs` worker processes, returned once every one of them is ready to solve."""
     if jobs <= 1:
         get_backend(settings.backend)
         return None
-    load_backend(settings.backend)  # forked workers start with its libraries loaded
-    # HiGHS's threads do not survive a fork: once they run here (a program that solved
-    # before its batch), workers start afresh instead.
-    context = multiprocessing.get_context("spawn" if highs_started() else None)
-    ready = context.Barrier(jobs, timeout=START_SECONDS)
-    workers = ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_start_worker, initargs=(settings, ready)
-    )
-    try:
-        # Each first task waits for all the others: `jobs` of them run in `jobs` workers.
-        for started in [workers.submit(_wait_for_the_others) for _ in range(jobs)]:
-            started.result()
-    except (BrokenProcessPool, threading.BrokenBarrierError):
-        workers.shutdown(cancel_futures=True)
-        raise BatchError(f"the {jobs} worker processes did not start") from None
-    return workers
+    return Workers(settings, jobs)
 
 
 def run_batch(
     paths: Sequence[str],
     settings: BatchSettings,
     jobs: int,
-    workers: ProcessPoolExecutor | None = None,
+    workers: Workers | None = None,
 ) -> Generator[BoardResult, None, None]:
     """Every board's result, in the order of `paths`, each as soon as it and all before it
     are done. With `jobs` > 1 the boards are solved by that many worker processes (those
-    `prepare_batch` started, if given; they are shut down at the end)."""
+    `prepare_batch` started, if given; they are stopped at the end)."""
     if jobs <= 1 or len(paths) <= 1:
         if workers is not None:
-            workers.shutdown()
+            workers.close()
         get_backend(settings.backend)
         for path in paths:
             yield solve_path(path, settings)
         return
-    pool = workers or prepare_batch(settings, jobs)
-    assert pool is not None
+    pool = workers or Workers(settings, jobs)
     try:
-        pending: deque[Future[list[BoardResult]]] = deque()
-        for chunk in _chunks(paths, jobs):
-            pending.append(pool.submit(_solve_chunk, chunk))
-            if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
-    except BrokenProcessPool:
-        raise BatchError(
-            "a worker process died (killed, or crashed inside a solver library);"
-            " the rows written so far stand"
-        ) from None
+        yield from pool.solve(_chunks(paths, jobs))
     finally:
-        # On Ctrl-C or an early stop, the chunks not yet started are dropped and the
-        # workers finish the one in hand: killing them (Pool.terminate) can hang.
-        pool.shutdown(cancel_futures=True)
+        pool.close()
 
 
-def _chunks(paths: Sequence[str], jobs: int) -> Iterable[Sequence[str]]:
+def _chunks(paths: Sequence[str], jobs: int) -> Iterator[Sequence[str]]:
     """The paths in chunks that shrink as the batch nears its end (guided scheduling):
     large ones while there is much left, single boards last, so that no worker is left
     alone with a long chunk while the others wait."""
@@ -236,42 +209,147 @@ def _chunks(paths: Sequence[str], jobs: int) -> Iterable[Sequence[str]]:
         at += size
 
 
-_worker_settings: BatchSettings | None = None
-_all_started: Any = None
+class Workers:
+    """Worker processes that turn chunks of paths into lists of results, each over a
+    connection of its own and, where there are enough CPUs, on a CPU of its own.
 
-
-def _start_worker(settings: BatchSettings, all_started: Any) -> None:
-    """Once per worker: the settings, and the solver prepared for every board it gets.
-
-    Ctrl-C is the parent's to handle; a worker that took it too would print a traceback.
+    A shared task queue and a pool's helper threads cost a batch of quick boards about
+    a tenth of its speed with two workers on two cores; here the parent only wakes when
+    a chunk comes back, and hands the next one straight to the worker that sent it.
     """
-    global _worker_settings, _all_started
+
+    def __init__(self, settings: BatchSettings, jobs: int) -> None:
+        load_backend(settings.backend)
+        # Forked workers start at once, the backend's libraries loaded. But HiGHS's
+        # threads do not survive a fork: once they run here (a program that solved before
+        # its batch), workers start afresh instead, as they always do where forking is
+        # unsafe (macOS).
+        forking = sys.platform == "linux" and not highs_started()
+        context = (
+            multiprocessing.get_context("fork") if forking else multiprocessing.get_context("spawn")
+        )
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        self.connections: list[Connection] = []
+        self.processes: list[BaseProcess] = []
+        for number in range(jobs):
+            ours, theirs = context.Pipe()
+            # A forked worker also gets our ends of its connection and of the earlier
+            # workers', and closes them so that each sees its input end with this process.
+            inherited = [*self.connections, ours] if forking else []
+            cpu = cpus[number] if jobs <= len(cpus) else None
+            process = context.Process(
+                target=_work, args=(settings, theirs, inherited, cpu), daemon=True
+            )
+            process.start()
+            theirs.close()
+            self.connections.append(ours)
+            self.processes.append(process)
+        self._wait_until_started(jobs)
+
+    @property
+    def pids(self) -> list[int | None]:
+        return [process.pid for process in self.processes]
+
+    def _wait_until_started(self, jobs: int) -> None:
+        for connection in self.connections:
+            started = self._receive(connection) if connection.poll(START_SECONDS) else None
+            if started is not True:
+                self.close()
+                raise BatchError(started or f"the {jobs} worker processes did not start")
+
+    @staticmethod
+    def _receive(connection: Connection) -> Any:
+        try:
+            return connection.recv()
+        except (EOFError, OSError):
+            return None
+
+    def solve(self, chunks: Iterable[Sequence[str]]) -> Iterator[BoardResult]:
+        """Each chunk's results in the order of `chunks`. A worker holds at most
+        IN_FLIGHT_PER_JOB chunks, and at most WINDOW_PER_JOB chunks per worker are out
+        or waiting for an earlier one, so a batch of any length holds a bounded number
+        of results."""
+        numbered = enumerate(chunks)
+        in_flight: dict[Connection, deque[int]] = {c: deque() for c in self.connections}
+        finished: dict[int, list[BoardResult]] = {}
+        window = WINDOW_PER_JOB * len(self.connections)
+        handed_out = written = 0
+
+        def hand_out(connection: Connection) -> None:
+            nonlocal handed_out
+            held = in_flight[connection]
+            while len(held) < IN_FLIGHT_PER_JOB and handed_out - written < window:
+                if (chunk := next(numbered, None)) is None:
+                    return
+                try:
+                    connection.send(chunk[1])
+                except OSError:
+                    raise _died() from None
+                held.append(chunk[0])
+                handed_out += 1
+
+        for connection in self.connections:
+            hand_out(connection)
+        sentinels = {process.sentinel for process in self.processes}
+        while written < handed_out:
+            if written in finished:
+                yield from finished.pop(written)
+                written += 1
+                for connection in self.connections:
+                    hand_out(connection)
+                continue
+            ready = wait([*self.connections, *sentinels])
+            for connection in self.connections:
+                if connection in ready:
+                    if (results := self._receive(connection)) is None:
+                        raise _died()
+                    finished[in_flight[connection].popleft()] = results
+                    hand_out(connection)
+            if sentinels.intersection(ready):
+                raise _died()
+
+    def close(self) -> None:
+        """Stop the workers at once: at the end they only wait for more, and when a batch
+        ends early (Ctrl-C) what they hold is dropped. Each has a connection of its own,
+        so no lock or queue is left half used."""
+        for process in self.processes:
+            process.terminate()
+        for connection, process in zip(self.connections, self.processes, strict=True):
+            process.join()
+            connection.close()
+        self.connections, self.processes = [], []
+
+
+def _died() -> BatchError:
+    return BatchError(
+        "a worker process died (killed, or crashed inside a solver library);"
+        " the rows written so far stand"
+    )
+
+
+def _work(
+    settings: BatchSettings, connection: Connection, inherited: list[Connection], cpu: int | None
+) -> None:
+    """A worker: start the solver, say so, then solve each chunk it gets until told to
+    stop. Ctrl-C is the parent's to handle; a worker that took it too would print a
+    traceback. On a CPU of its own, a worker keeps its caches: one the scheduler moved
+    (each time the parent wakes to write rows) solved from cold caches, twice as slowly."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_settings, _all_started = settings, all_started
-    get_backend(settings.backend)
-
-
-def _wait_for_the_others() -> None:
-    """Each worker's first task: wait until every worker has started, then keep to a CPU
-    of its own."""
-    _keep_to_one_cpu(_all_started.wait(), _all_started.parties)
-
-
-def _keep_to_one_cpu(worker: int, workers: int) -> None:
-    """Pin worker number `worker` to one of the CPUs this process may use, where there is
-    one for each worker (Linux). A worker the scheduler moves (each time the parent wakes
-    to write rows) loses its caches, and a solve from cold caches takes twice as long:
-    500 boards with two workers on two CPUs, 0.52-0.535 s -> 0.48 s."""
-    if not hasattr(os, "sched_setaffinity"):
+    for other in inherited:
+        other.close()
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+    try:
+        get_backend(settings.backend)
+    except RummisolveError as error:
+        connection.send(str(error))
         return
-    cpus = sorted(os.sched_getaffinity(0))
-    if workers <= len(cpus):
-        os.sched_setaffinity(0, {cpus[worker]})
-
-
-def _solve_chunk(paths: Sequence[str]) -> list[BoardResult]:
-    assert _worker_settings is not None, "a worker starts with _start_worker"
-    return [solve_path(path, _worker_settings) for path in paths]
+    connection.send(True)
+    try:
+        while (chunk := connection.recv()) is not None:
+            connection.send([solve_path(path, settings) for path in chunk])
+    except (EOFError, BrokenPipeError):
+        pass  # the parent is gone
 
 
 def solve_path(path: str, settings: BatchSettings) -> BoardResult:

@@ -411,7 +411,7 @@ def batch(
         raise click.exceptions.Exit(130) from None
     finally:
         if workers is not None:  # also when no row was asked for (run_batch never ran)
-            workers.shutdown(cancel_futures=True)
+            workers.close()
     for line in tally.problems:
         click.echo(line, err=True)
     click.echo(batch_summary(tally, time.perf_counter() - started, jobs), err=True)
@@ -442,12 +442,12 @@ class CtrlC:
 
 
 def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:
-    """`200 boards in 1.20 s (2 jobs): 190 solved, 7 no move, 3 failed`, and the checks."""
+    """`200 boards in 1.203 s (2 jobs): 190 solved, 7 no move, 3 failed`, and the checks."""
     words = [f"{tally.solved} solved", f"{tally.no_move} no move", f"{tally.failed} failed"]
     if tally.unproved:
         words.append(f"{tally.unproved} not proved best (time limit)")
     boards = f"{tally.total} board{'s' * (tally.total != 1)}"
-    line = f"{boards} in {seconds:.2f} s ({jobs} job{'s' * (jobs != 1)}): "
+    line = f"{boards} in {seconds:.3f} s ({jobs} job{'s' * (jobs != 1)}): "
     line += ", ".join(words)
     if tally.checked or tally.mismatched:
         line += f"; expect: {tally.checked} checked, {tally.mismatched} mismatched"

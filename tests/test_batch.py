@@ -21,6 +21,7 @@ from rummisolve import batch as batch_module
 from rummisolve.backends import DEFAULT_BACKEND
 from rummisolve.batch import BatchSettings, BoardResult, board_paths, solve_path
 from rummisolve.cli import cli
+from rummisolve.errors import SolverError
 
 BOARDS = {
     "a.txt": "# expect: tiles=3 value=12\ntable:\nR3 R4 R5\nrack: R2 B5 O5\n",
@@ -302,6 +303,44 @@ def test_a_worker_that_dies_is_one_error_line(
     )
 
 
+def test_a_worker_whose_solver_cannot_start_says_why(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_solver(name: str) -> None:
+        raise SolverError(f"backend {name}: no solver library found")
+
+    monkeypatch.setattr(batch_module, "get_backend", no_solver)
+    monkeypatch.setattr(batch_module, "highs_started", lambda: False)  # forked, patched
+    code, out, err = run(".", "--jobs", "2")
+    assert (code, out) == (1, "")
+    assert err == f"Error: backend {DEFAULT_BACKEND}: no solver library found\n"
+
+
+def test_workers_stop_when_the_batch_is_killed(tmp_path: Path) -> None:
+    """Killed outright (no chance to stop them), the batch leaves no worker behind: each
+    sees its connection end and exits."""
+    boards = tmp_path / "boards"
+    generate = ["generate", "--count", "400", "--seed", "9", "--out", str(boards)]
+    CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
+    command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--jobs", "2"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    assert process.stdout is not None
+    process.stdout.readline()  # the header: the workers run
+    process.kill()
+    process.wait()
+    deadline = time.monotonic() + 20
+    try:
+        while time.monotonic() < deadline:
+            os.killpg(process.pid, 0)  # raises once no process of the group is left
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGKILL)
+        pytest.fail("the workers outlived their batch")
+    except ProcessLookupError:
+        pass
+
+
 def test_a_folder_without_boards_is_reported_not_skipped(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -361,9 +400,8 @@ def test_each_worker_keeps_to_a_cpu_of_its_own() -> None:
     pool = batch_module.prepare_batch(BatchSettings(), 2)
     assert pool is not None
     try:
-        # The pool's own record of its worker processes: there is no public one.
-        cpus = [os.sched_getaffinity(pid) for pid in pool._processes]
+        cpus = [os.sched_getaffinity(pid) for pid in pool.pids if pid is not None]
     finally:
-        pool.shutdown()
+        pool.close()
     assert sorted(len(c) for c in cpus) == [1, 1]
     assert cpus[0] != cpus[1]
