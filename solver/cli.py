@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -80,6 +80,8 @@ def core_errors(command: F) -> F:
             raise ProblemsError(str(error)) from None
         except RummisolveError as error:
             raise click.ClickException(str(error)) from None
+        except BrokenPipeError:
+            _reader_gone()
         except OSError as error:
             # A file the command writes (--out, --log) that cannot be made or written.
             where = f"{error.filename}: " if error.filename else ""
@@ -807,11 +809,20 @@ def _flush_stdout() -> None:
     """Output that cannot be written (a full disk, /dev/full) is a message, not a traceback."""
     try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        _reader_gone()
     except OSError as error:
         # What is still buffered goes nowhere at exit, instead of failing a second time.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         click.echo(f"Error: cannot write the output: {error.strerror or error}", err=True)
         raise SystemExit(1) from None
+
+
+def _reader_gone() -> NoReturn:
+    """The output's reader stopped reading (`| head`): stop quietly, status 1 as the output
+    is cut short, with what is still buffered sent nowhere rather than failing again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    raise SystemExit(1)
 
 
 if __name__ == "__main__":

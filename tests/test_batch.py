@@ -316,6 +316,20 @@ def test_a_worker_whose_solver_cannot_start_says_why(
     assert err == f"Error: backend {DEFAULT_BACKEND}: no solver library found\n"
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_reader_that_stops_reading_ends_the_batch_quietly(tmp_path: Path, jobs: str) -> None:
+    """`rummisolve batch ... | head -1`: no message, status 1 (the output is cut short)."""
+    boards = tmp_path / "boards"
+    CliRunner().invoke(cli, ["generate", "--count", "300", "--seed", "3", "--out", str(boards)])
+    command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--jobs", jobs]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read()
+    assert (process.wait(timeout=60), err) == (1, b"")
+
+
 def test_workers_stop_when_the_batch_is_killed(tmp_path: Path) -> None:
     """Killed outright (no chance to stop them), the batch leaves no worker behind: each
     sees its connection end and exits."""
