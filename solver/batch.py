@@ -330,8 +330,8 @@ def _died() -> BatchError:
 def _work(
     settings: BatchSettings, connection: Connection, inherited: list[Connection], cpu: int | None
 ) -> None:
-    """A worker: start the solver, say so, then solve each chunk it gets until told to
-    stop. Ctrl-C is the parent's to handle; a worker that took it too would print a
+    """A worker: start the solver, say so, then solve each chunk it gets until the parent
+    stops it, or is gone. Ctrl-C is the parent's to handle; a worker that took it too would print a
     traceback. On a CPU of its own, a worker keeps its caches: one the scheduler moved
     (each time the parent wakes to write rows) solved from cold caches, twice as slowly."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -346,8 +346,8 @@ def _work(
         return
     connection.send(True)
     try:
-        while (chunk := connection.recv()) is not None:
-            connection.send([solve_path(path, settings) for path in chunk])
+        while True:
+            connection.send([solve_path(path, settings) for path in connection.recv()])
     except (EOFError, BrokenPipeError):
         pass  # the parent is gone
 
