@@ -227,17 +227,13 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     # sets holding a freed joker (laid last) come after all others, so that they are
     # left the rack's copies of tiles the table holds too (strict retrieval).
     first_host = len(new_sets) - len(arrangement.hosts)
-    pairs = []
+    pairs: list[tuple[bool, int, int, int]] = []
     for n, need in enumerate(needs):
-        olds: set[int] = set()
-        for t in need:
-            olds.update(holders.get(t, ()))
-        for i in olds:
-            left = leftover[i]
-            shared = 0
-            for t, k in need.items():
-                shared += min(k, left.get(t, 0))
-            pairs.append((n >= first_host, -shared, n, i))
+        shared: dict[int, int] = {}  # tiles in common with each old set that has any
+        for t, k in need.items():
+            for i in holders.get(t, ()):
+                shared[i] = shared.get(i, 0) + min(k, leftover[i][t])
+        pairs.extend((n >= first_host, -common, n, i) for i, common in shared.items())
     pairs.sort()
     # A table set that a host holds (locked-joker-sets) gives it its tiles before any other.
     held = [(False, 0, first_host + h, i) for i, h in arrangement.holders.items()]
