@@ -90,11 +90,12 @@ def _read_run(row: tuple[Tile, ...], rules: Rules) -> Meld | None:
         return None
     colour = colours.pop() if colours else COLOURS[0]
     numbers = [t.number for t in real]
-    low, high = (min(numbers), max(numbers)) if numbers else (1, 1)
+    # Jokers alone fit any window.
+    low, high = min(numbers, default=MAX_NUMBER), max(numbers, default=1)
     for start in _run_starts(length, rules):
         end = start + length - 1
         # A window short of the 14 (the 1 after the 13) must hold the lowest and highest.
-        if end < HIGH_ONE and not start <= low <= high <= end:
+        if end < HIGH_ONE and not (start <= low and high <= end):
             continue
         positions = _place_in_window(row, start)
         if positions is not None:
