@@ -84,6 +84,10 @@ def parse_board(text: str, source: str = "<board>", **overrides: object) -> Boar
     return board
 
 
+# A board of the 160-tile box with comments takes a few kilobytes.
+MAX_BOARD_BYTES = 1 << 20
+
+
 def read_board(path: str | Path, **overrides: object) -> Board:
     """Read a board file, or standard input when the path is `-`."""
     return parse_board(read_text(path), str(path), **overrides)
@@ -91,17 +95,27 @@ def read_board(path: str | Path, **overrides: object) -> Board:
 
 def read_text(path: str | Path) -> str:
     """A text file's contents (standard input for `-`), or a named error saying why not."""
+    return decode_board(read_bytes(path), str(path))
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """A file's bytes (standard input's for `-`), no more than one past the most a board
+    may hold: `/dev/zero` or a stray disk image is refused, not read to the end."""
     source = str(path)
     try:
-        data = sys.stdin.buffer.read() if source == "-" else Path(path).read_bytes()
+        if source == "-":
+            return sys.stdin.buffer.read(MAX_BOARD_BYTES + 1)
+        with open(source, "rb") as file:  # open(""): no such file, where Path("") is "."
+            return file.read(MAX_BOARD_BYTES + 1)
     except OSError as error:
         reason = error.strerror or str(error)
         raise BoardError([Problem(source, 0, f"cannot read: {reason}")]) from None
-    return decode_board(data, source)
 
 
 def decode_board(data: bytes, source: str) -> str:
     """Text from bytes, or a named error for a file that is not text."""
+    if len(data) > MAX_BOARD_BYTES:
+        raise BoardError([Problem(source, 0, "too large for a board (over 1 MiB)")])
     if b"\0" in data:
         line = _line_of(data, data.index(b"\0"))
         raise BoardError([Problem(source, line, "not a text file (NUL byte)")])
