@@ -15,18 +15,19 @@ import json
 import multiprocessing
 import os
 import signal
+import stat
 import sys
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .backends import DEFAULT_BACKEND, get_backend, highs_started, load_backend
-from .board import Board, Expectation, read_board
-from .errors import Problem, RummisolveError
+from .board import Board, Expectation, decode_board, parse_board, read_board
+from .errors import BoardError, Problem, RummisolveError
 from .legality import check_move
 from .model import Objective
 from .render import move_json
@@ -77,6 +78,9 @@ class Outcome(enum.Enum):
     SOLVED = "solved"
     NO_MOVE = "no move"
     FAILED = "failed"
+    # A time limit cut the search short: a move not proved best, or none found yet.
+    UNPROVED = "not proved best"
+    NOTHING_FOUND = "nothing found"
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,8 @@ class BatchSettings:
     rule_overrides: tuple[tuple[str, object], ...] = ()
     check_expected: bool = False
     file_width: int = 0
+    # Standard input's bytes, read once at the start when `-` is among the paths.
+    standard_input: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -102,7 +108,6 @@ class BoardResult:
     error: str | None = None
     mismatch: str | None = None
     checked: bool = False
-    proved: bool = True
 
 
 @dataclass
@@ -113,15 +118,17 @@ class Tally:
     no_move: int = 0
     failed: int = 0
     unproved: int = 0
+    nothing_found: int = 0
     checked: int = 0
     mismatched: int = 0
     problems: list[str] = field(default_factory=list)
 
     def add(self, result: BoardResult) -> None:
-        self.solved += result.outcome is Outcome.SOLVED
+        self.solved += result.outcome in (Outcome.SOLVED, Outcome.UNPROVED)
         self.no_move += result.outcome is Outcome.NO_MOVE
         self.failed += result.outcome is Outcome.FAILED
-        self.unproved += not result.proved
+        self.unproved += result.outcome is Outcome.UNPROVED
+        self.nothing_found += result.outcome is Outcome.NOTHING_FOUND
         self.checked += result.checked
         if result.error is not None:
             self.problems.extend(result.error.splitlines())
@@ -131,7 +138,7 @@ class Tally:
 
     @property
     def total(self) -> int:
-        return self.solved + self.no_move + self.failed
+        return self.solved + self.no_move + self.failed + self.nothing_found
 
     @property
     def passed(self) -> bool:
@@ -142,15 +149,45 @@ class Tally:
 def board_paths(paths: Iterable[str | Path]) -> list[str]:
     """Each path as given, a folder replaced by every `*.txt` below it, sorted.
 
-    A path that does not exist, or a folder with no boards, stays in the list: its row
-    then says so, like any other bad board's.
+    A path that does not exist or cannot be looked at, a folder with no boards and a
+    folder below that cannot be read stay in the list: each one's row then says so,
+    like any other bad board's. Links to folders are followed, each folder once; files
+    that are neither regular files nor links (a FIFO would block the batch) are left
+    out of a folder's boards.
     """
     found: list[str] = []
-    for path in map(Path, paths):
-        boards = sorted(p for p in path.rglob("*.txt") if p.is_file()) if path.is_dir() else []
-        # A folder with no boards stays, to be reported rather than silently skipped.
-        found.extend(str(p) for p in boards or [path])
+    for path in map(str, paths):
+        boards = _boards_below(path) if os.path.isdir(path) else []
+        found.extend(boards or [path])
     return found
+
+
+def _boards_below(folder: str) -> list[str]:
+    boards: list[Path] = []
+    seen: set[str] = set()
+    for root, folders, files in os.walk(folder, followlinks=True, onerror=_keep(boards)):
+        seen.add(os.path.realpath(root))
+        # A link back to a folder already walked would loop for ever.
+        folders[:] = [f for f in folders if os.path.realpath(os.path.join(root, f)) not in seen]
+        boards.extend(
+            Path(root, name)
+            for name in files
+            if name.endswith(".txt") and _is_board_file(os.path.join(root, name))
+        )
+    return [str(board) for board in sorted(boards)]
+
+
+def _keep(boards: list[Path]) -> Callable[[OSError], None]:
+    """A folder that cannot be read below the one given is listed, to be reported."""
+    return lambda error: boards.append(Path(str(error.filename)))
+
+
+def _is_board_file(path: str) -> bool:
+    """A regular file, or a link to one or to nothing (its row says it is missing)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 def header(settings: BatchSettings) -> str | None:
@@ -164,6 +201,13 @@ def header(settings: BatchSettings) -> str | None:
             cells.append(f"{'expect':<{EXPECT_WIDTH}}")
         return "  ".join([*cells, "played"])
     return None
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (`taskset`, a container's share), not the machine's."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def prepare_batch(settings: BatchSettings, jobs: int) -> Workers | None:
@@ -193,19 +237,26 @@ def run_batch(
         return
     pool = workers or Workers(settings, jobs)
     try:
-        yield from pool.solve(_chunks(paths, jobs))
+        yield from pool.solve(paths)
     finally:
         pool.close()
 
 
-def _chunks(paths: Sequence[str], jobs: int) -> Iterator[Sequence[str]]:
+class _Task(NamedTuple):
+    """Boards handed to a worker together: their paths, and where the first stands."""
+
+    first: int
+    paths: Sequence[str]
+
+
+def _chunks(paths: Sequence[str], jobs: int) -> Iterator[_Task]:
     """The paths in chunks that shrink as the batch nears its end (guided scheduling):
     large ones while there is much left, single boards last, so that no worker is left
     alone with a long chunk while the others wait."""
     at = 0
     while at < len(paths):
         size = max(1, min(MAX_CHUNK, (len(paths) - at) // (jobs * CHUNKS_PER_JOB)))
-        yield paths[at : at + size]
+        yield _Task(at, paths[at : at + size])
         at += size
 
 
@@ -219,94 +270,130 @@ class Workers:
     """
 
     def __init__(self, settings: BatchSettings, jobs: int) -> None:
+        self.settings = settings
         load_backend(settings.backend)
         # Forked workers start at once, the backend's libraries loaded. But HiGHS's
         # threads do not survive a fork: once they run here (a program that solved before
         # its batch), workers start afresh instead, as they always do where forking is
         # unsafe (macOS).
-        forking = sys.platform == "linux" and not highs_started()
-        context = (
-            multiprocessing.get_context("fork") if forking else multiprocessing.get_context("spawn")
-        )
+        self.forking = sys.platform == "linux" and not highs_started()
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        self.cpus = cpus if jobs <= len(cpus) else [None] * jobs
         self.connections: list[Connection] = []
         self.processes: list[BaseProcess] = []
-        for number in range(jobs):
-            ours, theirs = context.Pipe()
-            # A forked worker also gets our ends of its connection and of the earlier
-            # workers', and closes them so that each sees its input end with this process.
-            inherited = [*self.connections, ours] if forking else []
-            cpu = cpus[number] if jobs <= len(cpus) else None
-            process = context.Process(
-                target=_work, args=(settings, theirs, inherited, cpu), daemon=True
-            )
-            process.start()
-            theirs.close()
-            self.connections.append(ours)
-            self.processes.append(process)
-        self._wait_until_started(jobs)
+        try:
+            for number in range(jobs):
+                self._start(number)
+            for number in range(jobs):
+                self._wait_until_started(number)
+        except BaseException:  # Ctrl-C while they start, too
+            self.close()
+            raise
 
     @property
     def pids(self) -> list[int | None]:
         return [process.pid for process in self.processes]
 
-    def _wait_until_started(self, jobs: int) -> None:
-        for connection in self.connections:
-            started = self._receive(connection) if connection.poll(START_SECONDS) else None
-            if started is not True:
-                self.close()
-                raise BatchError(started or f"the {jobs} worker processes did not start")
+    def _start(self, number: int) -> None:
+        """Start worker `number`, or a new one in its place (on its CPU, if pinned)."""
+        if self.forking:
+            context: Any = multiprocessing.get_context("fork")
+        else:
+            context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        # A forked worker also gets our ends of its connection and of the other workers',
+        # and closes them so that each sees its input end with this process.
+        others = [c for n, c in enumerate(self.connections) if n != number]
+        inherited = [*others, ours] if self.forking else []
+        process = context.Process(
+            target=_work, args=(self.settings, theirs, inherited, self.cpus[number]), daemon=True
+        )
+        process.start()
+        theirs.close()
+        if number < len(self.connections):
+            self.connections[number], self.processes[number] = ours, process
+        else:
+            self.connections.append(ours)
+            self.processes.append(process)
 
-    @staticmethod
-    def _receive(connection: Connection) -> Any:
-        try:
-            return connection.recv()
-        except (EOFError, OSError):
-            return None
+    def _wait_until_started(self, number: int) -> None:
+        connection = self.connections[number]
+        started = _receive(connection) if connection.poll(START_SECONDS) else None
+        if started is not True:
+            raise BatchError(started or f"the {len(self.processes)} worker processes did not start")
 
-    def solve(self, chunks: Iterable[Sequence[str]]) -> Iterator[BoardResult]:
-        """Each chunk's results in the order of `chunks`. A worker holds at most
-        IN_FLIGHT_PER_JOB chunks, and at most WINDOW_PER_JOB chunks per worker are out
-        or waiting for an earlier one, so a batch of any length holds a bounded number
-        of results."""
-        numbered = enumerate(chunks)
-        in_flight: dict[Connection, deque[int]] = {c: deque() for c in self.connections}
+    def _replace(self, number: int) -> None:
+        """A worker died: reap it and start another in its place."""
+        self.processes[number].join()
+        self.connections[number].close()
+        self._start(number)
+        self._wait_until_started(number)
+
+    def solve(self, paths: Sequence[str]) -> Iterator[BoardResult]:
+        """Every board's result in the order of `paths`.
+
+        A worker holds at most IN_FLIGHT_PER_JOB chunks, and at most WINDOW_PER_JOB chunks
+        per worker are out or waiting for an earlier one, so a batch of any length holds
+        a bounded number of results. A worker that dies (killed, or a crash inside a
+        solver library) is replaced: the chunk it was solving is solved again a board at
+        a time, and a board that kills a worker alone gets an error row.
+        """
+        jobs = len(self.processes)
+        fresh = iter(_chunks(paths, jobs))
+        retry: deque[_Task] = deque()
+        in_flight: list[deque[_Task]] = [deque() for _ in range(jobs)]
         finished: dict[int, list[BoardResult]] = {}
-        window = WINDOW_PER_JOB * len(self.connections)
-        handed_out = written = 0
+        window = WINDOW_PER_JOB * jobs
+        written = 0
 
-        def hand_out(connection: Connection) -> None:
-            nonlocal handed_out
-            held = in_flight[connection]
-            while len(held) < IN_FLIGHT_PER_JOB and handed_out - written < window:
-                if (chunk := next(numbered, None)) is None:
+        def hand_out(number: int) -> None:
+            held = in_flight[number]
+            while len(held) < IN_FLIGHT_PER_JOB:
+                if len(finished) + sum(map(len, in_flight)) >= window and not retry:
                     return
+                task = retry.popleft() if retry else next(fresh, None)
+                if task is None:
+                    return
+                held.append(task)
                 try:
-                    connection.send(chunk[1])
+                    self.connections[number].send(task.paths)
                 except OSError:
-                    raise _died() from None
-                held.append(chunk[0])
-                handed_out += 1
+                    return  # it died: seen by `wait` below
 
-        for connection in self.connections:
-            hand_out(connection)
-        sentinels = {process.sentinel for process in self.processes}
-        while written < handed_out:
+        def died(number: int) -> None:
+            lost = list(in_flight[number])
+            in_flight[number].clear()
+            self._replace(number)
+            if lost:
+                crashed, *rest = lost
+                if len(crashed.paths) == 1:
+                    path = crashed.paths[0]
+                    finished[crashed.first] = [_failed(path, _crash(path), self.settings)]
+                else:
+                    rest[:0] = [_Task(crashed.first + i, [p]) for i, p in enumerate(crashed.paths)]
+                retry.extendleft(reversed(rest))
+            hand_out(number)
+
+        for number in range(jobs):
+            hand_out(number)
+        while written < len(paths):
             if written in finished:
-                yield from finished.pop(written)
-                written += 1
-                for connection in self.connections:
-                    hand_out(connection)
+                results = finished.pop(written)
+                yield from results
+                written += len(results)
+                for number in range(jobs):
+                    hand_out(number)
                 continue
-            ready = wait([*self.connections, *sentinels])
-            for connection in self.connections:
-                if connection in ready:
-                    if (results := self._receive(connection)) is None:
-                        raise _died()
-                    finished[in_flight[connection].popleft()] = results
-                    hand_out(connection)
-            if sentinels.intersection(ready):
-                raise _died()
+            ready = wait([*self.connections, *(p.sentinel for p in self.processes)])
+            for number in range(jobs):
+                if self.connections[number] in ready:
+                    if (results := _receive(self.connections[number])) is None:
+                        died(number)
+                        continue
+                    finished[in_flight[number].popleft().first] = results
+                    hand_out(number)
+                elif self.processes[number].sentinel in ready:
+                    died(number)
 
     def close(self) -> None:
         """Stop the workers at once: at the end they only wait for more, and when a batch
@@ -320,10 +407,18 @@ class Workers:
         self.connections, self.processes = [], []
 
 
-def _died() -> BatchError:
-    return BatchError(
-        "a worker process died (killed, or crashed inside a solver library);"
-        " the rows written so far stand"
+def _receive(connection: Connection) -> Any:
+    """What a worker sent, or None when it is gone."""
+    try:
+        return connection.recv()
+    except (EOFError, OSError):
+        return None
+
+
+def _crash(path: str) -> str:
+    return (
+        f"{path}: the solver crashed on this board (its worker process died:"
+        " killed, or a crash inside a solver library)"
     )
 
 
@@ -358,13 +453,15 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
     A batch must go on past one board whatever goes wrong with it, so even an error
     that is not ours (a crash inside a solver library) is caught and reported here.
     """
-    if Path(path).is_dir():
-        return _failed(path, f"{path}: no *.txt boards in this folder", settings)
+    if os.path.isdir(path):
+        return _failed(path, f"{path}: {_why_no_boards(path)}", settings)
     try:
-        board = read_board(path, **dict(settings.rule_overrides))
+        board = _read(path, settings)
         move = find_move(board, settings.objective, settings.backend, settings.time_limit)
-    except RummisolveError as error:
+    except BoardError as error:
         return _failed(path, str(error), settings)
+    except RummisolveError as error:
+        return _failed(path, f"{path}: {error}", settings)
     except Exception as error:
         return _failed(path, f"{path}: solver crashed: {type(error).__name__}: {error}", settings)
     if problems := check_move(board, move):
@@ -373,12 +470,34 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
     mismatch = _mismatch(board, move) if settings.check_expected else None
     return BoardResult(
         file=path,
-        outcome=Outcome.SOLVED if move.is_move else Outcome.NO_MOVE,
+        outcome=_outcome(move),
         row=_row(path, board, move, mismatch, settings),
         mismatch=mismatch,
         checked=settings.check_expected and board.expect is not None,
-        proved=move.status is not Status.FEASIBLE,
     )
+
+
+def _read(path: str, settings: BatchSettings) -> Board:
+    """The board at `path`; `-` is standard input as the batch read it at its start (a
+    worker process has none of its own), or this process's own."""
+    overrides = dict(settings.rule_overrides)
+    if path == "-" and settings.standard_input is not None:
+        return parse_board(decode_board(settings.standard_input, path), path, **overrides)
+    return read_board(path, **overrides)
+
+
+def _why_no_boards(folder: str) -> str:
+    try:
+        os.listdir(folder)
+    except OSError as error:
+        return f"cannot read this folder: {error.strerror or error}"
+    return "no *.txt boards in this folder"
+
+
+def _outcome(move: Move) -> Outcome:
+    if move.status is Status.FEASIBLE:
+        return Outcome.UNPROVED if move.is_move else Outcome.NOTHING_FOUND
+    return Outcome.SOLVED if move.is_move else Outcome.NO_MOVE
 
 
 def _mismatch(board: Board, move: Move) -> str | None:
@@ -459,6 +578,8 @@ def _table_numbers(cells: Sequence[object]) -> list[str]:
 
 
 def _csv_line(cells: Iterable[object]) -> str:
+    """One CSV record without its line end. A cell holding a line break (a file name may)
+    is quoted: the writer quotes what its line terminator holds, so that is not empty."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="").writerow(cells)
-    return out.getvalue()
+    csv.writer(out, lineterminator="\r\n").writerow(cells)
+    return out.getvalue().removesuffix("\r\n")

@@ -23,9 +23,18 @@ import click
 
 from . import __version__
 from .backends import BACKENDS, DEFAULT_BACKEND
-from .batch import BatchSettings, Format, Tally, board_paths, header, prepare_batch, run_batch
+from .batch import (
+    BatchSettings,
+    Format,
+    Tally,
+    board_paths,
+    header,
+    prepare_batch,
+    run_batch,
+    usable_cpus,
+)
 from .bench import BenchReport, NamedBoard, run_bench
-from .board import Board, format_board, read_board
+from .board import Board, format_board, read_board, read_bytes
 from .errors import BoardError, RummisolveError
 from .game import (
     MAX_PLAYERS,
@@ -332,8 +341,8 @@ def generate(
 @click.option(
     "--jobs",
     type=click.IntRange(1),
-    default=os.cpu_count() or 1,
-    show_default="the machine's cores",
+    default=usable_cpus(),
+    show_default="the CPUs this process may use",
     help="Worker processes solving boards in parallel.",
 )
 @click.option(
@@ -375,6 +384,8 @@ def batch(
         )
     files = board_paths(paths)
     jobs = max(1, min(jobs, len(files)))  # no more workers than boards
+    # Read once here: worker processes have no standard input of their own.
+    standard_input = read_bytes("-") if "-" in files else None
     settings = BatchSettings(
         format=Format(output_format),
         objective=Objective(objective),
@@ -383,24 +394,30 @@ def batch(
         rule_overrides=tuple(rule_overrides(options).items()),
         check_expected=check_expected,
         file_width=max(len("file"), *map(len, files)),
+        standard_input=standard_input,
     )
     tally = Tally()
-    # The solver starts before the clock, in this process or in every worker.
-    workers = prepare_batch(settings, jobs)
+    workers = results = None
     started = time.perf_counter()
-    results = run_batch(files, settings, jobs, workers)
     try:
+        # The solver starts before the clock, in this process or in every worker.
+        workers = prepare_batch(settings, jobs)
+        started = time.perf_counter()
+        results = run_batch(files, settings, jobs, workers)
         if (first := header(settings)) is not None:
             click.echo(first)
         # Drawn only when a person watches stderr; never a line in a log or a pipe.
         hidden = not sys.stderr.isatty()
+        # On one terminal with the rows, the bar is taken off its line before each row.
+        clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
         with (
             CtrlC() as ctrl_c,
             click.progressbar(
-                length=len(files), label="solving", file=sys.stderr, hidden=hidden
+                length=len(files), label="solving", file=sys.stderr, hidden=hidden, show_pos=True
             ) as bar,
         ):
             for result in results:
+                click.echo(clear_bar, nl=False, err=True)
                 click.echo(result.row)
                 sys.stdout.flush()
                 tally.add(result)
@@ -408,17 +425,25 @@ def batch(
                 if ctrl_c.pressed:
                     raise KeyboardInterrupt
     except KeyboardInterrupt:
-        results.close()
-        click.echo(f"\ninterrupted: {tally.total} of {len(files)} boards written", err=True)
+        if results is not None:
+            results.close()
+        click.echo("", err=True)  # off the progress bar's line
+        report_batch(tally, time.perf_counter() - started, jobs)
+        click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
         raise click.exceptions.Exit(130) from None
     finally:
         if workers is not None:  # also when no row was asked for (run_batch never ran)
             workers.close()
-    for line in tally.problems:
-        click.echo(line, err=True)
-    click.echo(batch_summary(tally, time.perf_counter() - started, jobs), err=True)
+    report_batch(tally, time.perf_counter() - started, jobs)
     if not tally.passed:
         raise click.exceptions.Exit(1)
+
+
+def report_batch(tally: Tally, seconds: float, jobs: int) -> None:
+    """On stderr: a line for each board that needs a look, then the summary."""
+    for line in tally.problems:
+        click.echo(line, err=True)
+    click.echo(batch_summary(tally, seconds, jobs), err=True)
 
 
 class CtrlC:
@@ -448,6 +473,8 @@ def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:
     words = [f"{tally.solved} solved", f"{tally.no_move} no move", f"{tally.failed} failed"]
     if tally.unproved:
         words.append(f"{tally.unproved} not proved best (time limit)")
+    if tally.nothing_found:
+        words.append(f"{tally.nothing_found} with nothing found in the time limit")
     boards = f"{tally.total} board{'s' * (tally.total != 1)}"
     line = f"{boards} in {seconds:.3f} s ({jobs} job{'s' * (jobs != 1)}): "
     line += ", ".join(words)

@@ -19,9 +19,11 @@ from click.testing import CliRunner
 
 from rummisolve import batch as batch_module
 from rummisolve.backends import DEFAULT_BACKEND
-from rummisolve.batch import BatchSettings, BoardResult, board_paths, solve_path
+from rummisolve.batch import BatchSettings, BoardResult, _Task, board_paths, solve_path
+from rummisolve.board import MAX_BOARD_BYTES
 from rummisolve.cli import cli
 from rummisolve.errors import SolverError
+from rummisolve.solve import Move, no_move
 
 BOARDS = {
     "a.txt": "# expect: tiles=3 value=12\ntable:\nR3 R4 R5\nrack: R2 B5 O5\n",
@@ -256,7 +258,11 @@ def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyP
     assert code == 130
     assert without_times(out)[0]["file"] == "a.txt"
     assert len(out.splitlines()) == 1
-    assert err == "\ninterrupted: 1 of 3 boards written\n"
+    assert re.sub(r"in [0-9.]+ s", "in T s", err).splitlines() == [
+        "",
+        "1 board in T s (2 jobs): 1 solved, 0 no move, 0 failed",
+        "interrupted: 1 of 3 boards written",
+    ]
 
 
 def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
@@ -285,22 +291,72 @@ def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in (first + rest).splitlines()]
     assert process.returncode == 130
     assert 1 <= len(rows) < 400
-    assert re.fullmatch(r"\ninterrupted: \d+ of 400 boards written\n", err.decode())
+    assert re.fullmatch(
+        r"\n(\d+) boards? in [0-9.]+ s \(2 jobs\): \d+ solved, \d+ no move, 0 failed\n"
+        r"interrupted: \1 of 400 boards written\n",
+        err.decode(),
+    )
 
 
-def test_a_worker_that_dies_is_one_error_line(
+def test_a_board_that_kills_its_worker_is_its_own_error_row(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The workers are forked after the patch: the first board kills its worker (forked
-    even if HiGHS runs here, which is safe as they die before any solve)."""
-    monkeypatch.setattr(batch_module, "solve_path", lambda path, settings: os._exit(1))
+    """A crash inside a solver library takes its worker process with it: the worker is
+    replaced, its chunk solved again a board at a time, and the board that kills a worker
+    alone gets an error row. The workers are forked after the patch (forked even if
+    HiGHS runs here, which is safe as they die before any solve)."""
+    solve = batch_module.solve_path
+
+    def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
+        return os._exit(1) if path.endswith("b.txt") else solve(path, settings)
+
+    monkeypatch.setattr(batch_module, "solve_path", crash_on_b)
     monkeypatch.setattr(batch_module, "highs_started", lambda: False)
-    code, _out, err = run(".", "--jobs", "2")
-    assert (code, err) == (
-        1,
-        "Error: a worker process died (killed, or crashed inside a solver library);"
-        " the rows written so far stand\n",
+    # One chunk of all three: a.txt and c.txt are lost with b.txt's first worker.
+    monkeypatch.setattr(batch_module, "_chunks", lambda paths, jobs: [_Task(0, paths)])
+    code, out, err = run(".", "--jobs", "2", "--format", "jsonl")
+    rows = without_times(out)
+    b = str(Path("sub", "b.txt"))
+    crash = (
+        f"{b}: the solver crashed on this board (its worker process died:"
+        " killed, or a crash inside a solver library)"
     )
+    assert code == 1
+    assert [row["file"] for row in rows] == ["a.txt", b, str(Path("sub", "c.txt"))]
+    assert rows[1] == {"file": b, "error": crash}
+    assert [row["tiles_played"] for row in (rows[0], rows[2])] == [3, 1]
+    assert err.splitlines()[0] == crash
+    assert summary(err) == "3 boards in T s (2 jobs): 2 solved, 0 no move, 1 failed"
+
+
+def test_a_worker_killed_from_outside_is_replaced(tmp_path: Path) -> None:
+    """kill -9 on a worker in the middle of a batch: every board still gets its answer."""
+    boards = tmp_path / "boards"
+    generate = ["generate", "--count", "300", "--seed", "9", "--out", str(boards)]
+    CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
+    command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--jobs", "2"]
+    # Unbuffered, so that reading the first row leaves the rest in the pipe for communicate.
+    process = subprocess.Popen(
+        [*command, "--format", "jsonl"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    os.kill(int(children[0]), signal.SIGKILL)
+    try:
+        rest, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    rows = [json.loads(line) for line in (first + rest).splitlines()]
+    assert len(rows) == 300
+    assert process.returncode in (0, 1), err.decode()
+    # A board solving as the kill came gets a crash row; every other one its answer.
+    assert sum("error" in row for row in rows) <= 1
 
 
 def test_a_worker_whose_solver_cannot_start_says_why(
@@ -364,6 +420,121 @@ def test_a_folder_without_boards_is_reported_not_skipped(tmp_path: Path) -> None
         "file": str(empty),
         "error": f"{empty}: no *.txt boards in this folder",
     }
+
+
+def errors(jsonl: str) -> dict[str, object]:
+    """Each failed row's error, by file."""
+    return {
+        row["file"]: row["error"] for row in map(json.loads, jsonl.splitlines()) if "error" in row
+    }
+
+
+def test_paths_that_cannot_be_looked_at_are_rows_too(folder: Path) -> None:
+    """An empty path is no path (it is not "."), and a name too long to look up is only
+    that board's error: the batch goes on."""
+    too_long = "x" * 300 + ".txt"
+    code, out, _err = run("a.txt", too_long, "", "--format", "jsonl")
+    assert code == 1
+    assert [row["file"] for row in without_times(out)] == ["a.txt", too_long, ""]
+    assert errors(out) == {
+        too_long: f"{too_long}: cannot read: File name too long",
+        "": ": cannot read: No such file or directory",
+    }
+
+
+def test_links_to_folders_are_followed_once_and_broken_links_reported(folder: Path) -> None:
+    (folder / "more").mkdir()
+    (folder / "more" / "link").symlink_to(folder / "sub")
+    (folder / "more" / "loop").symlink_to(folder / "more")
+    (folder / "more" / "gone.txt").symlink_to(folder / "nowhere.txt")
+    assert board_paths(["more"]) == [
+        str(Path("more", "gone.txt")),
+        str(Path("more", "link", "b.txt")),
+        str(Path("more", "link", "c.txt")),
+    ]
+    code, out, _err = run("more", "--format", "jsonl")
+    gone = str(Path("more", "gone.txt"))
+    assert (code, errors(out)) == (1, {gone: f"{gone}: cannot read: No such file or directory"})
+
+
+def test_standard_input_is_a_board_with_workers_too(folder: Path) -> None:
+    """Worker processes have no standard input: the batch reads it for them."""
+    result = CliRunner().invoke(
+        cli, ["batch", "-", "a.txt", "-", "--jobs", "2", "--format", "jsonl"], input=BOARDS["a.txt"]
+    )
+    rows = without_times(result.stdout)
+    assert result.exit_code == 0, result.stderr
+    assert [(row["file"], row["tiles_played"]) for row in rows] == [
+        ("-", 3),
+        ("a.txt", 3),
+        ("-", 3),
+    ]
+
+
+def test_a_board_too_large_to_be_one_is_refused_unread(folder: Path) -> None:
+    (folder / "huge.txt").write_bytes(b"#" * (MAX_BOARD_BYTES + 1))
+    code, out, _err = run("huge.txt", "a.txt", "--format", "jsonl")
+    assert (code, errors(out)) == (1, {"huge.txt": "huge.txt: too large for a board (over 1 MiB)"})
+
+
+def test_csv_quotes_line_breaks_in_file_names(folder: Path) -> None:
+    name = "two\nlines.txt"
+    (folder / name).write_text(BOARDS["a.txt"])
+    code, out, _err = run(name, "a.txt", "--format", "csv")
+    records = list(csv.reader(io.StringIO(out)))
+    assert code == 0
+    assert [len(r) for r in records] == [len(records[0])] * 3
+    assert [r[0] for r in records[1:]] == [name, "a.txt"]
+
+
+def test_a_solver_error_names_the_board(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing(*args: object) -> Move:
+        raise SolverError("the solver failed: cbc: cannot execute /nowhere/cbc")
+
+    monkeypatch.setattr(batch_module, "find_move", failing)
+    code, out, err = run("a.txt", "--jobs", "1", "--format", "jsonl")
+    message = "a.txt: the solver failed: cbc: cannot execute /nowhere/cbc"
+    assert (code, errors(out), err.splitlines()[0]) == (1, {"a.txt": message}, message)
+
+
+def test_boards_the_time_limit_left_unsolved_are_not_no_move(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search cut short with nothing found has not shown that nothing can be played."""
+    monkeypatch.setattr(batch_module, "find_move", lambda board, *args: no_move(board, False))
+    code, _out, err = run(".", "--jobs", "1", "--time-limit", "0.001")
+    assert (code, summary(err)) == (
+        0,
+        "3 boards in T s (1 job): 0 solved, 0 no move, 0 failed,"
+        " 3 with nothing found in the time limit",
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_on_one_terminal_the_progress_bar_leaves_the_rows_whole(folder: Path) -> None:
+    """Rows on stdout and the bar on stderr, both a terminal: each row starts its line."""
+    leader, follower = os.openpty()
+    command = [sys.executable, "-m", "rummisolve", "batch", ".", "--jobs", "1"]
+    process = subprocess.Popen(command, stdout=follower, stderr=follower, cwd=folder)
+    os.close(follower)
+    screen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        screen += chunk
+    os.close(leader)
+    assert process.wait(timeout=60) == 0
+    # What each line shows once carriage returns and line clears have done their work.
+    shown = [
+        re.sub(r"\x1b\[(\?25[lh]|K)", "", line).split("\r")[-1]
+        for line in screen.decode().split("\r\n")
+    ]
+    rows = [line for line in shown if ".txt" in line]
+    assert [line.split()[0] for line in rows] == ["a.txt", "sub/b.txt", "sub/c.txt"]
 
 
 SOLVE_THEN_BATCH = """\
