@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import heapq
 import importlib
 import itertools
@@ -407,16 +408,29 @@ def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None) -> Solution:
     raise SolverError(f"the solver ended with {pulp.LpStatus[problem.status]}")
 
 
-def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
-    import pulp
-
+@functools.cache
+def _cbc_binary() -> str:
+    """CBC's binary, checked once: a missing one is a message before the first board,
+    not a failure on every board."""
     try:
         import cbcbox
     except ImportError:
         raise SolverError("backend cbc needs CBC: pip install 'pulp[cbc]'") from None
-    # The binary's own path: `cbc` on PATH is a wrapper script that costs ~20 ms a call.
+    try:
+        # The binary's own path: `cbc` on PATH is a wrapper script that costs ~20 ms a call.
+        path = str(cbcbox.cbc_bin_path())
+    except Exception as error:  # an older or newer cbcbox, or a broken install
+        raise SolverError(f"backend cbc: cbcbox names no CBC binary ({error})") from None
+    if not os.access(path, os.X_OK):
+        raise SolverError(f"backend cbc: cannot run CBC's binary {path}")
+    return path
+
+
+def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
+    import pulp
+
     solver = pulp.COIN_CMD(
-        path=cbcbox.cbc_bin_path(),
+        path=_cbc_binary(),
         msg=False,
         gapRel=0.0,
         gapAbs=ABSOLUTE_GAP,
@@ -439,6 +453,11 @@ def _prepare_pulp() -> None:
     import pulp  # noqa: F401  (~130 ms: paid once, before the clock starts)
 
 
+def _prepare_cbc() -> None:
+    _prepare_pulp()
+    _cbc_binary()
+
+
 def _prepare_pulp_highs() -> None:
     _prepare_pulp()
     _highs_solver()
@@ -456,7 +475,7 @@ BACKENDS: dict[str, Backend] = {
     for b in (
         Backend("highs", _highs_solver, solve_highs, ("highspy",)),
         Backend("clp", _prepare_clp, solve_clp, ("cbcbox", "highspy")),
-        Backend("cbc", _prepare_pulp, solve_cbc, ("pulp",)),
+        Backend("cbc", _prepare_cbc, solve_cbc, ("pulp",)),
         Backend("pulp-highs", _prepare_pulp_highs, solve_pulp_highs, ("pulp", "highspy")),
     )
 }

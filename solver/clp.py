@@ -65,7 +65,12 @@ def api() -> _Api:
         import cbcbox
     except ImportError:
         raise SolverError(f"backend clp needs cbcbox: pip install 'pulp[cbc]'{_OR_HIGHS}") from None
-    lib_dir = cbcbox.cbc_lib_dir()
+    try:
+        lib_dir = str(cbcbox.cbc_lib_dir())
+    except Exception as error:  # an older or newer cbcbox, or a broken install
+        raise SolverError(
+            f"backend clp: cbcbox names no library folder ({error}){_OR_HIGHS}"
+        ) from None
     dist = os.path.dirname(lib_dir)
     found = [
         path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from rummisolve import backends, clp
+from rummisolve.backends import get_backend
 from rummisolve.board import parse_board
 from rummisolve.errors import SolverError
 from rummisolve.generate import generate_boards
@@ -204,6 +206,41 @@ def test_clp_without_its_library_is_a_named_error(
             find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
     finally:
         clp.api.cache_clear()
+
+
+def test_a_cbcbox_that_names_no_library_folder_is_a_named_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delattr(cbcbox, "cbc_lib_dir")
+    clp.api.cache_clear()
+    try:
+        with pytest.raises(SolverError, match="backend clp: cbcbox names no library folder"):
+            find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
+    finally:
+        clp.api.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("binary", "message"),
+    [
+        (None, "backend cbc: cbcbox names no CBC binary"),
+        ("/nowhere/cbc", "backend cbc: cannot run CBC's binary /nowhere/cbc"),
+    ],
+    ids=["no-binary-named", "binary-missing"],
+)
+def test_cbc_without_its_binary_is_named_before_any_board(
+    monkeypatch: pytest.MonkeyPatch, binary: str | None, message: str
+) -> None:
+    if binary is None:
+        monkeypatch.delattr(cbcbox, "cbc_bin_path")
+    else:
+        monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: binary)
+    backends._cbc_binary.cache_clear()
+    try:
+        with pytest.raises(SolverError, match=re.escape(message)):
+            get_backend("cbc")
+    finally:
+        backends._cbc_binary.cache_clear()
 
 
 def test_clp_frees_every_model(monkeypatch: pytest.MonkeyPatch) -> None:
