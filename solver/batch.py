@@ -46,7 +46,8 @@ IN_FLIGHT_PER_JOB = 2
 WINDOW_PER_JOB = 4
 # The table format's columns after the file name (the file column fits the longest path).
 TABLE_COLUMNS = ("status", "tiles", "value", "ms")
-EXPECT_WIDTH = len("expected tiles=14 value=104")
+# The expect column says ok or mismatch; what differs goes to stderr with the summary.
+EXPECT_WIDTH = len("mismatch")
 CSV_COLUMNS = (
     "file",
     "status",
@@ -553,7 +554,7 @@ def _table_row(path: str, board: Board, move: Move, mismatch: str | None, s: Bat
     numbers = (move.status.value, move.tiles_played, move.value_played, f"{move.seconds * 1e3:.1f}")
     cells = [f"{path:<{s.file_width}}", *_table_numbers(numbers)]
     if s.check_expected:
-        expect = "-" if board.expect is None else mismatch or "ok"
+        expect = "-" if board.expect is None else _check_cell(board, mismatch)
         cells.append(f"{expect:<{EXPECT_WIDTH}}")
     return "  ".join([*cells, format_tiles(move.played)]).rstrip()
 

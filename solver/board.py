@@ -20,7 +20,8 @@ from .tiles import Tile, format_tile, format_tiles, parse_tile, split_tiles
 SECTIONS = ("rules", "opened", "table", "rack")
 _SECTION_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)")
 # An expect line names its keys: any other comment that starts "expect:" stays a comment.
-_EXPECT_RE = re.compile(r"#\s*expect\s*:(\s*(?:tiles|value)\s*=.*)", re.IGNORECASE)
+# "expected:" is read too: written so, it is meant as one, never to be silently skipped.
+_EXPECT_RE = re.compile(r"#\s*expect(?:ed)?\s*:(\s*(?:tiles|value)\s*=.*)", re.IGNORECASE)
 _YES, _NO = ("yes", "y", "true", "on"), ("no", "n", "false", "off")
 # Line breaks as editors count them, so that FILE:LINE points where the user looks
 # (str.splitlines would also break at form feeds and other rare separators).

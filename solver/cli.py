@@ -91,6 +91,10 @@ def core_errors(command: F) -> F:
             raise click.ClickException(str(error)) from None
         except BrokenPipeError:
             _reader_gone()
+        except KeyboardInterrupt:
+            # Commands with work to keep (batch) take Ctrl-C themselves first.
+            click.echo("\ninterrupted", err=True)
+            raise click.exceptions.Exit(130) from None
         except OSError as error:
             # A file the command writes (--out, --log) that cannot be made or written.
             where = f"{error.filename}: " if error.filename else ""
@@ -428,22 +432,22 @@ def batch(
         if results is not None:
             results.close()
         click.echo("", err=True)  # off the progress bar's line
-        report_batch(tally, time.perf_counter() - started, jobs)
+        report_batch(tally, time.perf_counter() - started, jobs, check_expected)
         click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
         raise click.exceptions.Exit(130) from None
     finally:
         if workers is not None:  # also when no row was asked for (run_batch never ran)
             workers.close()
-    report_batch(tally, time.perf_counter() - started, jobs)
+    report_batch(tally, time.perf_counter() - started, jobs, check_expected)
     if not tally.passed:
         raise click.exceptions.Exit(1)
 
 
-def report_batch(tally: Tally, seconds: float, jobs: int) -> None:
+def report_batch(tally: Tally, seconds: float, jobs: int, check_expected: bool) -> None:
     """On stderr: a line for each board that needs a look, then the summary."""
     for line in tally.problems:
         click.echo(line, err=True)
-    click.echo(batch_summary(tally, seconds, jobs), err=True)
+    click.echo(batch_summary(tally, seconds, jobs, check_expected), err=True)
 
 
 class CtrlC:
@@ -468,7 +472,7 @@ class CtrlC:
         self.pressed = True
 
 
-def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:
+def batch_summary(tally: Tally, seconds: float, jobs: int, check_expected: bool) -> str:
     """`200 boards in 1.203 s (2 jobs): 190 solved, 7 no move, 3 failed`, and the checks."""
     words = [f"{tally.solved} solved", f"{tally.no_move} no move", f"{tally.failed} failed"]
     if tally.unproved:
@@ -478,8 +482,11 @@ def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:
     boards = f"{tally.total} board{'s' * (tally.total != 1)}"
     line = f"{boards} in {seconds:.3f} s ({jobs} job{'s' * (jobs != 1)}): "
     line += ", ".join(words)
-    if tally.checked or tally.mismatched:
+    if check_expected:
         line += f"; expect: {tally.checked} checked, {tally.mismatched} mismatched"
+        # A board without an expect line passes unchecked: the count says so.
+        if unchecked := tally.total - tally.failed - tally.checked:
+            line += f", {unchecked} without an expect line"
     return line
 
 

@@ -343,6 +343,11 @@ def test_expect_line_in_any_case_anywhere() -> None:
     assert board.expect == Expectation(tiles=0, value=0)
 
 
+def test_expected_is_read_as_expect_not_skipped_as_a_comment() -> None:
+    board = parse_board("# expected: tiles=0 value=0\nrack: R1\n")
+    assert board.expect == Expectation(tiles=0, value=0)
+
+
 @pytest.mark.parametrize(
     ("word", "rules"),
     [

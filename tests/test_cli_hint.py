@@ -204,3 +204,13 @@ def test_no_initial_meld_says_why() -> None:
     code, out, _ = run("hint", "-", stdin="opened: no\nrules: initial-meld=50\nrack: R9 R10 R11\n")
     assert code == 0
     assert out.startswith("No move: no initial meld worth 50 points; draw a tile.\n")
+
+
+def test_ctrl_c_is_interrupted_not_a_traceback(
+    board_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("rummisolve.cli.find_move", interrupted)
+    assert run("hint", str(board_file)) == (130, "", "\ninterrupted\n")
