@@ -1,14 +1,34 @@
-"""rummisolve: the proved-best Rummikub play from a table and a rack."""
+"""rummisolve: the proved-best Rummikub play from a table and a rack.
 
-from .board import Board, Expectation, format_board, parse_board, read_board
-from .errors import BoardError, Problem, RummisolveError, SolverError
-from .legality import check_move
-from .model import Objective
-from .rules import Rules
-from .solve import Move, Status, find_move
-from .tiles import JOKER, Colour, Tile, format_tile, parse_tile
+The names below are loaded when first used: importing the package costs nothing, so
+that the command line can take Ctrl-C from its first moment (`_entry.py`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .board import Board, Expectation, format_board, parse_board, read_board
+    from .errors import BoardError, Problem, RummisolveError, SolverError
+    from .legality import check_move
+    from .model import Objective
+    from .rules import Rules
+    from .solve import Move, Status, find_move
+    from .tiles import JOKER, Colour, Tile, format_tile, parse_tile
 
 __version__ = "0.1.0"
+
+_MODULE_OF = {
+    **dict.fromkeys(["Board", "Expectation", "format_board", "parse_board", "read_board"], "board"),
+    **dict.fromkeys(["BoardError", "Problem", "RummisolveError", "SolverError"], "errors"),
+    "check_move": "legality",
+    "Objective": "model",
+    "Rules": "rules",
+    **dict.fromkeys(["Move", "Status", "find_move"], "solve"),
+    **dict.fromkeys(["JOKER", "Colour", "Tile", "format_tile", "parse_tile"], "tiles"),
+}
 
 __all__ = [
     "JOKER",
@@ -33,3 +53,9 @@ __all__ = [
     "parse_tile",
     "read_board",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_MODULE_OF[name]}", __name__), name)

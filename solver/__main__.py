@@ -1,5 +1,5 @@
 """`python -m rummisolve` runs the command line."""
 
-from .cli import main
+from ._entry import main
 
 main()

@@ -1,0 +1,37 @@
+"""The package as others import it, and the command as installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import rummisolve
+
+
+@pytest.mark.parametrize("name", sorted(set(rummisolve.__all__) - {"__version__"}))
+def test_every_public_name_loads(name: str) -> None:
+    assert getattr(rummisolve, name) is not None
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="has no attribute 'solve_everything'"):
+        rummisolve.solve_everything  # noqa: B018
+
+
+def test_importing_the_package_loads_no_solver() -> None:
+    """The command takes Ctrl-C from its first moment: nothing heavy loads before it can."""
+    code = "import sys, rummisolve; print(sorted({'numpy', 'pulp', 'click'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "[]\n"
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "rummisolve", "--help"], capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout.splitlines()[0]) == (
+        0,
+        "Usage: rummisolve [OPTIONS] COMMAND [ARGS]...",
+    )
