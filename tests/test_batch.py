@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from click.testing import CliRunner
@@ -266,36 +267,52 @@ def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyP
     ]
 
 
+class RunningBatch(NamedTuple):
+    """A batch of generated boards in a process (and session) of its own, and its first row."""
+
+    process: subprocess.Popen[bytes]
+    first: bytes
+
+    @classmethod
+    def start(cls, tmp_path: Path, boards: int) -> RunningBatch:
+        folder = tmp_path / "boards"
+        generate = ["generate", "--count", str(boards), "--seed", "9", "--out", str(folder)]
+        CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
+        command = [sys.executable, "-m", "rummisolve", "batch", str(folder), "--jobs", "2"]
+        # Unbuffered, so that reading the first row leaves the rest in the pipe for
+        # communicate.
+        process = subprocess.Popen(
+            [*command, "--format", "jsonl"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            start_new_session=True,
+        )
+        assert process.stdout is not None
+        return cls(process, process.stdout.readline())
+
+    def finish(self) -> tuple[list[dict[str, object]], str]:
+        """Every row written, and stderr; the whole session killed if it hangs."""
+        try:
+            rest, err = self.process.communicate(timeout=60)
+        finally:
+            if self.process.poll() is None:
+                os.killpg(self.process.pid, signal.SIGKILL)
+        return [json.loads(line) for line in (self.first + rest).splitlines()], err.decode()
+
+
 def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
     """SIGINT to the whole process group, as a terminal sends it: whole rows, one message."""
-    boards = tmp_path / "boards"
-    generate = ["generate", "--count", "400", "--seed", "9", "--out", str(boards)]
-    CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
-    command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--format", "jsonl"]
-    # Unbuffered, so that reading the first row leaves the rest in the pipe for communicate.
-    process = subprocess.Popen(
-        [*command, "--jobs", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        bufsize=0,
-        start_new_session=True,
-    )
-    assert process.stdout is not None
-    first = process.stdout.readline()
+    batch = RunningBatch.start(tmp_path, 400)
     time.sleep(0.2)
-    os.killpg(process.pid, signal.SIGINT)
-    try:
-        rest, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    rows = [json.loads(line) for line in (first + rest).splitlines()]
-    assert process.returncode == 130
+    os.killpg(batch.process.pid, signal.SIGINT)
+    rows, err = batch.finish()
+    assert batch.process.returncode == 130
     assert 1 <= len(rows) < 400
     assert re.fullmatch(
         r"\n(\d+) boards? in [0-9.]+ s \(2 jobs\): \d+ solved, \d+ no move, 0 failed\n"
         r"interrupted: \1 of 400 boards written\n",
-        err.decode(),
+        err,
     )
 
 
@@ -332,30 +349,13 @@ def test_a_board_that_kills_its_worker_is_its_own_error_row(
 
 def test_a_worker_killed_from_outside_is_replaced(tmp_path: Path) -> None:
     """kill -9 on a worker in the middle of a batch: every board still gets its answer."""
-    boards = tmp_path / "boards"
-    generate = ["generate", "--count", "300", "--seed", "9", "--out", str(boards)]
-    CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
-    command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--jobs", "2"]
-    # Unbuffered, so that reading the first row leaves the rest in the pipe for communicate.
-    process = subprocess.Popen(
-        [*command, "--format", "jsonl"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        bufsize=0,
-        start_new_session=True,
-    )
-    assert process.stdout is not None
-    first = process.stdout.readline()
-    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    batch = RunningBatch.start(tmp_path, 300)
+    pid = batch.process.pid
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     os.kill(int(children[0]), signal.SIGKILL)
-    try:
-        rest, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    rows = [json.loads(line) for line in (first + rest).splitlines()]
+    rows, err = batch.finish()
     assert len(rows) == 300
-    assert process.returncode in (0, 1), err.decode()
+    assert batch.process.returncode in (0, 1), err
     # A board solving as the kill came gets a crash row; every other one its answer.
     assert sum("error" in row for row in rows) <= 1
 
@@ -390,23 +390,15 @@ def test_a_reader_that_stops_reading_ends_the_batch_quietly(tmp_path: Path, jobs
 def test_workers_stop_when_the_batch_is_killed(tmp_path: Path) -> None:
     """Killed outright (no chance to stop them), the batch leaves no worker behind: each
     sees its connection end and exits."""
-    boards = tmp_path / "boards"
-    generate = ["generate", "--count", "400", "--seed", "9", "--out", str(boards)]
-    CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
-    command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--jobs", "2"]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-    assert process.stdout is not None
-    process.stdout.readline()  # the header: the workers run
-    process.kill()
-    process.wait()
+    batch = RunningBatch.start(tmp_path, 400)
+    batch.process.kill()
+    batch.process.wait()
     deadline = time.monotonic() + 20
     try:
         while time.monotonic() < deadline:
-            os.killpg(process.pid, 0)  # raises once no process of the group is left
+            os.killpg(batch.process.pid, 0)  # raises once no process of the group is left
             time.sleep(0.05)
-        os.killpg(process.pid, signal.SIGKILL)
+        os.killpg(batch.process.pid, signal.SIGKILL)
         pytest.fail("the workers outlived their batch")
     except ProcessLookupError:
         pass
