@@ -102,6 +102,13 @@ def _highs_solver() -> Any:
     return _highs
 
 
+def _set_time_limit(h: Any, seconds: float) -> None:
+    """HiGHS holds its time limit against all the time the object has run, not this run's
+    (HiGHS issue 1477; highspy has no zeroAllClocks): once a process had solved for the
+    limit in all, every search with a limit stopped at once, unproved."""
+    h.setOptionValue("time_limit", h.getRunTime() + seconds)
+
+
 def highs_started() -> bool:
     """Whether HiGHS's solver, and with it its thread pool, runs in this process: a forked
     child inherits the solver without the threads, and its next MIP waits for ever."""
@@ -174,7 +181,7 @@ class _HighsLp:
     def solve(self, seconds: float) -> LpEnd:
         import highspy
 
-        self.h.setOptionValue("time_limit", seconds)
+        _set_time_limit(self.h, seconds)
         self.h.run()
         status = self.h.getModelStatus()
         if status == highspy.HighsModelStatus.kOptimal:
@@ -328,6 +335,9 @@ def _highs_mip(mip: Mip, incumbent: Any, deadline: float | None) -> Solution:
     import highspy
     import numpy as np
 
+    remaining = None if deadline is None else deadline - time.perf_counter()
+    if remaining is not None and remaining <= 0:  # out of time: keep what was found
+        return Solution(incumbent, proved=False)
     h = _highs_solver()
     _pass_model(h, mip)
     columns = np.arange(mip.columns, dtype=np.int32)
@@ -336,8 +346,7 @@ def _highs_mip(mip: Mip, incumbent: Any, deadline: float | None) -> Solution:
         solution = highspy.HighsSolution()
         solution.col_value = incumbent.tolist()
         h.setSolution(solution)
-    remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
-    h.setOptionValue("time_limit", remaining if remaining is not None else highspy.kHighsInf)
+    _set_time_limit(h, remaining if remaining is not None else highspy.kHighsInf)
     h.run()
     model_status = h.getModelStatus()
     if model_status == highspy.HighsModelStatus.kOptimal:

@@ -196,6 +196,22 @@ def test_cbc_cut_short_never_passes_off_its_lp_as_a_move() -> None:
         assert check_move(board, move) == []
 
 
+def test_a_time_limit_counts_from_this_search_not_from_the_process_start() -> None:
+    """HiGHS holds its time limit against all the time its object has run: once the
+    process had solved for as long as the limit, every search stopped unproved at once."""
+    limit = 0.05
+    boards = generate_boards(400, seed=5, table_tiles=(20, 60), rack_tiles=(5, 20))
+    for board in boards:
+        find_move(board, backend="highs")
+        if backends._highs_solver().getRunTime() > 2 * limit:
+            break
+    highs = backends._highs_solver()
+    assert highs.getRunTime() > 2 * limit
+    backends._set_time_limit(highs, limit)
+    _status, applied = highs.getOptionValue("time_limit")
+    assert applied - highs.getRunTime() == pytest.approx(limit, abs=1e-3)
+
+
 def test_clp_without_its_library_is_a_named_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
