@@ -69,41 +69,76 @@ class BenchReport:
         return not self.disagreements and not self.illegal
 
 
+class Answer(NamedTuple):
+    """One backend's answer to a board: its time (median of the repeats), what it achieves."""
+
+    seconds: float
+    optimum: Optimum
+
+
+@dataclass(frozen=True)
+class Benched:
+    """A board every backend has finished: what a report is made of."""
+
+    board: str
+    answers: dict[str, Answer]
+    illegal: tuple[str, ...]
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     """The nearest-rank percentile: a time some board really took, defined for one value."""
     ordered = sorted(values)
     return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
 
 
-def run_bench(
-    boards: Iterable[NamedBoard],
-    backends: Sequence[str],
-    repeat: int = 1,
-    objective: Objective = Objective.TILES,
-) -> BenchReport:
-    """Solve every board `repeat` times with each backend; time and compare the answers."""
-    for name in backends:
-        get_backend(name)  # imports and start-up, before any clock runs
-    times: dict[str, list[float]] = {name: [] for name in backends}
-    disagreements: list[Disagreement] = []
-    illegal: list[str] = []
-    count = 0
-    for named in boards:
-        count += 1
-        optima: dict[str, Optimum] = {}
-        for name in backends:
+class Bench:
+    """A bench run a board at a time, so that one stopped part-way (Ctrl-C) still
+    reports every board it finished: a board counts only once every backend solved it."""
+
+    def __init__(
+        self,
+        backends: Iterable[str],
+        repeat: int = 1,
+        objective: Objective = Objective.TILES,
+    ) -> None:
+        self.backends = tuple(backends)
+        self.repeat = repeat
+        self.objective = objective
+        self.benched: list[Benched] = []
+
+    def start(self) -> None:
+        """Imports and start-up of every backend, before any clock runs."""
+        for name in self.backends:
+            get_backend(name)
+
+    def add(self, named: NamedBoard) -> None:
+        """Solve the board `repeat` times with each backend, checking every answer."""
+        answers: dict[str, Answer] = {}
+        illegal: list[str] = []
+        for name in self.backends:
             seconds = []
-            for _ in range(repeat):
-                move = find_move(named.board, objective, name)
+            for _ in range(self.repeat):
+                move = find_move(named.board, self.objective, name)
                 seconds.append(move.seconds)
                 illegal.extend(f"{named.name}: {name}: {p}" for p in check_move(named.board, move))
-            times[name].append(statistics.median(seconds))
-            optima[name] = Optimum(move.tiles_played, move.value_played, move.sets_changed)
-        if len(set(optima.values())) > 1:
-            disagreements.append(Disagreement(named.name, optima))
-    timings = tuple(
-        Timing(name, statistics.median(t), percentile(t, 0.9), max(t))
-        for name, t in times.items()
-        if t
-    )
-    return BenchReport(count, repeat, timings, tuple(disagreements), tuple(illegal))
+            optimum = Optimum(move.tiles_played, move.value_played, move.sets_changed)
+            answers[name] = Answer(statistics.median(seconds), optimum)
+        # One append: an interrupt leaves the board either wholly in or wholly out.
+        self.benched.append(Benched(named.name, answers, tuple(illegal)))
+
+    def report(self) -> BenchReport:
+        """Times and agreement over the boards finished so far."""
+        timings = []
+        for name in self.backends:
+            times = [b.answers[name].seconds for b in self.benched]
+            if times:
+                timings.append(
+                    Timing(name, statistics.median(times), percentile(times, 0.9), max(times))
+                )
+        disagreements = tuple(
+            Disagreement(b.board, {name: a.optimum for name, a in b.answers.items()})
+            for b in self.benched
+            if len({a.optimum for a in b.answers.values()}) > 1
+        )
+        illegal = tuple(line for b in self.benched for line in b.illegal)
+        return BenchReport(len(self.benched), self.repeat, tuple(timings), disagreements, illegal)

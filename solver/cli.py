@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -24,7 +24,7 @@ import click
 from . import __version__
 from .backends import BACKENDS, DEFAULT_BACKEND
 from .batch import BatchSettings, Format, Tally, board_paths, header, prepare_batch, run_batch
-from .bench import BenchReport, NamedBoard, run_bench
+from .bench import Bench, BenchReport, NamedBoard
 from .board import Board, format_board, read_board
 from .errors import BoardError, RummisolveError
 from .game import (
@@ -505,21 +505,42 @@ def bench(
     boards = [NamedBoard(p, read_board(p, **overrides)) for p in board_paths(paths)]
     if count is None and not paths:
         count = DEFAULT_BENCH_BOARDS
+    generated: Iterable[Board] = ()
     if count:
         rules = Rules().replace(**{k: v for k, v in overrides.items() if v is not None})
         generated = generate_boards(
             count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules
         )
-        boards += [
-            NamedBoard(f"seed {seed} board {n}", b) for n, b in enumerate(generated, start=1)
-        ]
-    report = run_bench(boards, backends or list(BACKENDS), repeat, Objective(objective))
-    click.echo(json.dumps(bench_json(report)) if as_json else bench_table(report))
+    total = len(boards) + (count or 0)
+    run = Bench(backends or BACKENDS, repeat, Objective(objective))
+    try:
+        run.start()
+        for named in boards:
+            run.add(named)
+        for number, board in enumerate(generated, start=1):
+            run.add(NamedBoard(f"seed {seed} board {number}", board))
+    except KeyboardInterrupt:
+        # The board under way is left out; those finished still make a report.
+        report = run.report()
+        click.echo(f"\ninterrupted: {report.boards} of {plural(total, 'board')} benched", err=True)
+        click.echo(bench_output(report, as_json))
+        raise click.exceptions.Exit(130) from None
+    report = run.report()
+    click.echo(bench_output(report, as_json))
     if not report.passed:
         raise click.exceptions.Exit(1)
 
 
 DEFAULT_BENCH_BOARDS = 50
+
+
+def plural(count: int, word: str) -> str:
+    """`1 board`, `2 boards`, `0 boards`."""
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def bench_output(report: BenchReport, as_json: bool) -> str:
+    return json.dumps(bench_json(report)) if as_json else bench_table(report)
 
 
 def bench_json(report: BenchReport) -> dict[str, Any]:

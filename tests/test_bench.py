@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from rummisolve import bench as bench_module
-from rummisolve.bench import NamedBoard, percentile, run_bench
+from rummisolve.bench import Bench, BenchReport, NamedBoard, percentile
 from rummisolve.board import Board, parse_board
 from rummisolve.cli import cli
 from rummisolve.model import Objective
@@ -24,6 +26,14 @@ NUMBER = re.compile(r" +\d+\.\d")
 def run(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, ["bench", *args])
     return result.exit_code, result.stdout, result.stderr
+
+
+def bench(boards: list[NamedBoard], backends: list[str]) -> BenchReport:
+    run = Bench(backends)
+    run.start()
+    for board in boards:
+        run.add(board)
+    return run.report()
 
 
 @pytest.mark.parametrize(
@@ -87,7 +97,7 @@ def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(bench_module, "find_move", short_for_cbc)
     board = NamedBoard("puzzle 1", parse_board("table:\nR3 R4 R5\nrack: R2 B5 O5\n"))
-    report = run_bench([board], ["highs", "cbc"])
+    report = bench([board], ["highs", "cbc"])
     assert not report.passed
     assert [(d.board, {b: str(o) for b, o in d.optima.items()}) for d in report.disagreements] == [
         ("puzzle 1", {"highs": "tiles=3 value=12 changed=1", "cbc": "tiles=2 value=12 changed=1"})
@@ -112,3 +122,37 @@ def test_disagreement_exits_1_and_names_the_board(monkeypatch: pytest.MonkeyPatc
         r"  seed 5 board \d: highs tiles=\d+ value=\d+ changed=\d+, cbc tiles=0 value=0 changed=0",
         out,
     )
+
+
+def interrupted_on_solve(number: int) -> Callable[[Board, Objective, str], Move]:
+    """find_move, but Ctrl-C is pressed during solve `number` (counting from 1)."""
+    solves = itertools.count(1)
+
+    def solve(board: Board, objective: Objective, backend: str) -> Move:
+        if next(solves) == number:
+            raise KeyboardInterrupt
+        return find_move(board, objective, backend)
+
+    return solve
+
+
+def test_ctrl_c_reports_the_boards_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two backends, Ctrl-C in the second one's solve of board 3: boards 1 and 2 are reported."""
+    monkeypatch.setattr(bench_module, "find_move", interrupted_on_solve(6))
+    code, out, err = run("--generate", "5", *SMALL, "--backend", "highs", "--backend", "clp")
+    assert code == 130
+    assert err == "\ninterrupted: 2 of 5 boards benched\n"
+    assert NUMBER.sub("  T", out) == (
+        "2 boards, 1 solve per board and backend\n"
+        "backend  median ms  p90 ms  max ms\n"
+        "highs  T  T  T\n"
+        "clp  T  T  T\n"
+        "same optimum: all 2 backends agree on every board\n"
+    )
+
+
+def test_ctrl_c_before_any_board_finished_gives_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench_module, "find_move", interrupted_on_solve(1))
+    code, out, err = run("--generate", "1", "--backend", "highs", "--json")
+    assert (code, err) == (130, "\ninterrupted: 0 of 1 board benched\n")
+    assert json.loads(out)["boards"] == 0
