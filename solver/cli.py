@@ -500,9 +500,11 @@ def bench(
 
     Per backend the median, p90 and max solve time; and a check that every backend
     reached the same optimum on every board (exit status 1 if not, naming the boards).
+    A bad board is named on stderr and left out (exit status 1); Ctrl-C reports the
+    boards finished (exit status 130).
     """
     overrides = rule_overrides(options)
-    boards = [NamedBoard(p, read_board(p, **overrides)) for p in board_paths(paths)]
+    files = board_paths(paths)
     if count is None and not paths:
         count = DEFAULT_BENCH_BOARDS
     generated: Iterable[Board] = ()
@@ -511,12 +513,18 @@ def bench(
         generated = generate_boards(
             count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules
         )
-    total = len(boards) + (count or 0)
+    total = len(files) + (count or 0)
     run = Bench(backends or BACKENDS, repeat, Objective(objective))
+    bad_boards = 0
     try:
         run.start()
-        for named in boards:
-            run.add(named)
+        for path in files:
+            named = read_named_board(path, overrides)
+            if isinstance(named, str):
+                click.echo(named, err=True)
+                bad_boards += 1
+            else:
+                run.add(named)
         for number, board in enumerate(generated, start=1):
             run.add(NamedBoard(f"seed {seed} board {number}", board))
     except KeyboardInterrupt:
@@ -527,11 +535,21 @@ def bench(
         raise click.exceptions.Exit(130) from None
     report = run.report()
     click.echo(bench_output(report, as_json))
-    if not report.passed:
+    if bad_boards or not report.passed:
         raise click.exceptions.Exit(1)
 
 
 DEFAULT_BENCH_BOARDS = 50
+
+
+def read_named_board(path: str, overrides: dict[str, object]) -> NamedBoard | str:
+    """The board in a file, or why it is left out: its problems, `FILE:LINE: message`."""
+    if Path(path).is_dir():  # board_paths keeps a folder with no boards, to be named here
+        return f"{path}: no *.txt boards in this folder"
+    try:
+        return NamedBoard(path, read_board(path, **overrides))
+    except BoardError as error:
+        return str(error)
 
 
 def plural(count: int, word: str) -> str:

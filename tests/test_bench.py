@@ -76,13 +76,26 @@ def test_human_table_on_files_and_repeats(tmp_path: Path) -> None:
     )
 
 
-def test_a_bad_board_file_stops_the_bench(tmp_path: Path) -> None:
-    (tmp_path / "bad.txt").write_text("rack: X9\n")
-    code, out, err = run(str(tmp_path / "bad.txt"), "--backend", "highs")
-    assert (code, out) == (1, "")
-    assert (
-        err == f"{tmp_path / 'bad.txt'}:1: unknown tile 'X9': colour must be K, R, O (or Y) or B\n"
+def test_bad_boards_are_named_and_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad file, an empty folder, a missing file: each one line as batch says it; the
+    boards around them are benched, and the exit status is 1 at the end."""
+    monkeypatch.chdir(tmp_path)
+    Path("a.txt").write_text("table:\nR3 R4 R5\nrack: R2 B5 O5\n")
+    Path("bad.txt").write_text("table:\nR3 R4 R5\nrack: X9\n")
+    Path("b.txt").write_text("rack: K1\n")
+    Path("empty").mkdir()
+    code, out, err = run("a.txt", "bad.txt", "empty", "missing.txt", "b.txt", "--backend", "highs")
+    assert code == 1
+    assert err == (
+        "bad.txt:3: unknown tile 'X9': colour must be K, R, O (or Y) or B\n"
+        "empty: no *.txt boards in this folder\n"
+        "missing.txt: cannot read: No such file or directory\n"
     )
+    assert NUMBER.sub("  T", out).splitlines()[:3] == [
+        "2 boards, 1 solve per board and backend",
+        "backend  median ms  p90 ms  max ms",
+        "highs  T  T  T",
+    ]
 
 
 def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
