@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from .backends import get_backend
 from .board import Board
+from .errors import RummisolveError
 from .legality import check_move
 from .model import Objective
 from .solve import find_move
@@ -39,14 +40,34 @@ class Optimum(NamedTuple):
         return f"tiles={self.tiles_played} value={self.value_played} changed={self.sets_changed}"
 
 
-@dataclass(frozen=True)
-class Timing:
+class Timing(NamedTuple):
     """One backend's solve times over the boards (seconds; per board, the median of repeats)."""
 
-    backend: str
     median: float
     p90: float
     max: float
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An error that stopped a backend: at start-up (no board), or on a board."""
+
+    backend: str
+    board: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = "" if self.board is None else f"{self.board}: "
+        return f"{where}{self.backend}: {self.message}"
+
+
+@dataclass(frozen=True)
+class BackendResult:
+    """A backend's line of the report: its times (None before any board), or its failure."""
+
+    backend: str
+    timing: Timing | None
+    failure: Failure | None
 
 
 @dataclass(frozen=True)
@@ -59,14 +80,18 @@ class Disagreement:
 class BenchReport:
     boards: int
     repeat: int
-    timings: tuple[Timing, ...]
+    backends: tuple[BackendResult, ...]
     disagreements: tuple[Disagreement, ...]
     illegal: tuple[str, ...]
 
     @property
+    def failures(self) -> list[Failure]:
+        return [b.failure for b in self.backends if b.failure is not None]
+
+    @property
     def passed(self) -> bool:
-        """Every answer legal, and all backends at the same optimum on every board."""
-        return not self.disagreements and not self.illegal
+        """Every backend ran, every answer legal, all at the same optimum on every board."""
+        return not self.failures and not self.disagreements and not self.illegal
 
 
 class Answer(NamedTuple):
@@ -78,7 +103,7 @@ class Answer(NamedTuple):
 
 @dataclass(frozen=True)
 class Benched:
-    """A board every backend has finished: what a report is made of."""
+    """A board every backend still running has finished: what a report is made of."""
 
     board: str
     answers: dict[str, Answer]
@@ -93,7 +118,11 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 class Bench:
     """A bench run a board at a time, so that one stopped part-way (Ctrl-C) still
-    reports every board it finished: a board counts only once every backend solved it."""
+    reports every board it finished: a board counts once every backend has solved it.
+
+    A backend that fails is left out from then on, its times with it: they would no
+    longer be over the same boards as the others'. The others go on.
+    """
 
     def __init__(
         self,
@@ -105,40 +134,60 @@ class Bench:
         self.repeat = repeat
         self.objective = objective
         self.benched: list[Benched] = []
+        self.failures: dict[str, Failure] = {}
 
     def start(self) -> None:
         """Imports and start-up of every backend, before any clock runs."""
         for name in self.backends:
-            get_backend(name)
+            try:
+                get_backend(name)
+            except Exception as error:
+                self.failures[name] = Failure(name, None, _reason(error))
 
     def add(self, named: NamedBoard) -> None:
         """Solve the board `repeat` times with each backend, checking every answer."""
         answers: dict[str, Answer] = {}
         illegal: list[str] = []
         for name in self.backends:
-            seconds = []
-            for _ in range(self.repeat):
-                move = find_move(named.board, self.objective, name)
-                seconds.append(move.seconds)
+            if name in self.failures:
+                continue
+            try:
+                moves = [find_move(named.board, self.objective, name) for _ in range(self.repeat)]
+            except Exception as error:
+                self.failures[name] = Failure(name, named.name, _reason(error))
+                continue
+            for move in moves:
                 illegal.extend(f"{named.name}: {name}: {p}" for p in check_move(named.board, move))
-            optimum = Optimum(move.tiles_played, move.value_played, move.sets_changed)
-            answers[name] = Answer(statistics.median(seconds), optimum)
+            last = moves[-1]
+            optimum = Optimum(last.tiles_played, last.value_played, last.sets_changed)
+            answers[name] = Answer(statistics.median(m.seconds for m in moves), optimum)
         # One append: an interrupt leaves the board either wholly in or wholly out.
         self.benched.append(Benched(named.name, answers, tuple(illegal)))
 
     def report(self) -> BenchReport:
         """Times and agreement over the boards finished so far."""
-        timings = []
-        for name in self.backends:
-            times = [b.answers[name].seconds for b in self.benched]
-            if times:
-                timings.append(
-                    Timing(name, statistics.median(times), percentile(times, 0.9), max(times))
-                )
+        results = tuple(self._result(name) for name in self.backends)
         disagreements = tuple(
             Disagreement(b.board, {name: a.optimum for name, a in b.answers.items()})
             for b in self.benched
             if len({a.optimum for a in b.answers.values()}) > 1
         )
         illegal = tuple(line for b in self.benched for line in b.illegal)
-        return BenchReport(len(self.benched), self.repeat, tuple(timings), disagreements, illegal)
+        return BenchReport(len(self.benched), self.repeat, results, disagreements, illegal)
+
+    def _result(self, name: str) -> BackendResult:
+        if name in self.failures:
+            return BackendResult(name, None, self.failures[name])
+        times = [b.answers[name].seconds for b in self.benched]
+        if not times:
+            return BackendResult(name, None, None)
+        timing = Timing(statistics.median(times), percentile(times, 0.9), max(times))
+        return BackendResult(name, timing, None)
+
+
+def _reason(error: Exception) -> str:
+    """What stopped a backend. A bench must go on past one backend whatever goes wrong
+    with it, so even an error that is not ours (a crash inside a solver library) is kept."""
+    if isinstance(error, RummisolveError):
+        return str(error)
+    return f"solver crashed: {type(error).__name__}: {error}"

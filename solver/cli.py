@@ -24,7 +24,7 @@ import click
 from . import __version__
 from .backends import BACKENDS, DEFAULT_BACKEND
 from .batch import BatchSettings, Format, Tally, board_paths, header, prepare_batch, run_batch
-from .bench import Bench, BenchReport, NamedBoard
+from .bench import BackendResult, Bench, BenchReport, NamedBoard
 from .board import Board, format_board, read_board
 from .errors import BoardError, RummisolveError
 from .game import (
@@ -500,8 +500,9 @@ def bench(
 
     Per backend the median, p90 and max solve time; and a check that every backend
     reached the same optimum on every board (exit status 1 if not, naming the boards).
-    A bad board is named on stderr and left out (exit status 1); Ctrl-C reports the
-    boards finished (exit status 130).
+    A bad board is named on stderr and left out, a backend that fails is named and its
+    row says so, and the rest goes on (exit status 1); Ctrl-C reports the boards
+    finished (exit status 130).
     """
     overrides = rule_overrides(options)
     files = board_paths(paths)
@@ -531,10 +532,10 @@ def bench(
         # The board under way is left out; those finished still make a report.
         report = run.report()
         click.echo(f"\ninterrupted: {report.boards} of {plural(total, 'board')} benched", err=True)
-        click.echo(bench_output(report, as_json))
+        show_bench(report, as_json)
         raise click.exceptions.Exit(130) from None
     report = run.report()
-    click.echo(bench_output(report, as_json))
+    show_bench(report, as_json)
     if bad_boards or not report.passed:
         raise click.exceptions.Exit(1)
 
@@ -557,21 +558,18 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' * (count != 1)}"
 
 
-def bench_output(report: BenchReport, as_json: bool) -> str:
-    return json.dumps(bench_json(report)) if as_json else bench_table(report)
+def show_bench(report: BenchReport, as_json: bool) -> None:
+    """What stopped a backend on stderr, one line each; the report on stdout."""
+    for failure in report.failures:
+        click.echo(str(failure), err=True)
+    click.echo(json.dumps(bench_json(report)) if as_json else bench_table(report))
 
 
 def bench_json(report: BenchReport) -> dict[str, Any]:
-    def ms(seconds: float) -> float:
-        return round(seconds * 1000, 3)
-
     return {
         "boards": report.boards,
         "repeat": report.repeat,
-        "backends": {
-            t.backend: {"median_ms": ms(t.median), "p90_ms": ms(t.p90), "max_ms": ms(t.max)}
-            for t in report.timings
-        },
+        "backends": {b.backend: backend_json(b) for b in report.backends},
         "same_optimum": not report.disagreements,
         "differences": [
             {"board": d.board, "optima": {b: o._asdict() for b, o in d.optima.items()}}
@@ -581,14 +579,29 @@ def bench_json(report: BenchReport) -> dict[str, Any]:
     }
 
 
+def backend_json(result: BackendResult) -> dict[str, Any]:
+    """Times in ms (null before any board), or `error` for a backend that failed, as in batch."""
+    if result.failure is not None:
+        return {"error": str(result.failure)}
+    keys = ("median_ms", "p90_ms", "max_ms")
+    if result.timing is None:
+        return dict.fromkeys(keys)
+    return {key: round(s * 1000, 3) for key, s in zip(keys, result.timing, strict=True)}
+
+
 def bench_table(report: BenchReport) -> str:
     """The times per backend, then whether the backends agree, naming every board they don't."""
     solves = f"{report.repeat} solves" if report.repeat > 1 else "1 solve"
     rows = [["backend", "median ms", "p90 ms", "max ms"]]
-    for t in report.timings:
-        rows.append([t.backend, *(f"{s * 1000:.1f}" for s in (t.median, t.p90, t.max))])
+    for result in report.backends:
+        if result.failure is not None:
+            rows.append([result.backend, "failed", "", ""])
+        elif result.timing is None:
+            rows.append([result.backend, "-", "-", "-"])
+        else:
+            rows.append([result.backend, *(f"{s * 1000:.1f}" for s in result.timing)])
     lines = [f"{report.boards} boards, {solves} per board and backend", *_columns(rows, 1)]
-    agree = len(report.timings)
+    agree = sum(result.failure is None for result in report.backends)
     if not report.disagreements:
         lines.append(f"same optimum: all {agree} backends agree on every board")
     else:

@@ -13,9 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from rummisolve import bench as bench_module
+from rummisolve.backends import Backend, get_backend
 from rummisolve.bench import Bench, BenchReport, NamedBoard, percentile
 from rummisolve.board import Board, parse_board
 from rummisolve.cli import cli
+from rummisolve.errors import SolverError
 from rummisolve.model import Objective
 from rummisolve.solve import Move, find_move
 
@@ -169,3 +171,78 @@ def test_ctrl_c_before_any_board_finished_gives_json(monkeypatch: pytest.MonkeyP
     code, out, err = run("--generate", "1", "--backend", "highs", "--json")
     assert (code, err) == (130, "\ninterrupted: 0 of 1 board benched\n")
     assert json.loads(out)["boards"] == 0
+
+
+def failing(
+    backend: str, on_solve: int, error: Exception
+) -> Callable[[Board, Objective, str], Move]:
+    """find_move, but `backend` raises `error` on its solve number `on_solve`."""
+    solves = itertools.count(1)
+
+    def solve(board: Board, objective: Objective, name: str) -> Move:
+        if name == backend and next(solves) == on_solve:
+            raise error
+        return find_move(board, objective, name)
+
+    return solve
+
+
+@pytest.fixture
+def three_boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Three board files in the working directory, so that the output names them short."""
+    monkeypatch.chdir(tmp_path)
+    Path("a.txt").write_text("table:\nR3 R4 R5\nrack: R2 B5 O5\n")
+    Path("b.txt").write_text("rack: K1\n")
+    Path("c.txt").write_text("table:\nK7 R7 B7\nrack: O7 K1\n")
+    return ["a.txt", "b.txt", "c.txt"]
+
+
+def test_a_backend_failing_on_a_board_keeps_the_others(
+    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    error = SolverError("the solver failed: Pulp: cannot execute cbc")
+    monkeypatch.setattr(bench_module, "find_move", failing("cbc", 2, error))
+    code, out, err = run(*three_boards, "--backend", "highs", "--backend", "cbc")
+    assert code == 1
+    assert err == "b.txt: cbc: the solver failed: Pulp: cannot execute cbc\n"
+    assert NUMBER.sub("  T", out) == (
+        "3 boards, 1 solve per board and backend\n"
+        "backend  median ms  p90 ms  max ms\n"
+        "highs  T  T  T\n"
+        "cbc         failed\n"
+        "same optimum: all 1 backends agree on every board\n"
+    )
+
+
+def test_a_backend_that_cannot_start_is_an_error_in_json(
+    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_cbc(name: str) -> Backend:
+        if name == "cbc":
+            raise SolverError("backend cbc needs CBC: pip install 'pulp[cbc]'")
+        return get_backend(name)
+
+    monkeypatch.setattr(bench_module, "get_backend", no_cbc)
+    code, out, err = run(*three_boards, "--backend", "cbc", "--backend", "highs", "--json")
+    report = json.loads(out)
+    assert code == 1
+    assert err == "cbc: backend cbc needs CBC: pip install 'pulp[cbc]'\n"
+    assert report["boards"] == 3
+    assert report["backends"]["cbc"] == {"error": err.strip()}
+    assert set(report["backends"]["highs"]) == {"median_ms", "p90_ms", "max_ms"}
+
+
+def test_a_crash_inside_a_solver_library_is_that_backends_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench_module, "find_move", failing("clp", 1, RuntimeError("boom")))
+    board = NamedBoard("puzzle 1", parse_board("table:\nR3 R4 R5\nrack: R2 B5 O5\n"))
+    report = bench([board], ["clp", "highs"])
+    assert [str(f) for f in report.failures] == [
+        "puzzle 1: clp: solver crashed: RuntimeError: boom"
+    ]
+    assert [(b.backend, b.timing is not None) for b in report.backends] == [
+        ("clp", False),
+        ("highs", True),
+    ]
+    assert not report.passed
