@@ -19,7 +19,7 @@ from .board import Board
 from .errors import RummisolveError
 from .legality import check_move
 from .model import Objective
-from .solve import find_move
+from .solve import Status, find_move
 
 
 class NamedBoard(NamedTuple):
@@ -63,25 +63,33 @@ class Failure:
 
 @dataclass(frozen=True)
 class BackendResult:
-    """A backend's line of the report: its times (None before any board), or its failure."""
+    """A backend's line of the report: its times (None before any board), how many of its
+    answers were not proved best (the time limit cut the search short), or its failure."""
 
     backend: str
     timing: Timing | None
+    unproved: int
     failure: Failure | None
 
 
 @dataclass(frozen=True)
 class Disagreement:
+    """Answers proved best that differ: one of them is wrong."""
+
     board: str
     optima: dict[str, Optimum]
 
 
 @dataclass(frozen=True)
 class BenchReport:
+    """`unproved_boards`: boards with an answer not proved best, which no comparison uses:
+    an answer cut short by the time limit may fall short of the optimum without a bug."""
+
     boards: int
     repeat: int
     backends: tuple[BackendResult, ...]
     disagreements: tuple[Disagreement, ...]
+    unproved_boards: int
     illegal: tuple[str, ...]
 
     @property
@@ -95,10 +103,12 @@ class BenchReport:
 
 
 class Answer(NamedTuple):
-    """One backend's answer to a board: its time (median of the repeats), what it achieves."""
+    """One backend's answer to a board: its time (median of the repeats), what it achieves,
+    and whether every repeat proved it best."""
 
     seconds: float
     optimum: Optimum
+    proved: bool
 
 
 @dataclass(frozen=True)
@@ -129,10 +139,12 @@ class Bench:
         backends: Iterable[str],
         repeat: int = 1,
         objective: Objective = Objective.TILES,
+        time_limit: float | None = None,
     ) -> None:
         self.backends = tuple(backends)
         self.repeat = repeat
         self.objective = objective
+        self.time_limit = time_limit
         self.benched: list[Benched] = []
         self.failures: dict[str, Failure] = {}
 
@@ -152,7 +164,10 @@ class Bench:
             if name in self.failures:
                 continue
             try:
-                moves = [find_move(named.board, self.objective, name) for _ in range(self.repeat)]
+                moves = [
+                    find_move(named.board, self.objective, name, self.time_limit)
+                    for _ in range(self.repeat)
+                ]
             except Exception as error:
                 self.failures[name] = Failure(name, named.name, _reason(error))
                 continue
@@ -160,29 +175,39 @@ class Bench:
                 illegal.extend(f"{named.name}: {name}: {p}" for p in check_move(named.board, move))
             last = moves[-1]
             optimum = Optimum(last.tiles_played, last.value_played, last.sets_changed)
-            answers[name] = Answer(statistics.median(m.seconds for m in moves), optimum)
+            proved = all(m.status is not Status.FEASIBLE for m in moves)
+            answers[name] = Answer(statistics.median(m.seconds for m in moves), optimum, proved)
         # One append: an interrupt leaves the board either wholly in or wholly out.
         self.benched.append(Benched(named.name, answers, tuple(illegal)))
 
     def report(self) -> BenchReport:
         """Times and agreement over the boards finished so far."""
         results = tuple(self._result(name) for name in self.backends)
-        disagreements = tuple(
-            Disagreement(b.board, {name: a.optimum for name, a in b.answers.items()})
-            for b in self.benched
-            if len({a.optimum for a in b.answers.values()}) > 1
-        )
+        disagreements = []
+        for b in self.benched:
+            proved = {name: a.optimum for name, a in b.answers.items() if a.proved}
+            if len(set(proved.values())) > 1:
+                disagreements.append(Disagreement(b.board, proved))
+        unproved_boards = sum(any(not a.proved for a in b.answers.values()) for b in self.benched)
         illegal = tuple(line for b in self.benched for line in b.illegal)
-        return BenchReport(len(self.benched), self.repeat, results, disagreements, illegal)
+        return BenchReport(
+            len(self.benched),
+            self.repeat,
+            results,
+            tuple(disagreements),
+            unproved_boards,
+            illegal,
+        )
 
     def _result(self, name: str) -> BackendResult:
         if name in self.failures:
-            return BackendResult(name, None, self.failures[name])
-        times = [b.answers[name].seconds for b in self.benched]
-        if not times:
-            return BackendResult(name, None, None)
+            return BackendResult(name, None, 0, self.failures[name])
+        answers = [b.answers[name] for b in self.benched]
+        if not answers:
+            return BackendResult(name, None, 0, None)
+        times = [a.seconds for a in answers]
         timing = Timing(statistics.median(times), percentile(times, 0.9), max(times))
-        return BackendResult(name, timing, None)
+        return BackendResult(name, timing, sum(not a.proved for a in answers), None)
 
 
 def _reason(error: Exception) -> str:

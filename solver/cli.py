@@ -481,6 +481,7 @@ def batch_summary(tally: Tally, seconds: float, jobs: int) -> str:
     help="Solves per board and backend; a board's time is their median.",
 )
 @objective_option
+@time_limit_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @rule_options
 @core_errors
@@ -493,13 +494,15 @@ def bench(
     backends: tuple[str, ...],
     repeat: int,
     objective: str,
+    time_limit: float | None,
     as_json: bool,
     **options: Any,
 ) -> None:
     """Compare solver backends on boards (files, folders) or generated positions.
 
-    Per backend the median, p90 and max solve time; and a check that every backend
-    reached the same optimum on every board (exit status 1 if not, naming the boards).
+    Per backend the median, p90 and max solve time, and how many answers the time limit
+    left not proved best; and a check that the backends' answers proved best are the same
+    on every board (exit status 1 if not, naming the boards).
     A bad board is named on stderr and left out, a backend that fails is named and its
     row says so, and the rest goes on (exit status 1); Ctrl-C reports the boards
     finished (exit status 130).
@@ -515,7 +518,7 @@ def bench(
             count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules
         )
     total = len(files) + (count or 0)
-    run = Bench(backends or BACKENDS, repeat, Objective(objective))
+    run = Bench(backends or BACKENDS, repeat, Objective(objective), time_limit)
     bad_boards = 0
     try:
         run.start()
@@ -571,6 +574,7 @@ def bench_json(report: BenchReport) -> dict[str, Any]:
         "repeat": report.repeat,
         "backends": {b.backend: backend_json(b) for b in report.backends},
         "same_optimum": not report.disagreements,
+        "unproved_boards": report.unproved_boards,
         "differences": [
             {"board": d.board, "optima": {b: o._asdict() for b, o in d.optima.items()}}
             for d in report.disagreements
@@ -580,36 +584,57 @@ def bench_json(report: BenchReport) -> dict[str, Any]:
 
 
 def backend_json(result: BackendResult) -> dict[str, Any]:
-    """Times in ms (null before any board), or `error` for a backend that failed, as in batch."""
+    """Times in ms (null before any board) and answers not proved best, or `error` for a
+    backend that failed, as in batch."""
     if result.failure is not None:
         return {"error": str(result.failure)}
     keys = ("median_ms", "p90_ms", "max_ms")
-    if result.timing is None:
-        return dict.fromkeys(keys)
-    return {key: round(s * 1000, 3) for key, s in zip(keys, result.timing, strict=True)}
+    times: dict[str, float | None] = dict.fromkeys(keys)
+    if result.timing is not None:
+        times = {key: round(s * 1000, 3) for key, s in zip(keys, result.timing, strict=True)}
+    return {**times, "unproved": result.unproved}
 
 
 def bench_table(report: BenchReport) -> str:
     """The times per backend, then whether the backends agree, naming every board they don't."""
     solves = f"{report.repeat} solves" if report.repeat > 1 else "1 solve"
-    rows = [["backend", "median ms", "p90 ms", "max ms"]]
-    for result in report.backends:
-        if result.failure is not None:
-            rows.append([result.backend, "failed", "", ""])
-        elif result.timing is None:
-            rows.append([result.backend, "-", "-", "-"])
-        else:
-            rows.append([result.backend, *(f"{s * 1000:.1f}" for s in result.timing)])
+    rows = [["backend", "median ms", "p90 ms", "max ms", "not proved best"]]
+    rows += [bench_row(result) for result in report.backends]
+    if not any(result.unproved for result in report.backends):
+        rows = [row[:-1] for row in rows]  # the column only when the time limit cut a search
     lines = [f"{report.boards} boards, {solves} per board and backend", *_columns(rows, 1)]
-    agree = sum(result.failure is None for result in report.backends)
-    if not report.disagreements:
-        lines.append(f"same optimum: all {agree} backends agree on every board")
-    else:
-        lines.append(f"optimum differs on {len(report.disagreements)} board(s):")
-        for d in report.disagreements:
-            lines.append(f"  {d.board}: " + ", ".join(f"{b} {o}" for b, o in d.optima.items()))
+    lines += bench_agreement(report)
     lines.extend(f"illegal answer: {line}" for line in report.illegal)
     return "\n".join(lines)
+
+
+def bench_agreement(report: BenchReport) -> list[str]:
+    """Whether the answers proved best agree, naming every board where they do not."""
+    unproved = ""
+    if report.unproved_boards:
+        boards = plural(report.unproved_boards, "board")
+        unproved = f"; answers not proved best (on {boards}) not compared"
+    if report.disagreements:
+        return [
+            f"optimum differs on {len(report.disagreements)} board(s){unproved}:",
+            *(
+                f"  {d.board}: " + ", ".join(f"{b} {o}" for b, o in d.optima.items())
+                for d in report.disagreements
+            ),
+        ]
+    if report.unproved_boards:
+        return [f"same optimum: the answers proved best agree on every board{unproved}"]
+    running = sum(result.failure is None for result in report.backends)
+    return [f"same optimum: all {running} backends agree on every board"]
+
+
+def bench_row(result: BackendResult) -> list[str]:
+    """Backend, times in ms, answers not proved best; or that it failed, or had no board."""
+    if result.failure is not None:
+        return [result.backend, "failed", "", "", ""]
+    if result.timing is None:
+        return [result.backend, "-", "-", "-", "-"]
+    return [result.backend, *(f"{s * 1000:.1f}" for s in result.timing), str(result.unproved)]
 
 
 @cli.command()

@@ -19,8 +19,10 @@ from rummisolve.board import Board, parse_board
 from rummisolve.cli import cli
 from rummisolve.errors import SolverError
 from rummisolve.model import Objective
-from rummisolve.solve import Move, find_move
+from rummisolve.solve import Move, find_move, no_move
 
+# find_move's signature, for the stand-ins that make a backend misbehave.
+Solve = Callable[[Board, Objective, str, "float | None"], Move]
 SMALL = ["--table-tiles", "0-15", "--rack-tiles", "3-8"]
 NUMBER = re.compile(r" +\d+\.\d")
 
@@ -52,14 +54,24 @@ def test_json_shape_on_generated_boards() -> None:
     report = json.loads(out)
     assert code == 0
     assert err == ""
-    assert set(report) == {"boards", "repeat", "backends", "same_optimum", "differences", "illegal"}
+    assert set(report) == {
+        "boards",
+        "repeat",
+        "backends",
+        "same_optimum",
+        "unproved_boards",
+        "differences",
+        "illegal",
+    }
     assert report["boards"] == 4
     assert report["repeat"] == 1
     assert sorted(report["backends"]) == ["cbc", "clp", "highs", "pulp-highs"]
     for times in report["backends"].values():
-        assert set(times) == {"median_ms", "p90_ms", "max_ms"}
+        assert set(times) == {"median_ms", "p90_ms", "max_ms", "unproved"}
         assert 0 <= times["median_ms"] <= times["p90_ms"] <= times["max_ms"]
-    assert (report["same_optimum"], report["differences"], report["illegal"]) == (True, [], [])
+        assert times["unproved"] == 0
+    assert (report["same_optimum"], report["unproved_boards"]) == (True, 0)
+    assert (report["differences"], report["illegal"]) == ([], [])
 
 
 def test_human_table_on_files_and_repeats(tmp_path: Path) -> None:
@@ -104,8 +116,10 @@ def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.Mon
     """A backend whose answer is a tile short: the board is named, and the answer,
     which no longer adds up, is also flagged by check_move."""
 
-    def short_for_cbc(board: Board, objective: Objective, backend: str) -> Move:
-        move = find_move(board, objective, backend)
+    def short_for_cbc(
+        board: Board, objective: Objective, backend: str, time_limit: float | None = None
+    ) -> Move:
+        move = find_move(board, objective, backend, time_limit)
         if backend != "cbc":
             return move
         return dataclasses.replace(move, tiles_played=move.tiles_played - 1)
@@ -121,10 +135,12 @@ def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.Mon
 
 
 def test_disagreement_exits_1_and_names_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
-    def none_for_cbc(board: Board, objective: Objective, backend: str) -> Move:
+    def none_for_cbc(
+        board: Board, objective: Objective, backend: str, time_limit: float | None = None
+    ) -> Move:
         """cbc answers every board as if it were one with nothing to play."""
         return find_move(
-            parse_board("rack: K1\n") if backend == "cbc" else board, objective, backend
+            parse_board("rack: K1\n") if backend == "cbc" else board, objective, backend, time_limit
         )
 
     monkeypatch.setattr(bench_module, "find_move", none_for_cbc)
@@ -139,14 +155,16 @@ def test_disagreement_exits_1_and_names_the_board(monkeypatch: pytest.MonkeyPatc
     )
 
 
-def interrupted_on_solve(number: int) -> Callable[[Board, Objective, str], Move]:
+def interrupted_on_solve(number: int) -> Solve:
     """find_move, but Ctrl-C is pressed during solve `number` (counting from 1)."""
     solves = itertools.count(1)
 
-    def solve(board: Board, objective: Objective, backend: str) -> Move:
+    def solve(
+        board: Board, objective: Objective, backend: str, time_limit: float | None = None
+    ) -> Move:
         if next(solves) == number:
             raise KeyboardInterrupt
-        return find_move(board, objective, backend)
+        return find_move(board, objective, backend, time_limit)
 
     return solve
 
@@ -173,16 +191,16 @@ def test_ctrl_c_before_any_board_finished_gives_json(monkeypatch: pytest.MonkeyP
     assert json.loads(out)["boards"] == 0
 
 
-def failing(
-    backend: str, on_solve: int, error: Exception
-) -> Callable[[Board, Objective, str], Move]:
+def failing(backend: str, on_solve: int, error: Exception) -> Solve:
     """find_move, but `backend` raises `error` on its solve number `on_solve`."""
     solves = itertools.count(1)
 
-    def solve(board: Board, objective: Objective, name: str) -> Move:
+    def solve(
+        board: Board, objective: Objective, name: str, time_limit: float | None = None
+    ) -> Move:
         if name == backend and next(solves) == on_solve:
             raise error
-        return find_move(board, objective, name)
+        return find_move(board, objective, name, time_limit)
 
     return solve
 
@@ -229,7 +247,7 @@ def test_a_backend_that_cannot_start_is_an_error_in_json(
     assert err == "cbc: backend cbc needs CBC: pip install 'pulp[cbc]'\n"
     assert report["boards"] == 3
     assert report["backends"]["cbc"] == {"error": err.strip()}
-    assert set(report["backends"]["highs"]) == {"median_ms", "p90_ms", "max_ms"}
+    assert set(report["backends"]["highs"]) == {"median_ms", "p90_ms", "max_ms", "unproved"}
 
 
 def test_a_crash_inside_a_solver_library_is_that_backends_failure(
@@ -246,3 +264,78 @@ def test_a_crash_inside_a_solver_library_is_that_backends_failure(
         ("highs", True),
     ]
     assert not report.passed
+
+
+def unproved_for(backend: str, limits: list[float | None]) -> Solve:
+    """find_move, noting each time limit; `backend` always stops short, with nothing played."""
+
+    def solve(
+        board: Board, objective: Objective, name: str, time_limit: float | None = None
+    ) -> Move:
+        limits.append(time_limit)
+        if name == backend:
+            return no_move(board, proved=False, seconds=time_limit or 0.0, backend=name)
+        return find_move(board, objective, name, time_limit)
+
+    return solve
+
+
+def test_answers_cut_short_are_counted_and_not_compared(
+    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cbc hits the time limit on every board with nothing played: not a disagreement
+    with highs, which plays tiles on two of them, and not an agreement either."""
+    limits: list[float | None] = []
+    monkeypatch.setattr(bench_module, "find_move", unproved_for("cbc", limits))
+    code, out, err = run(
+        *three_boards, "--backend", "highs", "--backend", "cbc", "--time-limit", "0.25"
+    )
+    assert (code, err) == (0, "")
+    assert set(limits) == {0.25}
+    assert NUMBER.sub("  T", out) == (
+        "3 boards, 1 solve per board and backend\n"
+        "backend  median ms  p90 ms  max ms  not proved best\n"
+        "highs  T  T  T                0\n"
+        "cbc  T  T  T                3\n"
+        "same optimum: the answers proved best agree on every board;"
+        " answers not proved best (on 3 boards) not compared\n"
+    )
+    report = json.loads(run(*three_boards, "--backend", "highs", "--backend", "cbc", "--json")[1])
+    assert [b["unproved"] for b in report["backends"].values()] == [0, 3]
+    assert (report["same_optimum"], report["unproved_boards"]) == (True, 3)
+
+
+def test_answers_proved_best_that_differ_are_still_a_disagreement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def worse_for_clp(
+        board: Board, objective: Objective, name: str, time_limit: float | None = None
+    ) -> Move:
+        """clp proves nothing can be played; cbc is cut short; highs plays 3 tiles."""
+        if name == "clp":
+            return no_move(board, backend=name)
+        return unproved_for("cbc", [])(board, objective, name, time_limit)
+
+    monkeypatch.setattr(bench_module, "find_move", worse_for_clp)
+    board = NamedBoard("puzzle 1", parse_board("table:\nR3 R4 R5\nrack: R2 B5 O5\n"))
+    report = bench([board], ["highs", "clp", "cbc"])
+    assert [(d.board, {b: str(o) for b, o in d.optima.items()}) for d in report.disagreements] == [
+        ("puzzle 1", {"highs": "tiles=3 value=12 changed=1", "clp": "tiles=0 value=0 changed=0"})
+    ]
+    assert report.unproved_boards == 1
+    assert [b.unproved for b in report.backends] == [0, 0, 1]
+
+
+@pytest.mark.parametrize(
+    ("limit", "reason"),
+    [
+        ("0", "0.0 is not in the range x>0."),
+        ("nan", "nan is not a number of seconds"),
+        ("inf", "inf is not a number of seconds"),
+    ],
+    ids=["zero", "nan", "infinite"],
+)
+def test_time_limit_is_a_positive_number_of_seconds(limit: str, reason: str) -> None:
+    code, out, err = run("--generate", "1", "--time-limit", limit)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == f"Error: Invalid value for '--time-limit': {reason}"
