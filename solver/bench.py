@@ -141,7 +141,7 @@ class Bench:
         objective: Objective = Objective.TILES,
         time_limit: float | None = None,
     ) -> None:
-        self.backends = tuple(backends)
+        self.backends = tuple(dict.fromkeys(backends))  # one named twice is benched once
         self.repeat = repeat
         self.objective = objective
         self.time_limit = time_limit

@@ -602,7 +602,8 @@ def bench_table(report: BenchReport) -> str:
     rows += [bench_row(result) for result in report.backends]
     if not any(result.unproved for result in report.backends):
         rows = [row[:-1] for row in rows]  # the column only when the time limit cut a search
-    lines = [f"{report.boards} boards, {solves} per board and backend", *_columns(rows, 1)]
+    boards = plural(report.boards, "board")
+    lines = [f"{boards}, {solves} per board and backend", *_columns(rows, 1)]
     lines += bench_agreement(report)
     lines.extend(f"illegal answer: {line}" for line in report.illegal)
     return "\n".join(lines)
@@ -616,15 +617,19 @@ def bench_agreement(report: BenchReport) -> list[str]:
         unproved = f"; answers not proved best (on {boards}) not compared"
     if report.disagreements:
         return [
-            f"optimum differs on {len(report.disagreements)} board(s){unproved}:",
+            f"optimum differs on {plural(len(report.disagreements), 'board')}{unproved}:",
             *(
                 f"  {d.board}: " + ", ".join(f"{b} {o}" for b, o in d.optima.items())
                 for d in report.disagreements
             ),
         ]
+    running = sum(result.failure is None for result in report.backends)
+    if running < 2:
+        return [f"same optimum: {plural(running, 'backend')}, nothing to compare"]
+    if not report.boards:
+        return ["same optimum: no board benched"]
     if report.unproved_boards:
         return [f"same optimum: the answers proved best agree on every board{unproved}"]
-    running = sum(result.failure is None for result in report.backends)
     return [f"same optimum: all {running} backends agree on every board"]
 
 

@@ -134,25 +134,26 @@ def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.Mon
     assert report.illegal == ("puzzle 1: cbc: tiles_played is 2, but 3 were played",)
 
 
-def test_disagreement_exits_1_and_names_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_disagreement_exits_1_and_names_the_board(
+    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     def none_for_cbc(
         board: Board, objective: Objective, backend: str, time_limit: float | None = None
     ) -> Move:
-        """cbc answers every board as if it were one with nothing to play."""
-        return find_move(
-            parse_board("rack: K1\n") if backend == "cbc" else board, objective, backend, time_limit
+        """cbc proves every board one with nothing to play."""
+        return (
+            no_move(board, backend=backend)
+            if backend == "cbc"
+            else find_move(board, objective, backend, time_limit)
         )
 
     monkeypatch.setattr(bench_module, "find_move", none_for_cbc)
-    code, out, _err = run(
-        "--generate", "2", "--seed", "5", *SMALL, "--backend", "highs", "--backend", "cbc"
-    )
-    assert code == 1
-    assert "optimum differs on " in out
-    assert re.search(
-        r"  seed 5 board \d: highs tiles=\d+ value=\d+ changed=\d+, cbc tiles=0 value=0 changed=0",
-        out,
-    )
+    code, out, err = run("a.txt", "b.txt", "--backend", "highs", "--backend", "cbc")
+    assert (code, err) == (1, "")
+    assert NUMBER.sub("  T", out).splitlines()[-2:] == [
+        "optimum differs on 1 board:",
+        "  a.txt: highs tiles=3 value=12 changed=1, cbc tiles=0 value=0 changed=0",
+    ]
 
 
 def interrupted_on_solve(number: int) -> Solve:
@@ -220,7 +221,9 @@ def test_a_backend_failing_on_a_board_keeps_the_others(
 ) -> None:
     error = SolverError("the solver failed: Pulp: cannot execute cbc")
     monkeypatch.setattr(bench_module, "find_move", failing("cbc", 2, error))
-    code, out, err = run(*three_boards, "--backend", "highs", "--backend", "cbc")
+    code, out, err = run(
+        *three_boards, "--backend", "highs", "--backend", "cbc", "--backend", "clp"
+    )
     assert code == 1
     assert err == "b.txt: cbc: the solver failed: Pulp: cannot execute cbc\n"
     assert NUMBER.sub("  T", out) == (
@@ -228,7 +231,8 @@ def test_a_backend_failing_on_a_board_keeps_the_others(
         "backend  median ms  p90 ms  max ms\n"
         "highs  T  T  T\n"
         "cbc         failed\n"
-        "same optimum: all 1 backends agree on every board\n"
+        "clp  T  T  T\n"
+        "same optimum: all 2 backends agree on every board\n"
     )
 
 
@@ -339,3 +343,26 @@ def test_time_limit_is_a_positive_number_of_seconds(limit: str, reason: str) -> 
     code, out, err = run("--generate", "1", "--time-limit", limit)
     assert (code, out) == (2, "")
     assert err.splitlines()[-1] == f"Error: Invalid value for '--time-limit': {reason}"
+
+
+def test_a_backend_named_twice_is_benched_once() -> None:
+    code, out, err = run("--generate", "1", *SMALL, "--backend", "clp", "--backend", "clp")
+    assert (code, err) == (0, "")
+    assert NUMBER.sub("  T", out) == (
+        "1 board, 1 solve per board and backend\n"
+        "backend  median ms  p90 ms  max ms\n"
+        "clp  T  T  T\n"
+        "same optimum: 1 backend, nothing to compare\n"
+    )
+
+
+def test_no_board_benched_says_so(tmp_path: Path) -> None:
+    code, out, err = run(str(tmp_path), "--backend", "highs", "--backend", "clp")
+    assert (code, err) == (1, f"{tmp_path}: no *.txt boards in this folder\n")
+    assert out == (
+        "0 boards, 1 solve per board and backend\n"
+        "backend  median ms  p90 ms  max ms\n"
+        "highs            -       -       -\n"
+        "clp              -       -       -\n"
+        "same optimum: no board benched\n"
+    )
