@@ -2,8 +2,9 @@
 
 Every backend solves every board in the same process, one after the other board by
 board, so that a machine growing busier mid-run slows them all alike. An answer that
-breaks the rules, or two backends that disagree on a board's optimum, is a bug in a
-backend (or in the model), and the report names the board.
+breaks the rules, or two answers proved best that differ, is a bug in a backend (or in
+the model), and the report names the board. An answer the time limit cut short is
+counted, never compared: it may fall short of the optimum without any bug.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class Answer(NamedTuple):
 
 @dataclass(frozen=True)
 class Benched:
-    """A board every backend still running has finished: what a report is made of."""
+    """A board the backends still running have finished: what a report is made of."""
 
     board: str
     answers: dict[str, Answer]
@@ -128,7 +129,7 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 class Bench:
     """A bench run a board at a time, so that one stopped part-way (Ctrl-C) still
-    reports every board it finished: a board counts once every backend has solved it.
+    reports every board it finished: a board counts once every backend has answered it.
 
     A backend that fails is left out from then on, its times with it: they would no
     longer be over the same boards as the others'. The others go on.
@@ -178,7 +179,8 @@ class Bench:
             proved = all(m.status is not Status.FEASIBLE for m in moves)
             answers[name] = Answer(statistics.median(m.seconds for m in moves), optimum, proved)
         # One append: an interrupt leaves the board either wholly in or wholly out.
-        self.benched.append(Benched(named.name, answers, tuple(illegal)))
+        if answers:  # with every backend failed, no board is benched any more
+            self.benched.append(Benched(named.name, answers, tuple(illegal)))
 
     def report(self) -> BenchReport:
         """Times and agreement over the boards finished so far."""

@@ -345,6 +345,20 @@ def test_time_limit_is_a_positive_number_of_seconds(limit: str, reason: str) -> 
     assert err.splitlines()[-1] == f"Error: Invalid value for '--time-limit': {reason}"
 
 
+def test_with_every_backend_failed_no_board_is_benched(
+    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bench_module, "find_move", failing("clp", 1, SolverError("no CLP")))
+    code, out, err = run(*three_boards, "--backend", "clp")
+    assert (code, err) == (1, "a.txt: clp: no CLP\n")
+    assert out == (
+        "0 boards, 1 solve per board and backend\n"
+        "backend  median ms  p90 ms  max ms\n"
+        "clp         failed\n"
+        "same optimum: 0 backends, nothing to compare\n"
+    )
+
+
 def test_a_backend_named_twice_is_benched_once() -> None:
     code, out, err = run("--generate", "1", *SMALL, "--backend", "clp", "--backend", "clp")
     assert (code, err) == (0, "")
