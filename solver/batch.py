@@ -454,8 +454,8 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
     A batch must go on past one board whatever goes wrong with it, so even an error
     that is not ours (a crash inside a solver library) is caught and reported here.
     """
-    if os.path.isdir(path):
-        return _failed(path, f"{path}: {_why_no_boards(path)}", settings)
+    if (not_a_board := folder_problem(path)) is not None:
+        return _failed(path, not_a_board, settings)
     try:
         board = _read(path, settings)
         move = find_move(board, settings.objective, settings.backend, settings.time_limit)
@@ -487,12 +487,15 @@ def _read(path: str, settings: BatchSettings) -> Board:
     return read_board(path, **overrides)
 
 
-def _why_no_boards(folder: str) -> str:
+def folder_problem(path: str) -> str | None:
+    """Why a folder `board_paths` kept holds no board to solve; None for any other path."""
+    if not os.path.isdir(path):
+        return None
     try:
-        os.listdir(folder)
+        os.listdir(path)
     except OSError as error:
-        return f"cannot read this folder: {error.strerror or error}"
-    return "no *.txt boards in this folder"
+        return f"{path}: cannot read this folder: {error.strerror or error}"
+    return f"{path}: no *.txt boards in this folder"
 
 
 def _outcome(move: Move) -> Outcome:

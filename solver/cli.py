@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -28,12 +28,13 @@ from .batch import (
     Format,
     Tally,
     board_paths,
+    folder_problem,
     header,
     prepare_batch,
     run_batch,
     usable_cpus,
 )
-from .bench import BenchReport, NamedBoard, run_bench
+from .bench import BackendResult, Bench, BenchReport, NamedBoard
 from .board import Board, format_board, read_board, read_bytes
 from .errors import BoardError, RummisolveError
 from .game import (
@@ -515,6 +516,7 @@ def batch_summary(tally: Tally, seconds: float, jobs: int, check_expected: bool)
     help="Solves per board and backend; a board's time is their median.",
 )
 @objective_option
+@time_limit_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @rule_options
 @core_errors
@@ -527,47 +529,87 @@ def bench(
     backends: tuple[str, ...],
     repeat: int,
     objective: str,
+    time_limit: float | None,
     as_json: bool,
     **options: Any,
 ) -> None:
     """Compare solver backends on boards (files, folders) or generated positions.
 
-    Per backend the median, p90 and max solve time; and a check that every backend
-    reached the same optimum on every board (exit status 1 if not, naming the boards).
+    Per backend the median, p90 and max solve time, and how many answers the time limit
+    left not proved best; and a check that the backends' answers proved best are the same
+    on every board (exit status 1 if not, naming the boards).
+    A bad board is named on stderr and left out, a backend that fails is named and its
+    row says so, and the rest goes on (exit status 1); Ctrl-C reports the boards
+    finished (exit status 130).
     """
     overrides = rule_overrides(options)
-    boards = [NamedBoard(p, read_board(p, **overrides)) for p in board_paths(paths)]
+    files = board_paths(paths)
     if count is None and not paths:
         count = DEFAULT_BENCH_BOARDS
+    generated: Iterable[Board] = ()
     if count:
         rules = Rules().replace(**{k: v for k, v in overrides.items() if v is not None})
         generated = generate_boards(
             count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules
         )
-        boards += [
-            NamedBoard(f"seed {seed} board {n}", b) for n, b in enumerate(generated, start=1)
-        ]
-    report = run_bench(boards, backends or list(BACKENDS), repeat, Objective(objective))
-    click.echo(json.dumps(bench_json(report)) if as_json else bench_table(report))
-    if not report.passed:
+    total = len(files) + (count or 0)
+    run = Bench(backends or BACKENDS, repeat, Objective(objective), time_limit)
+    bad_boards = 0
+    try:
+        run.start()
+        for path in files:
+            named = read_named_board(path, overrides)
+            if isinstance(named, str):
+                click.echo(named, err=True)
+                bad_boards += 1
+            else:
+                run.add(named)
+        for number, board in enumerate(generated, start=1):
+            run.add(NamedBoard(f"seed {seed} board {number}", board))
+    except KeyboardInterrupt:
+        # The board under way is left out; those finished still make a report.
+        report = run.report()
+        click.echo(f"\ninterrupted: {report.boards} of {plural(total, 'board')} benched", err=True)
+        show_bench(report, as_json)
+        raise click.exceptions.Exit(130) from None
+    report = run.report()
+    show_bench(report, as_json)
+    if bad_boards or not report.passed:
         raise click.exceptions.Exit(1)
 
 
 DEFAULT_BENCH_BOARDS = 50
 
 
-def bench_json(report: BenchReport) -> dict[str, Any]:
-    def ms(seconds: float) -> float:
-        return round(seconds * 1000, 3)
+def read_named_board(path: str, overrides: dict[str, object]) -> NamedBoard | str:
+    """The board in a file, or why it is left out: its problems, `FILE:LINE: message`."""
+    if (not_a_board := folder_problem(path)) is not None:
+        return not_a_board
+    try:
+        return NamedBoard(path, read_board(path, **overrides))
+    except BoardError as error:
+        return str(error)
 
+
+def plural(count: int, word: str) -> str:
+    """`1 board`, `2 boards`, `0 boards`."""
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def show_bench(report: BenchReport, as_json: bool) -> None:
+    """What stopped a backend on stderr, one line each; the report on stdout."""
+    for failure in report.failures:
+        click.echo(str(failure), err=True)
+    click.echo(json.dumps(bench_json(report)) if as_json else bench_table(report))
+
+
+def bench_json(report: BenchReport) -> dict[str, Any]:
     return {
         "boards": report.boards,
         "repeat": report.repeat,
-        "backends": {
-            t.backend: {"median_ms": ms(t.median), "p90_ms": ms(t.p90), "max_ms": ms(t.max)}
-            for t in report.timings
-        },
+        "backends": {b.backend: backend_json(b) for b in report.backends},
         "same_optimum": not report.disagreements,
+        "unproved_boards": report.unproved_boards,
         "differences": [
             {"board": d.board, "optima": {b: o._asdict() for b, o in d.optima.items()}}
             for d in report.disagreements
@@ -576,22 +618,63 @@ def bench_json(report: BenchReport) -> dict[str, Any]:
     }
 
 
+def backend_json(result: BackendResult) -> dict[str, Any]:
+    """Times in ms (null before any board) and answers not proved best, or `error` for a
+    backend that failed, as in batch."""
+    if result.failure is not None:
+        return {"error": str(result.failure)}
+    keys = ("median_ms", "p90_ms", "max_ms")
+    times: dict[str, float | None] = dict.fromkeys(keys)
+    if result.timing is not None:
+        times = {key: round(s * 1000, 3) for key, s in zip(keys, result.timing, strict=True)}
+    return {**times, "unproved": result.unproved}
+
+
 def bench_table(report: BenchReport) -> str:
     """The times per backend, then whether the backends agree, naming every board they don't."""
     solves = f"{report.repeat} solves" if report.repeat > 1 else "1 solve"
-    rows = [["backend", "median ms", "p90 ms", "max ms"]]
-    for t in report.timings:
-        rows.append([t.backend, *(f"{s * 1000:.1f}" for s in (t.median, t.p90, t.max))])
-    lines = [f"{report.boards} boards, {solves} per board and backend", *_columns(rows, 1)]
-    agree = len(report.timings)
-    if not report.disagreements:
-        lines.append(f"same optimum: all {agree} backends agree on every board")
-    else:
-        lines.append(f"optimum differs on {len(report.disagreements)} board(s):")
-        for d in report.disagreements:
-            lines.append(f"  {d.board}: " + ", ".join(f"{b} {o}" for b, o in d.optima.items()))
+    rows = [["backend", "median ms", "p90 ms", "max ms", "not proved best"]]
+    rows += [bench_row(result) for result in report.backends]
+    if not any(result.unproved for result in report.backends):
+        rows = [row[:-1] for row in rows]  # the column only when the time limit cut a search
+    boards = plural(report.boards, "board")
+    lines = [f"{boards}, {solves} per board and backend", *_columns(rows, 1)]
+    lines += bench_agreement(report)
     lines.extend(f"illegal answer: {line}" for line in report.illegal)
     return "\n".join(lines)
+
+
+def bench_agreement(report: BenchReport) -> list[str]:
+    """Whether the answers proved best agree, naming every board where they do not."""
+    unproved = ""
+    if report.unproved_boards:
+        boards = plural(report.unproved_boards, "board")
+        unproved = f"; answers not proved best (on {boards}) not compared"
+    if report.disagreements:
+        return [
+            f"optimum differs on {plural(len(report.disagreements), 'board')}{unproved}:",
+            *(
+                f"  {d.board}: " + ", ".join(f"{b} {o}" for b, o in d.optima.items())
+                for d in report.disagreements
+            ),
+        ]
+    running = sum(result.failure is None for result in report.backends)
+    if running < 2:
+        return [f"same optimum: {plural(running, 'backend')}, nothing to compare"]
+    if not report.boards:
+        return ["same optimum: no board benched"]
+    if report.unproved_boards:
+        return [f"same optimum: the answers proved best agree on every board{unproved}"]
+    return [f"same optimum: all {running} backends agree on every board"]
+
+
+def bench_row(result: BackendResult) -> list[str]:
+    """Backend, times in ms, answers not proved best; or that it failed, or had no board."""
+    if result.failure is not None:
+        return [result.backend, "failed", "", "", ""]
+    if result.timing is None:
+        return [result.backend, "-", "-", "-", "-"]
+    return [result.backend, *(f"{s * 1000:.1f}" for s in result.timing), str(result.unproved)]
 
 
 @cli.command()
