@@ -18,7 +18,7 @@ import signal
 import stat
 import sys
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -26,7 +26,15 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .backends import DEFAULT_BACKEND, get_backend, highs_started, load_backend
-from .board import Board, Expectation, decode_board, parse_board, read_board
+from .board import (
+    Board,
+    Expectation,
+    decode_board,
+    parse_board,
+    read_board,
+    read_bytes,
+    split_stream,
+)
 from .errors import BoardError, Problem, RummisolveError
 from .legality import check_move
 from .model import Objective
@@ -63,6 +71,11 @@ CSV_COLUMNS = (
 CSV_CHECK_COLUMNS = ("expected", "check")
 
 
+# Standard input may hold a stream of boards (`generate | batch -`), each at most a board's
+# size; past this, it is refused rather than read for ever (`batch - < /dev/zero`).
+MAX_STREAM_BYTES = 256 << 20
+
+
 class BatchError(RummisolveError):
     """The batch itself cannot go on (a single board's failure is only that board's row)."""
 
@@ -95,8 +108,8 @@ class BatchSettings:
     rule_overrides: tuple[tuple[str, object], ...] = ()
     check_expected: bool = False
     file_width: int = 0
-    # Standard input's bytes, read once at the start when `-` is among the paths.
-    standard_input: bytes | None = None
+    # Standard input's boards by name, read once at the start when `-` is among the paths.
+    standard_input: Mapping[str, bytes] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -479,12 +492,26 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
 
 
 def _read(path: str, settings: BatchSettings) -> Board:
-    """The board at `path`; `-` is standard input as the batch read it at its start (a
-    worker process has none of its own), or this process's own."""
+    """The board at `path`, or one of standard input's as the batch read them at its
+    start (a worker process has no standard input of its own)."""
     overrides = dict(settings.rule_overrides)
-    if path == "-" and settings.standard_input is not None:
-        return parse_board(decode_board(settings.standard_input, path), path, **overrides)
+    if (data := settings.standard_input.get(path)) is not None:
+        return parse_board(decode_board(data, path), path, **overrides)
     return read_board(path, **overrides)
+
+
+def read_standard_input(paths: Sequence[str]) -> tuple[list[str], dict[str, bytes]]:
+    """The paths with `-` standing for standard input's boards, and those boards by name:
+    `-` for one board, `-#1`, `-#2`... for each of a stream `generate` wrote."""
+    if "-" not in paths:
+        return list(paths), {}
+    data = read_bytes("-", limit=MAX_STREAM_BYTES)
+    if len(data) > MAX_STREAM_BYTES:
+        raise BoardError([Problem("-", 0, "too large for standard input (over 256 MiB)")])
+    boards = split_stream(data)
+    names = ["-"] if len(boards) == 1 else [f"-#{n}" for n in range(1, len(boards) + 1)]
+    expanded = [name for path in paths for name in (names if path == "-" else [path])]
+    return expanded, dict(zip(names, boards, strict=True))
 
 
 def folder_problem(path: str) -> str | None:

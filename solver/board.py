@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Iterable
@@ -99,18 +100,29 @@ def read_text(path: str | Path) -> str:
     return decode_board(read_bytes(path), str(path))
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """A file's bytes (standard input's for `-`), no more than one past the most a board
-    may hold: `/dev/zero` or a stray disk image is refused, not read to the end."""
+def read_bytes(path: str | Path, limit: int = MAX_BOARD_BYTES) -> bytes:
+    """A file's bytes (standard input's for `-`), no more than one past `limit`:
+    `/dev/zero` or a stray disk image is refused, not read to the end."""
     source = str(path)
     try:
         if source == "-":
-            return sys.stdin.buffer.read(MAX_BOARD_BYTES + 1)
+            return sys.stdin.buffer.read(limit + 1)
         with open(source, "rb") as file:  # open(""): no such file, where Path("") is "."
-            return file.read(MAX_BOARD_BYTES + 1)
+            return file.read(limit + 1)
     except OSError as error:
         reason = error.strerror or str(error)
         raise BoardError([Problem(source, 0, f"cannot read: {reason}")]) from None
+
+
+# `generate` without --out writes its boards one after another, each below such a line.
+_STREAM_SEPARATOR = re.compile(rb"^#\s*---\s*board\b", re.MULTILINE)
+
+
+def split_stream(data: bytes) -> list[bytes]:
+    """The boards of a stream `generate` wrote, or the one board the data is."""
+    starts = [match.start() for match in _STREAM_SEPARATOR.finditer(data)][1:]
+    bounds = [0, *starts, len(data)]
+    return [data[start:end] for start, end in itertools.pairwise(bounds)]
 
 
 def decode_board(data: bytes, source: str) -> str:

@@ -31,11 +31,12 @@ from .batch import (
     folder_problem,
     header,
     prepare_batch,
+    read_standard_input,
     run_batch,
     usable_cpus,
 )
 from .bench import BackendResult, Bench, BenchReport, NamedBoard
-from .board import Board, format_board, read_board, read_bytes
+from .board import Board, format_board, read_board
 from .errors import BoardError, RummisolveError
 from .game import (
     MAX_PLAYERS,
@@ -387,10 +388,9 @@ def batch(
         raise click.BadParameter(
             "expect lines record answers under --objective tiles", param_hint="'--check-expected'"
         )
-    files = board_paths(paths)
+    # Standard input is read here: worker processes have none of their own.
+    files, standard_input = read_standard_input(board_paths(paths))
     jobs = max(1, min(jobs, len(files)))  # no more workers than boards
-    # Read once here: worker processes have no standard input of their own.
-    standard_input = read_bytes("-") if "-" in files else None
     settings = BatchSettings(
         format=Format(output_format),
         objective=Objective(objective),

@@ -464,6 +464,23 @@ def test_standard_input_is_a_board_with_workers_too(folder: Path) -> None:
     ]
 
 
+def test_a_stream_generate_wrote_is_a_board_each(folder: Path) -> None:
+    """`rummisolve generate --count 3 | rummisolve batch -`: each board its own row, a
+    broken one named by its place in the stream and its own line."""
+    stream = CliRunner().invoke(cli, ["generate", "--count", "3", "--seed", "4"]).stdout
+    first, second, third = stream.split("# --- board")[1:]
+    broken = f"# --- board{first}# --- board{second.replace('rack:', 'rack: X9')}# --- board{third}"
+    result = CliRunner().invoke(
+        cli, ["batch", "-", "a.txt", "--jobs", "2", "--format", "jsonl"], input=broken
+    )
+    rows = without_times(result.stdout)
+    assert result.exit_code == 1
+    assert [row["file"] for row in rows] == ["-#1", "-#2", "-#3", "a.txt"]
+    line = 1 + second.splitlines().index(next(x for x in second.splitlines() if "rack:" in x))
+    message = f"-#2:{line}: unknown tile 'X9': colour must be K, R, O (or Y) or B"
+    assert errors(result.stdout) == {"-#2": message}
+
+
 def test_a_board_too_large_to_be_one_is_refused_unread(folder: Path) -> None:
     (folder / "huge.txt").write_bytes(b"#" * (MAX_BOARD_BYTES + 1))
     code, out, _err = run("huge.txt", "a.txt", "--format", "jsonl")
