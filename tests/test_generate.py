@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from rummisolve.board import Board, format_board, parse_board, read_board
 from rummisolve.cli import cli
-from rummisolve.generate import GenerateError, Span, generate_boards
+from rummisolve.generate import GenerateError, SizeError, Span, generate_boards
 from rummisolve.rules import Rules
 from rummisolve.sets import Kind, read_meld
 from rummisolve.tiles import JOKER
@@ -26,11 +27,17 @@ RULES = [
 
 
 def assert_legal(board: Board) -> None:
+    """The board as a file reads back the same (the parser refuses bad sets and copies)."""
+    assert parse_board(format_board(board)) == board
     for row in board.table:
         assert read_meld(row, board.rules) is not None, row
-        assert row.count(JOKER) < len(row), "a set of jokers alone"
+        assert row.count(JOKER) <= 2, "at most two jokers a set"
     box = board.rules.box
     assert box.excess([*board.table_tiles, *board.rack]) == {}
+
+
+def jokers_in(board: Board) -> int:
+    return [*board.table_tiles, *board.rack].count(JOKER)
 
 
 @settings(max_examples=60, deadline=None)
@@ -71,9 +78,86 @@ def test_table_range_shrinks_to_leave_room_for_the_rack() -> None:
 
 
 def test_a_full_box_deals_its_jokers_too() -> None:
-    for board in generate_boards(5, 4, table_tiles=100, rack_tiles=6, jokers=0):
+    for board in generate_boards(5, 4, table_tiles=100, rack_tiles=6):
         assert_legal(board)
         assert len(board.table_tiles) + len(board.rack) == 106
+        assert jokers_in(board) == 2
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "rules"),
+    [
+        (106, 0, Rules()),
+        (105, 1, Rules()),
+        (105, 0, Rules(wraparound=True)),
+        (160, 0, Rules(tile_set=160)),
+        (157, 3, Rules(tile_set=160, wraparound=True)),
+    ],
+    ids=["106+0", "105+1", "105+0 wraparound", "160-set 160+0", "160-set 157+3 wraparound"],
+)
+def test_the_whole_box_can_lie_on_the_table(table: int, rack: int, rules: Rules) -> None:
+    """More tiles than the box has coloured ones: the jokers stand for third copies."""
+    for board in generate_boards(10, 2, table_tiles=table, rack_tiles=rack, rules=rules):
+        assert_legal(board)
+        assert (len(board.table_tiles), len(board.rack)) == (table, rack)
+        assert board.table_tiles.count(JOKER) >= table - 52 * rules.box.copies
+
+
+# Sizes up to the whole box, and any joker count: every one that some position has is
+# dealt exactly; the others are refused before the first board.
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10**6), rules=st.sampled_from(RULES))
+def test_every_size_up_to_the_whole_box(data: st.DataObject, seed: int, rules: Rules) -> None:
+    box = rules.box
+    sizes = [0, *range(3, box.size + 1)]
+    # Half the cases at the top: the last tiles of the box are where dealing gets hard.
+    table = data.draw(st.sampled_from(sizes) | st.sampled_from(sizes[-8:]), label="table")
+    room = box.size - table
+    rack = data.draw(st.integers(0, room) | st.integers(max(0, room - 3), room), label="rack")
+    jokers = data.draw(st.none() | st.integers(0, box.jokers), label="jokers")
+    coloured = box.size - box.jokers
+    # Too few coloured tiles for the rest, or more jokers than one a rack tile and two a set.
+    possible = jokers is None or table + rack - coloured <= jokers <= rack + 2 * (table // 3)
+    if not possible:
+        with pytest.raises(SizeError):
+            generate_boards(1, seed, table_tiles=table, rack_tiles=rack, jokers=jokers, rules=rules)
+        return
+    boards = generate_boards(
+        3, seed, table_tiles=table, rack_tiles=rack, jokers=jokers, rules=rules
+    )
+    for board in boards:
+        assert_legal(board)
+        assert (len(board.table_tiles), len(board.rack)) == (table, rack)
+        assert jokers is None or jokers_in(board) == jokers
+
+
+def test_ranges_deal_only_the_sizes_that_hold_the_jokers_asked() -> None:
+    """A table of 0 and a rack of 1 cannot hold 2 jokers: those boards have a table."""
+    boards = list(generate_boards(100, 3, table_tiles=(0, 5), rack_tiles=(0, 1), jokers=2))
+    for board in boards:
+        assert_legal(board)
+        assert jokers_in(board) == 2
+        assert len(board.table_tiles) >= 3
+    assert {len(b.table_tiles) for b in boards} == {3, 4, 5}
+    assert {len(b.rack) for b in boards} == {0, 1}
+
+
+def test_seeds_keep_their_boards() -> None:
+    """Benchmarks and tests name boards by seed: the deal must never drift."""
+    boards = list(generate_boards(2, 1, table_tiles=(3, 9), rack_tiles=4, jokers=1))
+    assert [format_board(b) for b in boards] == [
+        "opened: yes\ntable:\nB1 B2 B3 B4 B5\nK3 K4 K5\nrack: O6 O8 B11 J\n",
+        "opened: yes\ntable:\nO4 O5 J O7\nR2 R3 R4 R5\nrack: K12 R11 R12 O8\n",
+    ]
+
+    def digest(**sizes: object) -> str:
+        text = "".join(map(format_board, generate_boards(50, 1, **sizes)))  # type: ignore[arg-type]
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    assert digest() == "a747dc3c3b9812de"
+    assert digest(table_tiles=(30, 100), rack_tiles=(0, 6), jokers=(0, 2)) == "d657aa560edbe9e5"
+    big = Rules(tile_set=160, wraparound=True)
+    assert digest(table_tiles=(100, 150), rack_tiles=(0, 10), rules=big) == "e0b141e13ae72ecb"
 
 
 def test_same_seed_same_boards_and_board_i_independent_of_count() -> None:
@@ -133,18 +217,51 @@ def test_opened_is_recorded() -> None:
 
 
 @pytest.mark.parametrize(
-    ("sizes", "message"),
+    ("sizes", "message", "arguments"),
     [
-        ({"table_tiles": (1, 2)}, "no table holds 1-2 tiles"),
-        ({"table_tiles": 100, "rack_tiles": 10}, "do not fit in the 106-tile set"),
-        ({"jokers": 3}, "has only 2 jokers"),
-        ({"rack_tiles": (5, 4)}, "invalid size range 5-4"),
+        ({"table_tiles": (1, 2)}, "no table holds 1-2 tiles", ("table_tiles",)),
+        (
+            {"table_tiles": 100, "rack_tiles": 10},
+            "do not fit in the 106-tile set",
+            ("table_tiles", "rack_tiles"),
+        ),
+        ({"jokers": 3}, "has only 2 jokers", ("jokers",)),
+        (
+            {"table_tiles": 0, "rack_tiles": 1, "jokers": 2},
+            "a table of 0 tiles and a rack of 1 hold 0-1 jokers, not 2",
+            ("jokers", "table_tiles", "rack_tiles"),
+        ),
+        (
+            {"table_tiles": 0, "rack_tiles": 0, "jokers": (1, 2)},
+            "a table of 0 tiles and a rack of 0 hold 0 jokers, not 1-2",
+            ("jokers", "table_tiles", "rack_tiles"),
+        ),
+        (
+            {"table_tiles": (105, 106), "rack_tiles": 0, "jokers": 0},
+            "a table of 105-106 tiles and a rack of 0 hold 1-2 jokers, not 0",
+            ("jokers", "table_tiles", "rack_tiles"),
+        ),
     ],
-    ids=["table of 1-2", "more than the box", "too many jokers", "empty range"],
+    ids=[
+        "table of 1-2",
+        "more than the box",
+        "too many jokers",
+        "jokers beyond a rack of 1",
+        "jokers in an empty position",
+        "a full table without jokers",
+    ],
 )
-def test_impossible_sizes_are_refused(sizes: dict[str, object], message: str) -> None:
-    with pytest.raises(GenerateError, match=message):
-        next(generate_boards(1, 1, **sizes))  # type: ignore[arg-type]
+def test_impossible_sizes_are_refused(
+    sizes: dict[str, object], message: str, arguments: tuple[str, ...]
+) -> None:
+    with pytest.raises(SizeError, match=message) as refused:
+        generate_boards(1, 1, **sizes)  # type: ignore[arg-type]
+    assert refused.value.arguments == arguments
+
+
+def test_an_empty_range_is_refused() -> None:
+    with pytest.raises(GenerateError, match="invalid size range 5-4"):
+        generate_boards(1, 1, rack_tiles=(5, 4))
 
 
 # The command line
