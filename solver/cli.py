@@ -42,7 +42,7 @@ from .game import (
     strategy_stats,
     tile_set_for,
 )
-from .generate import Span, generate_boards
+from .generate import SizeError, Span, generate_boards
 from .legality import check_move
 from .model import Objective
 from .render import move_json, render_move
@@ -298,15 +298,20 @@ def generate(
 ) -> None:
     """Deal random, legal positions from the box, as board files."""
     rules = Rules().replace(**{k: v for k, v in rule_overrides(options).items() if v is not None})
-    boards = generate_boards(
-        count,
-        seed,
-        table_tiles=table_tiles,
-        rack_tiles=rack_tiles,
-        jokers=jokers,
-        rules=rules,
-        opened=opened,
-    )
+    try:
+        boards = generate_boards(
+            count,
+            seed,
+            table_tiles=table_tiles,
+            rack_tiles=rack_tiles,
+            jokers=jokers,
+            rules=rules,
+            opened=opened,
+        )
+    except SizeError as error:
+        # The core names the sizes at fault as its arguments, which these options are named after.
+        options_at_fault = ["--" + argument.replace("_", "-") for argument in error.arguments]
+        raise click.BadParameter(str(error), param_hint=options_at_fault) from None
     recipe = f"rummisolve generate --seed {seed} --table-tiles {table_tiles}"
     recipe += f" --rack-tiles {rack_tiles}"
     if jokers is not None:

@@ -321,18 +321,55 @@ def test_cli_rule_options_reach_the_boards() -> None:
     assert "rules: initial-meld=50 tile-set=160\n" in result.output
 
 
+USAGE = "Usage: rummisolve generate [OPTIONS]\nTry 'rummisolve generate --help' for help.\n\n"
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (["--table-tiles", "2"], "Error: no table holds 2 tiles: every set has at least 3\n"),
-        (["--jokers", "5", "--tile-set", "160"], "Error: the 160-tile set has only 4 jokers\n"),
+        (
+            ["--table-tiles", "2"],
+            "Invalid value for '--table-tiles': no table holds 2 tiles: every set has at least 3",
+        ),
+        (
+            ["--jokers", "5", "--tile-set", "160"],
+            "Invalid value for '--jokers': the 160-tile set has only 4 jokers",
+        ),
+        (
+            ["--table-tiles", "100", "--rack-tiles", "7"],
+            "Invalid value for '--table-tiles' / '--rack-tiles': a table of 100 tiles and a rack"
+            " of 7 do not fit in the 106-tile set",
+        ),
+        (
+            ["--jokers", "2", "--table-tiles", "0", "--rack-tiles", "1"],
+            "Invalid value for '--jokers' / '--table-tiles' / '--rack-tiles': a table of 0 tiles"
+            " and a rack of 1 hold 0-1 jokers, not 2",
+        ),
+        (
+            ["--jokers", "1-2", "--table-tiles", "0", "--rack-tiles", "0"],
+            "Invalid value for '--jokers' / '--table-tiles' / '--rack-tiles': a table of 0 tiles"
+            " and a rack of 0 hold 0 jokers, not 1-2",
+        ),
+        (
+            ["--jokers", "0", "--table-tiles", "106", "--rack-tiles", "0"],
+            "Invalid value for '--jokers' / '--table-tiles' / '--rack-tiles': a table of 106"
+            " tiles and a rack of 0 hold 2 jokers, not 0",
+        ),
     ],
-    ids=["table of 2", "too many jokers"],
+    ids=[
+        "table of 2",
+        "too many jokers",
+        "more than the box",
+        "2 jokers, 1 place",
+        "jokers, no place",
+        "a full box, no jokers",
+    ],
 )
-def test_cli_refuses_impossible_sizes(args: list[str], error: str) -> None:
-    result = CliRunner().invoke(cli, ["generate", "--count", "1", *args])
-    assert result.exit_code == 1
-    assert result.output == error
+def test_cli_impossible_requests_are_usage_errors(args: list[str], error: str) -> None:
+    result = CliRunner().invoke(cli, ["generate", "--count", "1", *args], prog_name="rummisolve")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"{USAGE}Error: {error}\n"
 
 
 @pytest.mark.parametrize("size", ["x", "5-", "9-3", "-1"], ids=repr)
@@ -342,10 +379,48 @@ def test_cli_bad_size_is_a_usage_error(size: str) -> None:
     assert "Invalid value for '--table-tiles'" in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "table", "rack", "jokers"),
+    [
+        (["--table-tiles", "106", "--rack-tiles", "0"], (106, 106), (0, 0), (2, 2)),
+        (["--table-tiles", "105", "--rack-tiles", "1"], (105, 105), (1, 1), (2, 2)),
+        (
+            ["--tile-set", "160", "--table-tiles", "160", "--rack-tiles", "0"],
+            (160, 160),
+            (0, 0),
+            (4, 4),
+        ),
+        (
+            ["--table-tiles", "0-106", "--rack-tiles", "0-106", "--jokers", "1-2"],
+            (0, 106),
+            (0, 106),
+            (1, 2),
+        ),
+    ],
+    ids=["106+0", "105+1", "160-set 160+0", "any sizes, 1-2 jokers"],
+)
+def test_cli_deals_up_to_the_whole_box(
+    args: list[str],
+    table: tuple[int, int],
+    rack: tuple[int, int],
+    jokers: tuple[int, int],
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "boards"
+    result = CliRunner().invoke(cli, ["generate", "--count", "5", "--out", str(out), *args])
+    assert (result.exit_code, result.output) == (0, f"wrote 5 boards to {out}\n")
+    for path in sorted(out.iterdir()):
+        board = read_board(path)
+        assert_legal(board)
+        assert table[0] <= len(board.table_tiles) <= table[1]
+        assert rack[0] <= len(board.rack) <= rack[1]
+        assert jokers[0] <= jokers_in(board) <= jokers[1]
+
+
 def test_cli_refused_sizes_leave_no_folder(tmp_path: Path) -> None:
     out = tmp_path / "big"
     result = CliRunner().invoke(
         cli, ["generate", "--table-tiles", "80-100", "--rack-tiles", "30-40", "--out", str(out)]
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert not out.exists()
