@@ -273,8 +273,13 @@ def describe_board(board: Board) -> str:
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=click.Path(file_okay=False, path_type=Path),
     help="Folder for gen-00001.txt, ... (default: all boards on stdout).",
+)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Remove the gen-*.txt already in --out first (without it, such a folder is refused).",
 )
 @size_options
 @click.option(
@@ -290,6 +295,7 @@ def generate(
     count: int,
     seed: int,
     out: Path | None,
+    overwrite: bool,
     table_tiles: Span,
     rack_tiles: Span,
     jokers: Span | None,
@@ -297,6 +303,8 @@ def generate(
     **options: Any,
 ) -> None:
     """Deal random, legal positions from the box, as board files."""
+    if overwrite and out is None:
+        raise click.UsageError("--overwrite needs --out")
     rules = Rules().replace(**{k: v for k, v in rule_overrides(options).items() if v is not None})
     try:
         boards = generate_boards(
@@ -324,12 +332,25 @@ def generate(
             gap = "\n" if number > 1 else ""
             click.echo(f"{gap}# --- board {number}: {recipe}\n{format_board(board)}", nl=False)
         return
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_board_folder(out, overwrite)
     width = max(5, len(str(count)))
     for number, board in enumerate(boards, start=1):
         path = out / f"gen-{number:0{width}d}.txt"
         path.write_text(f"# {recipe}: board {number}\n{format_board(board)}", encoding="utf-8")
     click.echo(f"wrote {count} board{'s' * (count != 1)} to {out}")
+
+
+def prepare_board_folder(out: Path, overwrite: bool) -> None:
+    """Make `out` hold this run's boards only: a later `batch OUT` must never solve a board
+    of an earlier run. Refused, with nothing changed, unless `overwrite` removes them."""
+    earlier = sorted(out.glob("gen-*.txt")) if out.is_dir() else []
+    if earlier and not overwrite:
+        raise click.ClickException(
+            f"{out} already holds boards (gen-*.txt): --overwrite removes them first"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    for path in earlier:
+        path.unlink()
 
 
 @cli.command()

@@ -355,6 +355,7 @@ USAGE = "Usage: rummisolve generate [OPTIONS]\nTry 'rummisolve generate --help' 
             "Invalid value for '--jokers' / '--table-tiles' / '--rack-tiles': a table of 106"
             " tiles and a rack of 0 hold 2 jokers, not 0",
         ),
+        (["--overwrite"], "--overwrite needs --out"),
     ],
     ids=[
         "table of 2",
@@ -363,6 +364,7 @@ USAGE = "Usage: rummisolve generate [OPTIONS]\nTry 'rummisolve generate --help' 
         "2 jokers, 1 place",
         "jokers, no place",
         "a full box, no jokers",
+        "overwrite without out",
     ],
 )
 def test_cli_impossible_requests_are_usage_errors(args: list[str], error: str) -> None:
@@ -424,3 +426,38 @@ def test_cli_refused_sizes_leave_no_folder(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert not out.exists()
+
+
+def test_cli_out_must_be_a_folder(tmp_path: Path) -> None:
+    out = tmp_path / "a-file"
+    out.write_text("kept\n")
+    result = CliRunner().invoke(cli, ["generate", "--out", str(out)])
+    assert result.exit_code == 2
+    assert f"Invalid value for '--out': Directory '{out}' is a file." in result.stderr
+    assert out.read_text() == "kept\n"
+
+
+def test_cli_refuses_a_folder_with_earlier_boards(tmp_path: Path) -> None:
+    generate = ["generate", "--seed", "3", "--out", str(tmp_path)]
+    CliRunner().invoke(cli, [*generate, "--count", "3"])
+    before = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    result = CliRunner().invoke(cli, [*generate, "--count", "2", "--seed", "4"])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {tmp_path} already holds boards (gen-*.txt): --overwrite removes them first\n"
+    )
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == before
+
+
+def test_cli_overwrite_removes_earlier_boards_only(tmp_path: Path) -> None:
+    CliRunner().invoke(cli, ["generate", "--count", "3", "--out", str(tmp_path)])
+    (tmp_path / "notes.txt").write_text("mine\n")
+    args = ["generate", "--count", "2", "--seed", "4", "--out", str(tmp_path), "--overwrite"]
+    result = CliRunner().invoke(cli, args)
+    assert (result.exit_code, result.output) == (0, f"wrote 2 boards to {tmp_path}\n")
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["gen-00001.txt", "gen-00002.txt", "notes.txt"]
+    dealt = [read_board(tmp_path / name) for name in names[:2]]
+    assert dealt == list(generate_boards(2, 4))
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"
