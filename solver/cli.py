@@ -327,17 +327,30 @@ def generate(
     if not opened:
         recipe += " --not-opened"
     recipe += "".join(" --" + word.replace("=", " ") for word in rules.differences())
-    if out is None:
-        for number, board in enumerate(boards, start=1):
-            gap = "\n" if number > 1 else ""
-            click.echo(f"{gap}# --- board {number}: {recipe}\n{format_board(board)}", nl=False)
-        return
-    prepare_board_folder(out, overwrite)
+    if out is not None:
+        prepare_board_folder(out, overwrite)
     width = max(5, len(str(count)))
-    for number, board in enumerate(boards, start=1):
-        path = out / f"gen-{number:0{width}d}.txt"
-        path.write_text(f"# {recipe}: board {number}\n{format_board(board)}", encoding="utf-8")
-    click.echo(f"wrote {count} board{'s' * (count != 1)} to {out}")
+    written = 0
+    try:
+        with CtrlC() as ctrl_c:
+            for number, board in enumerate(boards, start=1):
+                if out is None:
+                    gap = "\n" if number > 1 else ""
+                    click.echo(
+                        f"{gap}# --- board {number}: {recipe}\n{format_board(board)}", nl=False
+                    )
+                else:
+                    text = f"# {recipe}: board {number}\n{format_board(board)}"
+                    write_whole(out / f"gen-{number:0{width}d}.txt", text)
+                written = number
+                if ctrl_c.pressed:
+                    raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        where = "" if out is None else f" to {out}"
+        click.echo(f"interrupted: {written} board{'s' * (written != 1)} written{where}", err=True)
+        raise click.exceptions.Exit(130) from None
+    if out is not None:
+        click.echo(f"wrote {count} board{'s' * (count != 1)} to {out}")
 
 
 def prepare_board_folder(out: Path, overwrite: bool) -> None:
@@ -351,6 +364,17 @@ def prepare_board_folder(out: Path, overwrite: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for path in earlier:
         path.unlink()
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Written under another name beside `path`, then renamed: `path` is never half a
+    board, wherever the run stops (Ctrl-C, a full disk)."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 @cli.command()

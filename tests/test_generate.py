@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -461,3 +468,83 @@ def test_cli_overwrite_removes_earlier_boards_only(tmp_path: Path) -> None:
     dealt = [read_board(tmp_path / name) for name in names[:2]]
     assert dealt == list(generate_boards(2, 4))
     assert (tmp_path / "notes.txt").read_text() == "mine\n"
+
+
+def dealt_with_ctrl_c(after: int) -> Callable[..., Iterator[Board]]:
+    """`generate_boards`, with Ctrl-C pressed while board `after` is dealt."""
+
+    def deal(count: int, seed: int, **sizes: Any) -> Iterator[Board]:
+        for number, board in enumerate(generate_boards(count, seed, **sizes), start=1):
+            if number == after:
+                os.kill(os.getpid(), signal.SIGINT)
+            yield board
+
+    return deal
+
+
+def test_cli_ctrl_c_stops_after_a_whole_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("rummisolve.cli.generate_boards", dealt_with_ctrl_c(after=3))
+    args = ["generate", "--count", "100", "--seed", "5", "--out", str(tmp_path)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 130
+    assert result.stdout == ""
+    assert result.stderr == f"interrupted: 3 boards written to {tmp_path}\n"
+    files = sorted(tmp_path.iterdir())
+    assert [f.name for f in files] == ["gen-00001.txt", "gen-00002.txt", "gen-00003.txt"]
+    assert [read_board(f) for f in files] == list(generate_boards(3, 5))
+
+
+def test_cli_ctrl_c_on_stdout_ends_with_whole_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("rummisolve.cli.generate_boards", dealt_with_ctrl_c(after=2))
+    result = CliRunner().invoke(cli, ["generate", "--count", "100", "--seed", "5"])
+    assert result.exit_code == 130
+    assert result.stderr == "interrupted: 2 boards written\n"
+    assert [parse_board(b) for b in result.stdout.split("\n\n")] == list(generate_boards(2, 5))
+
+
+def test_cli_a_board_cut_short_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second Ctrl-C stops at once, even inside a write: the board is whole or absent."""
+    replace = Path.replace
+
+    def interrupted_at_board_2(self: Path, target: Path) -> Path:
+        if target.name == "gen-00002.txt":
+            raise KeyboardInterrupt
+        return replace(self, target)
+
+    monkeypatch.setattr(Path, "replace", interrupted_at_board_2)
+    result = CliRunner().invoke(cli, ["generate", "--count", "5", "--out", str(tmp_path)])
+    assert result.exit_code == 130
+    assert result.stderr == f"interrupted: 1 board written to {tmp_path}\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["gen-00001.txt"]
+
+
+def test_cli_ctrl_c_from_a_terminal(tmp_path: Path) -> None:
+    """SIGINT to the process group, as a terminal sends it: every file a whole board."""
+    out = tmp_path / "boards"
+    command = [sys.executable, "-m", "rummisolve", "generate", "--count", "100000"]
+    process = subprocess.Popen(
+        [*command, "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(list(out.glob("gen-*.txt"))) < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    files = sorted(out.iterdir())
+    assert process.returncode == 130
+    assert stdout == b""
+    assert stderr.decode() == f"interrupted: {len(files)} boards written to {out}\n"
+    assert [f.name for f in files] == [f"gen-{n:06d}.txt" for n in range(1, len(files) + 1)]
+    assert 20 <= len(files) < 100000
+    assert [read_board(f) for f in files] == list(generate_boards(len(files), 1))
