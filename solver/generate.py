@@ -286,12 +286,18 @@ class _Dealer:
         return None
 
     def runs(self, length: int, pool: Counter[Tile]) -> list[_Piece]:
-        candidates = (
-            _Run(colour, start, start + length - 1)
-            for colour in COLOURS
-            for start in range(1, self.last - length + 2)
-        )
-        return [run for run in candidates if all(pool[t] > 0 for t in run.tiles())]
+        """Every run of `length` the pool holds, by colour, then lowest first.
+
+        One look at each tile a colour has, not one per run it could be in: this is
+        where dealing spends its time."""
+        found: list[_Piece] = []
+        for colour in COLOURS:
+            in_a_row = 0
+            for position in range(1, self.last + 1):
+                in_a_row = in_a_row + 1 if pool[run_tile(colour, position)] > 0 else 0
+                if in_a_row >= length:
+                    found.append(_Run(colour, position - length + 1, position))
+        return found
 
     def groups(self, length: int, pool: Counter[Tile]) -> list[_Piece]:
         found: list[_Piece] = []
