@@ -273,7 +273,7 @@ def describe_board(board: Board) -> str:
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Folder for gen-00001.txt, ... (default: all boards on stdout).",
 )
 @click.option(

@@ -439,8 +439,8 @@ def test_cli_out_must_be_a_folder(tmp_path: Path) -> None:
     out = tmp_path / "a-file"
     out.write_text("kept\n")
     result = CliRunner().invoke(cli, ["generate", "--out", str(out)])
-    assert result.exit_code == 2
-    assert f"Invalid value for '--out': Directory '{out}' is a file." in result.stderr
+    assert (result.exit_code, result.output) == (1, f"Error: {out}: File exists\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["a-file"]
     assert out.read_text() == "kept\n"
 
 
