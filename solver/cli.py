@@ -53,7 +53,7 @@ from .game import (
     strategy_stats,
     tile_set_for,
 )
-from .generate import Span, generate_boards
+from .generate import SizeError, Span, generate_boards
 from .legality import check_move
 from .model import Objective
 from .render import move_json, render_move
@@ -291,6 +291,11 @@ def describe_board(board: Board) -> str:
     type=click.Path(path_type=Path),
     help="Folder for gen-00001.txt, ... (default: all boards on stdout).",
 )
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Remove the gen-*.txt already in --out first (without it, such a folder is refused).",
+)
 @size_options
 @click.option(
     "--jokers",
@@ -305,6 +310,7 @@ def generate(
     count: int,
     seed: int,
     out: Path | None,
+    overwrite: bool,
     table_tiles: Span,
     rack_tiles: Span,
     jokers: Span | None,
@@ -312,16 +318,23 @@ def generate(
     **options: Any,
 ) -> None:
     """Deal random, legal positions from the box, as board files."""
+    if overwrite and out is None:
+        raise click.UsageError("--overwrite needs --out")
     rules = Rules().replace(**{k: v for k, v in rule_overrides(options).items() if v is not None})
-    boards = generate_boards(
-        count,
-        seed,
-        table_tiles=table_tiles,
-        rack_tiles=rack_tiles,
-        jokers=jokers,
-        rules=rules,
-        opened=opened,
-    )
+    try:
+        boards = generate_boards(
+            count,
+            seed,
+            table_tiles=table_tiles,
+            rack_tiles=rack_tiles,
+            jokers=jokers,
+            rules=rules,
+            opened=opened,
+        )
+    except SizeError as error:
+        # The core names the sizes at fault as its arguments, which these options are named after.
+        options_at_fault = ["--" + argument.replace("_", "-") for argument in error.arguments]
+        raise click.BadParameter(str(error), param_hint=options_at_fault) from None
     recipe = f"rummisolve generate --seed {seed} --table-tiles {table_tiles}"
     recipe += f" --rack-tiles {rack_tiles}"
     if jokers is not None:
@@ -329,17 +342,54 @@ def generate(
     if not opened:
         recipe += " --not-opened"
     recipe += "".join(" --" + word.replace("=", " ") for word in rules.differences())
-    if out is None:
-        for number, board in enumerate(boards, start=1):
-            gap = "\n" if number > 1 else ""
-            click.echo(f"{gap}# --- board {number}: {recipe}\n{format_board(board)}", nl=False)
-        return
-    out.mkdir(parents=True, exist_ok=True)
+    if out is not None:
+        prepare_board_folder(out, overwrite)
     width = max(5, len(str(count)))
-    for number, board in enumerate(boards, start=1):
-        path = out / f"gen-{number:0{width}d}.txt"
-        path.write_text(f"# {recipe}: board {number}\n{format_board(board)}", encoding="utf-8")
-    click.echo(f"wrote {count} board{'s' * (count != 1)} to {out}")
+    written = 0
+    try:
+        with CtrlC() as ctrl_c:
+            for number, board in enumerate(boards, start=1):
+                if out is None:
+                    gap = "\n" if number > 1 else ""
+                    click.echo(
+                        f"{gap}# --- board {number}: {recipe}\n{format_board(board)}", nl=False
+                    )
+                else:
+                    text = f"# {recipe}: board {number}\n{format_board(board)}"
+                    write_whole(out / f"gen-{number:0{width}d}.txt", text)
+                written = number
+                if ctrl_c.pressed:
+                    raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        where = "" if out is None else f" to {out}"
+        click.echo(f"interrupted: {written} board{'s' * (written != 1)} written{where}", err=True)
+        raise click.exceptions.Exit(130) from None
+    if out is not None:
+        click.echo(f"wrote {count} board{'s' * (count != 1)} to {out}")
+
+
+def prepare_board_folder(out: Path, overwrite: bool) -> None:
+    """Make `out` hold this run's boards only: a later `batch OUT` must never solve a board
+    of an earlier run. Refused, with nothing changed, unless `overwrite` removes them."""
+    earlier = sorted(out.glob("gen-*.txt")) if out.is_dir() else []
+    if earlier and not overwrite:
+        raise click.ClickException(
+            f"{out} already holds boards (gen-*.txt): --overwrite removes them first"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    for path in earlier:
+        path.unlink()
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Written under another name beside `path`, then renamed: `path` is never half a
+    board, wherever the run stops (Ctrl-C, a full disk)."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 @cli.command()

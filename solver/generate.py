@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Union
 
@@ -18,7 +18,7 @@ from .board import Board
 from .errors import RummisolveError
 from .rules import Rules
 from .sets import HIGH_ONE, MAX_GROUP, MIN_SET, run_tile
-from .tiles import COLOURS, JOKER, MAX_NUMBER, Colour, Tile, sort_tiles
+from .tiles import COLOURS, JOKER, MAX_NUMBER, Colour, Tile, TileSet, sort_tiles
 
 # A set on the table holds at most this many jokers: a set of jokers alone says nothing.
 _JOKERS_PER_SET = 2
@@ -28,7 +28,17 @@ _ATTEMPTS = 200
 
 
 class GenerateError(RummisolveError):
-    """Sizes that no position can have (a table of 1 or 2 tiles, more tiles than the box)."""
+    """A position that cannot be dealt as asked."""
+
+
+class SizeError(GenerateError):
+    """Sizes no position can have, known before any deal (a table of 2 tiles, more tiles
+    than the box, jokers that fit nowhere). `arguments` names the sizes at fault, as
+    `generate_boards` calls them, so that a caller can point at what to change."""
+
+    def __init__(self, message: str, *arguments: str) -> None:
+        super().__init__(message)
+        self.arguments = arguments
 
 
 class Span(NamedTuple):
@@ -92,33 +102,76 @@ def generate_boards(
     `table_tiles` and `rack_tiles` are exact sizes or (low, high) ranges; `jokers` is
     how many jokers the position holds, table and rack together, or None to deal them
     as chance has it (each joker of the box is in play as often as any other tile).
-    Jokers go where they fit: at most two in a set, none on an empty rack, so a tiny
-    position may hold fewer than asked.
+    Every board has sizes and jokers as asked; a set holds at most two jokers. Sizes
+    that no position can have raise `SizeError` at once, before the first board.
     """
     rules = rules or Rules()
-    table_span, rack_span = Span.of(table_tiles), Span.of(rack_tiles)
     joker_span = None if jokers is None else Span.of(jokers)
+    request = _Request(Span.of(table_tiles), Span.of(rack_tiles), joker_span, rules.box)
     # Checked now, not at the first board: a caller may act (make a folder) in between.
-    _check_sizes(table_span, rack_span, joker_span, rules)
+    _check_sizes(request, rules)
     return (
-        _Dealer(random.Random(f"rummisolve-generate/{seed}/{index}"), rules).board(
-            table_span, rack_span, joker_span, opened
-        )
+        _Dealer(random.Random(f"rummisolve-generate/{seed}/{index}"), rules).board(request, opened)
         for index in range(count)
     )
 
 
-def _check_sizes(table: Span, rack: Span, jokers: Span | None, rules: Rules) -> None:
-    box = rules.box
+def _joker_room(table: int, rack: int, box: TileSet) -> range:
+    """How many jokers a position of these sizes can hold: at least what its coloured
+    tiles fall short of the box's, at most one a rack tile and two a set."""
+    coloured = box.size - box.jokers
+    fewest = max(0, table + rack - coloured)
+    return range(fewest, min(box.jokers, rack + _JOKERS_PER_SET * (table // MIN_SET)) + 1)
+
+
+class _Request:
+    """The sizes asked for, and which of them go together in one position."""
+
+    def __init__(self, table: Span, rack: Span, jokers: Span | None, box: TileSet) -> None:
+        self.table, self.rack, self.jokers, self.box = table, rack, jokers, box
+        # What a deal draws its table size from (every size a rack leaves room for)...
+        self.table_sizes = [n for n in _table_sizes(table) if n + rack.low <= box.size]
+        # ...and what it keeps: sizes that some rack size and joker count go with.
+        self.dealable = {
+            n for n in self.table_sizes if any(self.joker_counts(n, r) for r in self.rack_sizes(n))
+        }
+
+    def rack_sizes(self, table: int) -> range:
+        return range(self.rack.low, min(self.rack.high, self.box.size - table) + 1)
+
+    def joker_counts(self, table: int, rack: int) -> range:
+        """The jokers asked for that a position of these sizes can hold."""
+        room = _joker_room(table, rack, self.box)
+        if self.jokers is None:
+            return room
+        return range(max(room.start, self.jokers.low), min(room.stop, self.jokers.high + 1))
+
+
+def _check_sizes(request: _Request, rules: Rules) -> None:
+    table, rack, jokers, box = request.table, request.rack, request.jokers, request.box
     if not _table_sizes(table):
-        raise GenerateError(f"no table holds {table} tiles: every set has at least {MIN_SET}")
-    if min(_table_sizes(table)) + rack.low > box.size:
-        raise GenerateError(
-            f"a table of {table} tiles and a rack of {rack} do not fit in the "
-            f"{rules.tile_set}-tile set"
+        raise SizeError(
+            f"no table holds {table} tiles: every set has at least {MIN_SET}", "table_tiles"
         )
-    if jokers is not None and jokers.low > box.jokers:
-        raise GenerateError(f"the {rules.tile_set}-tile set has only {box.jokers} jokers")
+    if not request.table_sizes:
+        raise SizeError(
+            f"a table of {table} tiles and a rack of {rack} do not fit in the "
+            f"{rules.tile_set}-tile set",
+            "table_tiles",
+            "rack_tiles",
+        )
+    if jokers is None or request.dealable:
+        return
+    if jokers.low > box.jokers:
+        raise SizeError(f"the {rules.tile_set}-tile set has only {box.jokers} jokers", "jokers")
+    rooms = [_joker_room(t, r, box) for t in request.table_sizes for r in request.rack_sizes(t)]
+    possible = Span(min(room.start for room in rooms), max(room.stop - 1 for room in rooms))
+    raise SizeError(
+        f"a table of {table} tiles and a rack of {rack} hold {possible} jokers, not {jokers}",
+        "jokers",
+        "table_tiles",
+        "rack_tiles",
+    )
 
 
 def _table_sizes(table: Span) -> list[int]:
@@ -133,23 +186,31 @@ class _Dealer:
         self.rules = rules
         self.last = HIGH_ONE if rules.wraparound else MAX_NUMBER
 
-    def board(self, table: Span, rack: Span, jokers: Span | None, opened: bool) -> Board:
+    def board(self, request: _Request, opened: bool) -> Board:
         box = self.rules.box
-        table_size = self.rng.choice([n for n in _table_sizes(table) if n + rack.low <= box.size])
-        rack_size = self.rng.randint(rack.low, min(rack.high, box.size - table_size))
-        if jokers is None:
+        table_size = self.pick(request.table_sizes, request.dealable.__contains__)
+        rack_size = self.pick(
+            request.rack_sizes(table_size), lambda n: bool(request.joker_counts(table_size, n))
+        )
+        if request.jokers is None:
             share = (table_size + rack_size) / box.size
             in_play = sum(self.rng.random() < share for _ in range(box.jokers))
         else:
-            in_play = self.rng.randint(jokers.low, min(jokers.high, box.jokers))
-        # A position nearly as large as the box holds jokers whatever was asked.
-        in_play = max(in_play, table_size + rack_size - (box.size - box.jokers))
+            in_play = self.rng.randint(request.jokers.low, min(request.jokers.high, box.jokers))
+        # The sizes hold a range of jokers (`_joker_room`), and were picked to meet the
+        # count asked for: a count below it is raised here, one above it cut in the split.
+        in_play = max(in_play, request.joker_counts(table_size, rack_size).start)
         table_jokers, rack_jokers = self.split_jokers(in_play, table_size, rack_size)
+        # A table larger than the box's coloured tiles has jokers that stand for tiles
+        # beyond them: such tiles are dealt into the table, and a joker takes each place.
+        beyond = max(0, table_size - (box.size - box.jokers))
         for _ in range(_ATTEMPTS):
             pool = Counter({t: box.copies for t in self.coloured()})
+            stand_ins = self.rng.sample(self.coloured(), beyond)
+            pool.update(stand_ins)
             pieces = self.build_table(table_size, pool)
             if pieces is not None:
-                sets = self.place_jokers(pieces, table_jokers, pool)
+                sets = self.place_jokers(pieces, table_jokers, stand_ins, pool)
                 if sets is not None and pool.total() >= rack_size - rack_jokers:
                     hand = self.rng.sample(sort_tiles(pool.elements()), rack_size - rack_jokers)
                     return Board(
@@ -163,6 +224,12 @@ class _Dealer:
             f"from the {self.rules.tile_set}-tile set"
         )
 
+    def pick(self, choices: Sequence[int], fits: Callable[[int], bool]) -> int:
+        """One of the choices that fit, each as likely. The first draw is among them all,
+        as deals always drew, so that seeds keep their boards wherever all choices fit."""
+        choice = self.rng.choice(choices)
+        return choice if fits(choice) else self.rng.choice([c for c in choices if fits(c)])
+
     def coloured(self) -> list[Tile]:
         return [Tile(c, n) for c in COLOURS for n in range(1, MAX_NUMBER + 1)]
 
@@ -173,7 +240,7 @@ class _Dealer:
         on_table = sum(self.rng.random() < share for _ in range(in_play))
         room_on_table = (table_size // MIN_SET) * _JOKERS_PER_SET
         on_rack = in_play - on_table
-        # Keep both within what they can hold; a joker that fits nowhere is not dealt.
+        # Keep both within what they can hold; a joker that fits nowhere stays in the box.
         if on_rack > rack_size:
             on_table, on_rack = on_table + on_rack - rack_size, rack_size
         if on_table > room_on_table:
@@ -219,12 +286,18 @@ class _Dealer:
         return None
 
     def runs(self, length: int, pool: Counter[Tile]) -> list[_Piece]:
-        candidates = (
-            _Run(colour, start, start + length - 1)
-            for colour in COLOURS
-            for start in range(1, self.last - length + 2)
-        )
-        return [run for run in candidates if all(pool[t] > 0 for t in run.tiles())]
+        """Every run of `length` the pool holds, by colour, then lowest first.
+
+        One look at each tile a colour has, not one per run it could be in: this is
+        where dealing spends its time."""
+        found: list[_Piece] = []
+        for colour in COLOURS:
+            in_a_row = 0
+            for position in range(1, self.last + 1):
+                in_a_row = in_a_row + 1 if pool[run_tile(colour, position)] > 0 else 0
+                if in_a_row >= length:
+                    found.append(_Run(colour, position - length + 1, position))
+        return found
 
     def groups(self, length: int, pool: Counter[Tile]) -> list[_Piece]:
         found: list[_Piece] = []
@@ -271,21 +344,32 @@ class _Dealer:
         return [c for c in COLOURS if c not in group.colours and pool[Tile(c, group.number)] > 0]
 
     def place_jokers(
-        self, pieces: list[_Piece], jokers: int, pool: Counter[Tile]
+        self, pieces: list[_Piece], jokers: int, stand_ins: list[Tile], pool: Counter[Tile]
     ) -> list[tuple[Tile, ...]] | None:
         """The sets as they lie, with `jokers` tiles swapped for jokers (back into the pool).
 
         A joker takes the place of the tile it stands for, so every set stays valid and
         the player may well hold that tile: the position then invites a joker retrieval.
+        Each of the `stand_ins` (tiles beyond the box) is swapped first, and not kept.
         """
         rows = [p.tiles() for p in pieces]
         self.rng.shuffle(rows)
         slots = [(r, i) for r, row in enumerate(rows) for i in range(len(row))]
         in_set = Counter[int]()
+        for tile in stand_ins:
+            holders = [
+                (r, i) for r, i in slots if rows[r][i] == tile and in_set[r] < _JOKERS_PER_SET
+            ]
+            if not holders:
+                return None
+            r, i = self.rng.choice(holders)
+            rows[r][i] = JOKER
+            in_set[r] += 1
+            jokers -= 1
         for r, i in self.rng.sample(slots, len(slots)):
             if jokers == 0:
                 break
-            if in_set[r] < _JOKERS_PER_SET:
+            if in_set[r] < _JOKERS_PER_SET and rows[r][i] != JOKER:
                 pool[rows[r][i]] += 1
                 rows[r][i] = JOKER
                 in_set[r] += 1
