@@ -281,6 +281,16 @@ def describe_board(board: Board) -> str:
     return ", ".join(words)
 
 
+def deal(count: int, seed: int, **sizes: Any) -> Iterable[Board]:
+    """generate_boards, with sizes no position can have a usage error naming the options
+    (the core names the arguments at fault, which the options are named after)."""
+    try:
+        return generate_boards(count, seed, **sizes)
+    except SizeError as error:
+        options_at_fault = ["--" + argument.replace("_", "-") for argument in error.arguments]
+        raise click.BadParameter(str(error), param_hint=options_at_fault) from None
+
+
 @cli.command()
 @click.option(
     "--count", type=click.IntRange(0), default=10, show_default=True, help="How many boards."
@@ -321,20 +331,15 @@ def generate(
     if overwrite and out is None:
         raise click.UsageError("--overwrite needs --out")
     rules = Rules().replace(**{k: v for k, v in rule_overrides(options).items() if v is not None})
-    try:
-        boards = generate_boards(
-            count,
-            seed,
-            table_tiles=table_tiles,
-            rack_tiles=rack_tiles,
-            jokers=jokers,
-            rules=rules,
-            opened=opened,
-        )
-    except SizeError as error:
-        # The core names the sizes at fault as its arguments, which these options are named after.
-        options_at_fault = ["--" + argument.replace("_", "-") for argument in error.arguments]
-        raise click.BadParameter(str(error), param_hint=options_at_fault) from None
+    boards = deal(
+        count,
+        seed,
+        table_tiles=table_tiles,
+        rack_tiles=rack_tiles,
+        jokers=jokers,
+        rules=rules,
+        opened=opened,
+    )
     recipe = f"rummisolve generate --seed {seed} --table-tiles {table_tiles}"
     recipe += f" --rack-tiles {rack_tiles}"
     if jokers is not None:
@@ -599,9 +604,7 @@ def bench(
     generated: Iterable[Board] = ()
     if count:
         rules = Rules().replace(**{k: v for k, v in overrides.items() if v is not None})
-        generated = generate_boards(
-            count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules
-        )
+        generated = deal(count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules)
     total = len(files) + (count or 0)
     run = Bench(backends or BACKENDS, repeat, Objective(objective), time_limit)
     bad_boards = 0

@@ -380,3 +380,12 @@ def test_no_board_benched_says_so(tmp_path: Path) -> None:
         "clp              -       -       -\n"
         "same optimum: no board benched\n"
     )
+
+
+def test_sizes_no_position_can_have_are_a_usage_error() -> None:
+    code, out, err = run("--generate", "3", "--table-tiles", "200", "--rack-tiles", "1")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (
+        "Error: Invalid value for '--table-tiles' / '--rack-tiles':"
+        " a table of 200 tiles and a rack of 1 do not fit in the 106-tile set"
+    )
