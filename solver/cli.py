@@ -459,6 +459,7 @@ def batch(
     tally = Tally()
     workers = results = None
     started = time.perf_counter()
+    hidden = not sys.stderr.isatty()
     try:
         # The solver starts before the clock, in this process or in every worker.
         workers = prepare_batch(settings, jobs)
@@ -466,8 +467,7 @@ def batch(
         results = run_batch(files, settings, jobs, workers)
         if (first := header(settings)) is not None:
             click.echo(first)
-        # Drawn only when a person watches stderr; never a line in a log or a pipe.
-        hidden = not sys.stderr.isatty()
+        # The bar is drawn only when a person watches stderr; never in a log or a pipe.
         # On one terminal with the rows, the bar is taken off its line before each row.
         clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
         with (
@@ -477,19 +477,33 @@ def batch(
             ) as bar,
         ):
             for result in results:
-                click.echo(clear_bar, nl=False, err=True)
-                click.echo(result.row)
-                sys.stdout.flush()
-                tally.add(result)
-                bar.update(1)
+                # A row finished after Ctrl-C may have been cut short by it (a CBC run
+                # gets the signal too): only rows finished before are written.
                 if ctrl_c.pressed:
                     raise KeyboardInterrupt
+                try:
+                    click.echo(clear_bar, nl=False, err=True)
+                    click.echo(result.row)
+                    sys.stdout.flush()
+                except BrokenPipeError:
+                    # Ctrl-C stops a pipeline's reader too (`| tee log`): still an interrupt.
+                    if not ctrl_c.pressed:
+                        raise
+                    drop_stdout()
+                    raise KeyboardInterrupt from None
+                tally.add(result)
+                bar.update(1)
     except KeyboardInterrupt:
-        if results is not None:
-            results.close()
-        click.echo("", err=True)  # off the progress bar's line
-        report_batch(tally, time.perf_counter() - started, jobs, check_expected)
-        click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # another Ctrl-C: the summary
+        try:
+            if results is not None:
+                results.close()
+            if not hidden:
+                click.echo("", err=True)  # off the progress bar's line
+            report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+            click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
+        finally:
+            signal.signal(signal.SIGINT, previous)
         raise click.exceptions.Exit(130) from None
     finally:
         if workers is not None:  # also when no row was asked for (run_batch never ran)
@@ -508,8 +522,8 @@ def report_batch(tally: Tally, seconds: float, jobs: int, check_expected: bool) 
 
 class CtrlC:
     """Ctrl-C taken between rows: never inside one (a row blocked on a full pipe would be
-    cut short), nor inside the worker pool's locks (interrupted there, its shutdown can
-    hang). The rows of the chunk being solved come first; a second Ctrl-C stops at once."""
+    cut short). The batch stops before the next row; a second Ctrl-C stops at once, even
+    while waiting for a worker."""
 
     def __init__(self) -> None:
         self.pressed = False
@@ -523,9 +537,10 @@ class CtrlC:
         signal.signal(signal.SIGINT, self.previous)
 
     def on_interrupt(self, signum: int, frame: object) -> None:
+        global _interrupted
         if self.pressed:
-            raise KeyboardInterrupt
-        self.pressed = True
+            _on_ctrl_c(signum, frame)
+        self.pressed = _interrupted = True
 
 
 def batch_summary(tally: Tally, seconds: float, jobs: int, check_expected: bool) -> str:
@@ -968,6 +983,7 @@ def _columns(rows: list[list[str]], right_from: int) -> list[str]:
 
 
 def main() -> None:
+    signal.signal(signal.SIGINT, _on_ctrl_c)
     try:
         cli(prog_name="rummisolve")
     except SystemExit:
@@ -982,17 +998,34 @@ def _flush_stdout() -> None:
     except BrokenPipeError:
         _reader_gone()
     except OSError as error:
-        # What is still buffered goes nowhere at exit, instead of failing a second time.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        drop_stdout()
         click.echo(f"Error: cannot write the output: {error.strerror or error}", err=True)
         raise SystemExit(1) from None
 
 
 def _reader_gone() -> NoReturn:
     """The output's reader stopped reading (`| head`): stop quietly, status 1 as the output
-    is cut short, with what is still buffered sent nowhere rather than failing again."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    is cut short. After Ctrl-C, which stops a pipeline's reader too, it is an interrupt."""
+    drop_stdout()
+    if _interrupted:
+        click.echo("\ninterrupted", err=True)
+        raise SystemExit(130)
     raise SystemExit(1)
+
+
+def drop_stdout() -> None:
+    """What is still buffered for a closed output goes nowhere, instead of failing again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+_interrupted = False
+
+
+def _on_ctrl_c(signum: int, frame: object) -> None:
+    """Python's own Ctrl-C, remembered: a broken pipe that follows is part of it."""
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -261,7 +261,6 @@ def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyP
     assert without_times(out)[0]["file"] == "a.txt"
     assert len(out.splitlines()) == 1
     assert re.sub(r"in [0-9.]+ s", "in T s", err).splitlines() == [
-        "",
         "1 board in T s (2 jobs): 1 solved, 0 no move, 0 failed",
         "interrupted: 1 of 3 boards written",
     ]
@@ -310,7 +309,7 @@ def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
     assert batch.process.returncode == 130
     assert 1 <= len(rows) < 400
     assert re.fullmatch(
-        r"\n(\d+) boards? in [0-9.]+ s \(2 jobs\): \d+ solved, \d+ no move, 0 failed\n"
+        r"(\d+) boards? in [0-9.]+ s \(2 jobs\): \d+ solved, \d+ no move, 0 failed\n"
         r"interrupted: \1 of 400 boards written\n",
         err,
     )
@@ -345,6 +344,23 @@ def test_a_board_that_kills_its_worker_is_its_own_error_row(
     assert [row["tiles_played"] for row in (rows[0], rows[2])] == [3, 1]
     assert err.splitlines()[0] == crash
     assert summary(err) == "3 boards in T s (2 jobs): 2 solved, 0 no move, 1 failed"
+
+
+def test_ctrl_c_in_a_pipeline_is_an_interrupt_not_a_broken_pipe(tmp_path: Path) -> None:
+    """Ctrl-C stops a pipeline's reader too (`batch ... | tee log`): the rows then fail to
+    write, and that is still the interrupt, with its summary and status."""
+    batch = RunningBatch.start(tmp_path, 400)
+    assert batch.process.stdout is not None and batch.process.stderr is not None
+    os.killpg(batch.process.pid, signal.SIGINT)
+    batch.process.stdout.close()  # the reader, stopped by the same Ctrl-C
+    try:
+        err = batch.process.stderr.read().decode()
+        code = batch.process.wait(timeout=60)
+    finally:
+        if batch.process.poll() is None:
+            os.killpg(batch.process.pid, signal.SIGKILL)
+    assert code == 130, err
+    assert re.fullmatch(r"(.*\n)?interrupted: \d+ of 400 boards written\n", err, re.DOTALL)
 
 
 def test_a_worker_killed_from_outside_is_replaced(tmp_path: Path) -> None:
