@@ -48,6 +48,8 @@ MAX_CHUNK = 16
 CHUNKS_PER_JOB = 8
 # How long workers may take to start their solvers (imports, HiGHS's threads).
 START_SECONDS = 60.0
+# Tries to start a worker in the place of one that died.
+START_ATTEMPTS = 3
 # Chunks a worker holds: the one it solves and the next, so it never waits for the parent.
 IN_FLIGHT_PER_JOB = 2
 # Chunks out or done, per worker, from the one to be written next on.
@@ -337,11 +339,20 @@ class Workers:
             raise BatchError(started or f"the {len(self.processes)} worker processes did not start")
 
     def _replace(self, number: int) -> None:
-        """A worker died: reap it and start another in its place."""
-        self.processes[number].join()
-        self.connections[number].close()
-        self._start(number)
-        self._wait_until_started(number)
+        """A worker died: reap it and start another in its place (a few tries: whatever
+        killed it may kill the next one as it starts)."""
+        for attempt in range(START_ATTEMPTS):
+            self.processes[number].join()
+            self.connections[number].close()
+            self._start(number)
+            try:
+                self._wait_until_started(number)
+                return
+            except BatchError:
+                if attempt == START_ATTEMPTS - 1:
+                    raise BatchError(
+                        "a worker process died and could not be started again"
+                    ) from None
 
     def solve(self, paths: Sequence[str]) -> Iterator[BoardResult]:
         """Every board's result in the order of `paths`.
@@ -350,13 +361,15 @@ class Workers:
         per worker are out or waiting for an earlier one, so a batch of any length holds
         a bounded number of results. A worker that dies (killed, or a crash inside a
         solver library) is replaced: the chunk it was solving is solved again a board at
-        a time, and a board that kills a worker alone gets an error row.
+        a time, and a board that kills a worker twice alone gets an error row (once may
+        be a kill from outside).
         """
         jobs = len(self.processes)
         fresh = iter(_chunks(paths, jobs))
         retry: deque[_Task] = deque()
         in_flight: list[deque[_Task]] = [deque() for _ in range(jobs)]
         finished: dict[int, list[BoardResult]] = {}
+        suspects: set[int] = set()  # boards a worker died on alone, once
         window = WINDOW_PER_JOB * jobs
         written = 0
 
@@ -380,11 +393,14 @@ class Workers:
             self._replace(number)
             if lost:
                 crashed, *rest = lost
-                if len(crashed.paths) == 1:
+                if len(crashed.paths) > 1:
+                    rest[:0] = [_Task(crashed.first + i, [p]) for i, p in enumerate(crashed.paths)]
+                elif crashed.first in suspects:
                     path = crashed.paths[0]
                     finished[crashed.first] = [_failed(path, _crash(path), self.settings)]
                 else:
-                    rest[:0] = [_Task(crashed.first + i, [p]) for i, p in enumerate(crashed.paths)]
+                    suspects.add(crashed.first)
+                    rest.insert(0, crashed)
                 retry.extendleft(reversed(rest))
             hand_out(number)
 

@@ -24,6 +24,7 @@ import click
 from . import __version__
 from .backends import BACKENDS, DEFAULT_BACKEND
 from .batch import (
+    BatchError,
     BatchSettings,
     Format,
     Tally,
@@ -505,6 +506,10 @@ def batch(
         finally:
             signal.signal(signal.SIGINT, previous)
         raise click.exceptions.Exit(130) from None
+    except BatchError:
+        if tally.total:  # what was written stands: its summary, then the error
+            report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+        raise
     finally:
         if workers is not None:  # also when no row was asked for (run_batch never ran)
             workers.close()
