@@ -5,6 +5,9 @@ import sys
 
 
 def main() -> None:
+    if sys.stdout is None:  # started with its output closed (`>&-`)
+        sys.stderr.write("Error: cannot write the output: standard output is closed\n")
+        raise SystemExit(1)
     try:
         from .cli import main as run
     except KeyboardInterrupt:

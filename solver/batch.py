@@ -180,11 +180,17 @@ def board_paths(paths: Iterable[str | Path]) -> list[str]:
 
 def _boards_below(folder: str) -> list[str]:
     boards: list[Path] = []
-    seen: set[str] = set()
+    seen = {os.path.realpath(folder)}
     for root, folders, files in os.walk(folder, followlinks=True, onerror=_keep(boards)):
-        seen.add(os.path.realpath(root))
-        # A link back to a folder already walked would loop for ever.
-        folders[:] = [f for f in folders if os.path.realpath(os.path.join(root, f)) not in seen]
+        # Each folder once, under its own name before any link's: a link back to one
+        # would loop for ever, and a link beside it would give its boards twice.
+        kept = []
+        for name in sorted(folders, key=lambda n: (os.path.islink(os.path.join(root, n)), n)):
+            real = os.path.realpath(os.path.join(root, name))
+            if real not in seen:
+                seen.add(real)
+                kept.append(name)
+        folders[:] = kept
         boards.extend(
             Path(root, name)
             for name in files
@@ -498,12 +504,13 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
         message = "the answer breaks the rules (a solver bug): " + "; ".join(problems)
         return _failed(path, str(Problem(path, 0, message)), settings)
     mismatch = _mismatch(board, move) if settings.check_expected else None
+    proved = move.status is not Status.FEASIBLE
     return BoardResult(
         file=path,
         outcome=_outcome(move),
         row=_row(path, board, move, mismatch, settings),
         mismatch=mismatch,
-        checked=settings.check_expected and board.expect is not None,
+        checked=settings.check_expected and board.expect is not None and proved,
     )
 
 
@@ -548,16 +555,20 @@ def _outcome(move: Move) -> Outcome:
 
 
 def _mismatch(board: Board, move: Move) -> str | None:
-    """What differs from the board's `# expect:` line, or None (also when it has none)."""
-    if board.expect is None:
+    """What differs from the board's `# expect:` line, or None (also when it has none, and
+    when a time limit cut the search short: such an answer may fall short, no bug)."""
+    if board.expect is None or move.status is Status.FEASIBLE:
         return None
     got = Expectation(move.tiles_played, move.value_played)
     return None if got == board.expect else f"expected {board.expect}, got {got}"
 
 
-def _check_cell(board: Board, mismatch: str | None) -> str:
+def _check_cell(board: Board, move: Move, mismatch: str | None) -> str:
+    """ok or mismatch; unproved for an answer a time limit cut short (not checked)."""
     if board.expect is None:
         return ""
+    if move.status is Status.FEASIBLE:
+        return "unproved"
     return "mismatch" if mismatch else "ok"
 
 
@@ -574,7 +585,7 @@ def _jsonl_row(path: str, board: Board, move: Move, mismatch: str | None, s: Bat
     obj = {"file": path, **move_json(move)}
     if s.check_expected and board.expect is not None:
         obj["expect"] = board.expect._asdict()
-        obj["check"] = _check_cell(board, mismatch)
+        obj["check"] = _check_cell(board, move, mismatch)
     return json.dumps(obj)
 
 
@@ -592,7 +603,7 @@ def _csv_row(path: str, board: Board, move: Move, mismatch: str | None, s: Batch
         "",
     ]
     if s.check_expected:
-        cells += [str(board.expect or ""), _check_cell(board, mismatch)]
+        cells += [str(board.expect or ""), _check_cell(board, move, mismatch)]
     return _csv_line(cells)
 
 
@@ -600,7 +611,7 @@ def _table_row(path: str, board: Board, move: Move, mismatch: str | None, s: Bat
     numbers = (move.status.value, move.tiles_played, move.value_played, f"{move.seconds * 1e3:.1f}")
     cells = [f"{path:<{s.file_width}}", *_table_numbers(numbers)]
     if s.check_expected:
-        expect = "-" if board.expect is None else _check_cell(board, mismatch)
+        expect = "-" if board.expect is None else _check_cell(board, move, mismatch)
         cells.append(f"{expect:<{EXPECT_WIDTH}}")
     return "  ".join([*cells, format_tiles(move.played)]).rstrip()
 

@@ -170,7 +170,7 @@ def test_check_expected_all_match(folder: Path) -> None:
     ]
     assert summary(err) == (
         "3 boards in T s (1 job): 2 solved, 1 no move, 0 failed;"
-        " expect: 2 checked, 0 mismatched, 1 without an expect line"
+        " expect: 2 checked, 0 mismatched, 1 unchecked"
     )
 
 
@@ -181,7 +181,22 @@ def test_check_expected_mismatch_fails_the_batch(folder: Path) -> None:
     assert out.splitlines()[1].startswith("a.txt      optimal        3     12")
     assert out.splitlines()[1].endswith("  mismatch  R2 B5 O5")
     assert err.splitlines()[0] == "a.txt: expected tiles=3 value=11, got tiles=3 value=12"
-    assert summary(err).endswith("; expect: 2 checked, 1 mismatched, 1 without an expect line")
+    assert summary(err).endswith("; expect: 2 checked, 1 mismatched, 1 unchecked")
+
+
+def test_an_answer_a_time_limit_cut_short_is_not_checked(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It may fall short of the expected answer without any bug: neither ok nor mismatch."""
+    monkeypatch.setattr(batch_module, "find_move", lambda board, *args: no_move(board, False))
+    code, out, err = run("a.txt", "--check-expected", "--jobs", "1", "--format", "jsonl")
+    assert (code, without_times(out)[0]["check"]) == (0, "unproved")
+    assert summary(err).endswith("; expect: 0 checked, 0 mismatched, 1 unchecked")
+
+
+def test_a_folder_and_a_link_to_it_beside_it_are_walked_once(folder: Path) -> None:
+    (folder / "also-sub").symlink_to(folder / "sub")
+    assert board_paths(["."]) == ["a.txt", str(Path("sub", "b.txt")), str(Path("sub", "c.txt"))]
 
 
 def test_without_check_expected_a_wrong_expectation_is_not_checked(folder: Path) -> None:

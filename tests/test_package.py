@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -34,4 +35,23 @@ def test_python_dash_m_runs_the_command() -> None:
     assert (done.returncode, done.stdout.splitlines()[0]) == (
         0,
         "Usage: rummisolve [OPTIONS] COMMAND [ARGS]...",
+    )
+
+
+def test_the_modules_load_as_attributes_too() -> None:
+    assert rummisolve.board.read_board is rummisolve.read_board
+    assert "find_move" in dir(rummisolve)
+
+
+def test_a_closed_output_is_a_message_not_a_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "rummisolve", "--help"],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert (done.returncode, done.stderr) == (
+        1,
+        "Error: cannot write the output: standard output is closed\n",
     )
