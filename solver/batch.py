@@ -226,7 +226,8 @@ def header(settings: BatchSettings) -> str | None:
 
 
 def usable_cpus() -> int:
-    """The CPUs this process may run on (`taskset`, a container's share), not the machine's."""
+    """The CPUs this process may run on (its affinity: `taskset`, a cpuset), not the
+    machine's."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
@@ -284,7 +285,9 @@ def _chunks(paths: Sequence[str], jobs: int) -> Iterator[_Task]:
 
 class Workers:
     """Worker processes that turn chunks of paths into lists of results, each over a
-    connection of its own and, where there are enough CPUs, on a CPU of its own.
+    connection of its own and, when they are as many as the CPUs, each on a CPU of its own
+    (with CPUs to spare the scheduler is left free: two batches at once on a large machine
+    would otherwise both take the first CPUs).
 
     A shared task queue and a pool's helper threads cost a batch of quick boards about
     a tenth of its speed with two workers on two cores; here the parent only wakes when
@@ -300,7 +303,7 @@ class Workers:
         # unsafe (macOS).
         self.forking = sys.platform == "linux" and not highs_started()
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-        self.cpus = cpus if jobs <= len(cpus) else [None] * jobs
+        self.cpus = cpus if jobs == len(cpus) else [None] * jobs
         self.connections: list[Connection] = []
         self.processes: list[BaseProcess] = []
         try:

@@ -20,7 +20,14 @@ from click.testing import CliRunner
 
 from rummisolve import batch as batch_module
 from rummisolve.backends import DEFAULT_BACKEND
-from rummisolve.batch import BatchSettings, BoardResult, _Task, board_paths, solve_path
+from rummisolve.batch import (
+    BatchSettings,
+    BoardResult,
+    Workers,
+    _Task,
+    board_paths,
+    solve_path,
+)
 from rummisolve.board import MAX_BOARD_BYTES
 from rummisolve.cli import cli
 from rummisolve.errors import SolverError
@@ -648,12 +655,21 @@ def test_a_batch_after_solving_in_the_same_process_does_not_hang(tmp_path: Path)
     not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
     reason="pinning needs Linux and two CPUs",
 )
-def test_each_worker_keeps_to_a_cpu_of_its_own() -> None:
-    pool = batch_module.prepare_batch(BatchSettings(), 2)
-    assert pool is not None
+def test_as_many_workers_as_cpus_each_keep_to_one() -> None:
+    """Two workers for the two CPUs this process may use; with CPUs to spare, none is
+    pinned (two batches at once would otherwise share the first CPUs)."""
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, sorted(allowed)[:2])
     try:
-        cpus = [os.sched_getaffinity(pid) for pid in pool.pids if pid is not None]
+        pinned, free = Workers(BatchSettings(), 2), Workers(BatchSettings(), 1)
     finally:
-        pool.close()
+        os.sched_setaffinity(0, allowed)
+    try:
+        cpus = [os.sched_getaffinity(pid) for pid in pinned.pids if pid is not None]
+        spare = [os.sched_getaffinity(pid) for pid in free.pids if pid is not None]
+    finally:
+        pinned.close()
+        free.close()
     assert sorted(len(c) for c in cpus) == [1, 1]
     assert cpus[0] != cpus[1]
+    assert spare == [set(sorted(allowed)[:2])]
