@@ -518,10 +518,15 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
 
 
 def _read(path: str, settings: BatchSettings) -> Board:
-    """The board at `path`, or one of standard input's as the batch read them at its
-    start (a worker process has no standard input of its own)."""
-    overrides = dict(settings.rule_overrides)
-    if (data := settings.standard_input.get(path)) is not None:
+    return read_path(path, settings.standard_input, dict(settings.rule_overrides))
+
+
+def read_path(
+    path: str, standard_input: Mapping[str, bytes], overrides: dict[str, object]
+) -> Board:
+    """The board at `path`, or one of standard input's as `read_standard_input` read them
+    at the start (a worker process has no standard input of its own)."""
+    if (data := standard_input.get(path)) is not None:
         return parse_board(decode_board(data, path), path, **overrides)
     return read_board(path, **overrides)
 

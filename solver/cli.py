@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -32,6 +32,7 @@ from .batch import (
     folder_problem,
     header,
     prepare_batch,
+    read_path,
     read_standard_input,
     run_batch,
     usable_cpus,
@@ -618,7 +619,7 @@ def bench(
     finished (exit status 130).
     """
     overrides = rule_overrides(options)
-    files = board_paths(paths)
+    files, standard_input = read_standard_input(board_paths(paths))
     if count is None and not paths:
         count = DEFAULT_BENCH_BOARDS
     generated: Iterable[Board] = ()
@@ -631,7 +632,7 @@ def bench(
     try:
         run.start()
         for path in files:
-            named = read_named_board(path, overrides)
+            named = read_named_board(path, overrides, standard_input)
             if isinstance(named, str):
                 click.echo(named, err=True)
                 bad_boards += 1
@@ -654,12 +655,15 @@ def bench(
 DEFAULT_BENCH_BOARDS = 50
 
 
-def read_named_board(path: str, overrides: dict[str, object]) -> NamedBoard | str:
-    """The board in a file, or why it is left out: its problems, `FILE:LINE: message`."""
+def read_named_board(
+    path: str, overrides: dict[str, object], standard_input: Mapping[str, bytes]
+) -> NamedBoard | str:
+    """The board in a file (or one of standard input's, as batch reads them), or why it
+    is left out: its problems, `FILE:LINE: message`."""
     if (not_a_board := folder_problem(path)) is not None:
         return not_a_board
     try:
-        return NamedBoard(path, read_board(path, **overrides))
+        return NamedBoard(path, read_path(path, standard_input, overrides))
     except BoardError as error:
         return str(error)
 

@@ -389,3 +389,10 @@ def test_sizes_no_position_can_have_are_a_usage_error() -> None:
         "Error: Invalid value for '--table-tiles' / '--rack-tiles':"
         " a table of 200 tiles and a rack of 1 do not fit in the 106-tile set"
     )
+
+
+def test_a_stream_generate_wrote_on_standard_input_is_a_board_each() -> None:
+    stream = CliRunner().invoke(cli, ["generate", "--count", "3", "--seed", "4"]).stdout
+    result = CliRunner().invoke(cli, ["bench", "-", "--backend", "clp", "--json"], input=stream)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["boards"] == 3
