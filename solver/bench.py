@@ -155,7 +155,7 @@ class Bench:
             try:
                 get_backend(name)
             except Exception as error:
-                self.failures[name] = Failure(name, None, _reason(error))
+                self.failures[name] = Failure(name, None, _reason(name, error))
 
     def add(self, named: NamedBoard) -> None:
         """Solve the board `repeat` times with each backend, checking every answer."""
@@ -170,7 +170,7 @@ class Bench:
                     for _ in range(self.repeat)
                 ]
             except Exception as error:
-                self.failures[name] = Failure(name, named.name, _reason(error))
+                self.failures[name] = Failure(name, named.name, _reason(name, error))
                 continue
             for move in moves:
                 illegal.extend(f"{named.name}: {name}: {p}" for p in check_move(named.board, move))
@@ -212,9 +212,10 @@ class Bench:
         return BackendResult(name, timing, sum(not a.proved for a in answers), None)
 
 
-def _reason(error: Exception) -> str:
-    """What stopped a backend. A bench must go on past one backend whatever goes wrong
-    with it, so even an error that is not ours (a crash inside a solver library) is kept."""
+def _reason(backend: str, error: Exception) -> str:
+    """What stopped a backend, without the backend's name that the report puts before it.
+    A bench must go on past one backend whatever goes wrong with it, so even an error that
+    is not ours (a crash inside a solver library) is kept."""
     if isinstance(error, RummisolveError):
-        return str(error)
+        return str(error).removeprefix(f"backend {backend}: ")
     return f"solver crashed: {type(error).__name__}: {error}"

@@ -9,9 +9,11 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import cbcbox
 import pytest
 from click.testing import CliRunner
 
+from rummisolve import backends
 from rummisolve import bench as bench_module
 from rummisolve.backends import Backend, get_backend
 from rummisolve.bench import Bench, BenchReport, NamedBoard, percentile
@@ -396,3 +398,16 @@ def test_a_stream_generate_wrote_on_standard_input_is_a_board_each() -> None:
     result = CliRunner().invoke(cli, ["bench", "-", "--backend", "clp", "--json"], input=stream)
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["boards"] == 3
+
+
+def test_a_backend_that_cannot_start_is_named_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: "/nowhere/cbc")
+    backends._cbc_binary.cache_clear()
+    try:
+        code, out, err = run("--generate", "2", "--backend", "cbc", "--backend", "clp", "--json")
+    finally:
+        backends._cbc_binary.cache_clear()
+    assert (code, err) == (1, "cbc: cannot run CBC's binary /nowhere/cbc\n")
+    assert json.loads(out)["backends"]["cbc"] == {
+        "error": "cbc: cannot run CBC's binary /nowhere/cbc"
+    }
