@@ -226,11 +226,14 @@ def header(settings: BatchSettings) -> str | None:
 
 
 def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity: `taskset`, a cpuset), not the
+    """How many CPUs this process may run on (its affinity: `taskset`, a cpuset), not the
     machine's."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    return len(_allowed_cpus()) or os.cpu_count() or 1
+
+
+def _allowed_cpus() -> list[int]:
+    """The CPUs this process may run on, where the system says (Linux); else none known."""
+    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
 
 
 def prepare_batch(settings: BatchSettings, jobs: int) -> Workers | None:
@@ -302,7 +305,7 @@ class Workers:
         # its batch), workers start afresh instead, as they always do where forking is
         # unsafe (macOS).
         self.forking = sys.platform == "linux" and not highs_started()
-        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        cpus = _allowed_cpus()
         self.cpus = cpus if jobs == len(cpus) else [None] * jobs
         self.connections: list[Connection] = []
         self.processes: list[BaseProcess] = []
