@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import enum
 import functools
@@ -18,7 +19,9 @@ import importlib
 import itertools
 import math
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -445,7 +448,24 @@ def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
         gapAbs=ABSOLUTE_GAP,
         timeLimit=time_limit,
     )
+    solver.tmpDir = _cbc_scratch()
     return _solve_pulp(mip, solver, time_limit)
+
+
+def cbc_scratch_folder(pid: int) -> str:
+    """Where a process's CBC runs keep their files (PuLP writes the model and reads the
+    answer there): one folder a process, so that files a stopped run left (Ctrl-C, a
+    worker stopped mid-solve) go with it, removed by whoever outlives the process."""
+    return os.path.join(tempfile.gettempdir(), f"rummisolve-cbc-{pid}")
+
+
+def _cbc_scratch() -> str:
+    """This process's folder (a forked worker makes its own), removed as it exits."""
+    folder = cbc_scratch_folder(os.getpid())
+    if not os.path.isdir(folder):
+        os.makedirs(folder)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def solve_pulp_highs(mip: Mip, time_limit: float | None) -> Solution:

@@ -14,6 +14,7 @@ import io
 import json
 import multiprocessing
 import os
+import shutil
 import signal
 import stat
 import sys
@@ -25,7 +26,13 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .backends import DEFAULT_BACKEND, get_backend, highs_started, load_backend
+from .backends import (
+    DEFAULT_BACKEND,
+    cbc_scratch_folder,
+    get_backend,
+    highs_started,
+    load_backend,
+)
 from .board import (
     Board,
     Expectation,
@@ -356,6 +363,7 @@ class Workers:
         for attempt in range(START_ATTEMPTS):
             self.processes[number].join()
             self.connections[number].close()
+            _remove_scratch(self.processes[number])
             self._start(number)
             try:
                 self._wait_until_started(number)
@@ -446,7 +454,14 @@ class Workers:
         for connection, process in zip(self.connections, self.processes, strict=True):
             process.join()
             connection.close()
+            _remove_scratch(process)
         self.connections, self.processes = [], []
+
+
+def _remove_scratch(process: BaseProcess) -> None:
+    """A worker stopped mid-solve leaves CBC's files behind: they go with it."""
+    if process.pid is not None:
+        shutil.rmtree(cbc_scratch_folder(process.pid), ignore_errors=True)
 
 
 def _receive(connection: Connection) -> Any:

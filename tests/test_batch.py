@@ -295,7 +295,9 @@ class RunningBatch(NamedTuple):
     first: bytes
 
     @classmethod
-    def start(cls, tmp_path: Path, boards: int) -> RunningBatch:
+    def start(
+        cls, tmp_path: Path, boards: int, *options: str, env: dict[str, str] | None = None
+    ) -> RunningBatch:
         folder = tmp_path / "boards"
         generate = ["generate", "--count", str(boards), "--seed", "9", "--out", str(folder)]
         CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
@@ -303,11 +305,12 @@ class RunningBatch(NamedTuple):
         # Unbuffered, so that reading the first row leaves the rest in the pipe for
         # communicate.
         process = subprocess.Popen(
-            [*command, "--format", "jsonl"],
+            [*command, "--format", "jsonl", *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             bufsize=0,
             start_new_session=True,
+            env=env,
         )
         assert process.stdout is not None
         return cls(process, process.stdout.readline())
@@ -366,6 +369,21 @@ def test_a_board_that_kills_its_worker_is_its_own_error_row(
     assert [row["tiles_played"] for row in (rows[0], rows[2])] == [3, 1]
     assert err.splitlines()[0] == crash
     assert summary(err) == "3 boards in T s (2 jobs): 2 solved, 0 no move, 1 failed"
+
+
+def test_ctrl_c_during_cbc_solves_leaves_no_files_behind(tmp_path: Path) -> None:
+    """CBC runs through files (PuLP writes the model, reads the answer): a worker stopped
+    mid-solve left them in the temporary folder."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    batch = RunningBatch.start(
+        tmp_path, 100, "--backend", "cbc", env={**os.environ, "TMPDIR": str(scratch)}
+    )
+    time.sleep(0.2)
+    os.killpg(batch.process.pid, signal.SIGINT)
+    _rows, err = batch.finish()
+    assert batch.process.returncode == 130, err
+    assert list(scratch.iterdir()) == []
 
 
 def test_ctrl_c_in_a_pipeline_is_an_interrupt_not_a_broken_pipe(tmp_path: Path) -> None:
