@@ -118,6 +118,13 @@ def read_bytes(path: str | Path, limit: int = MAX_BOARD_BYTES) -> bytes:
 _STREAM_SEPARATOR = re.compile(rb"^#\s*---\s*board\b", re.MULTILINE)
 
 
+def stream_entry(number: int, note: str, board: Board) -> str:
+    """Board `number` of a stream (1 first), below its `# --- board N: note` line and, but
+    for the first, an empty line: what `split_stream` cuts apart again."""
+    gap = "\n" if number > 1 else ""
+    return f"{gap}# --- board {number}: {note}\n{format_board(board)}"
+
+
 def split_stream(data: bytes) -> list[bytes]:
     """The boards of a stream `generate` wrote, or the one board the data is."""
     starts = [match.start() for match in _STREAM_SEPARATOR.finditer(data)][1:]

@@ -38,7 +38,7 @@ from .batch import (
     usable_cpus,
 )
 from .bench import BackendResult, Bench, BenchReport, NamedBoard
-from .board import Board, format_board, read_board
+from .board import Board, format_board, read_board, stream_entry
 from .errors import BoardError, RummisolveError
 from .game import (
     MAX_PLAYERS,
@@ -357,10 +357,7 @@ def generate(
         with CtrlC() as ctrl_c:
             for number, board in enumerate(boards, start=1):
                 if out is None:
-                    gap = "\n" if number > 1 else ""
-                    click.echo(
-                        f"{gap}# --- board {number}: {recipe}\n{format_board(board)}", nl=False
-                    )
+                    click.echo(stream_entry(number, recipe, board), nl=False)
                 else:
                     text = f"# {recipe}: board {number}\n{format_board(board)}"
                     write_whole(out / f"gen-{number:0{width}d}.txt", text)

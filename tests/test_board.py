@@ -11,7 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummisolve.board import Board, Expectation, decode_board, format_board, parse_board, read_board
+from rummisolve.board import (
+    Board,
+    Expectation,
+    decode_board,
+    format_board,
+    parse_board,
+    read_board,
+    split_stream,
+    stream_entry,
+)
 from rummisolve.errors import BoardError
 from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.sets import is_valid_set
@@ -517,6 +526,13 @@ def boards(draw: st.DrawFn) -> Board:
 @given(boards())
 def test_format_then_parse_gives_the_same_board(board: Board) -> None:
     assert parse_board(format_board(board)) == board
+
+
+@given(st.lists(boards(), min_size=1, max_size=4), st.text(alphabet="abc -=", max_size=20))
+def test_a_stream_cut_apart_gives_the_boards_written(written: list[Board], note: str) -> None:
+    stream = "".join(stream_entry(n, note, b) for n, b in enumerate(written, start=1))
+    cut = split_stream(stream.encode())
+    assert [parse_board(part.decode()) for part in cut] == written
 
 
 @given(boards())
