@@ -274,8 +274,8 @@ def use_colour() -> bool:
 def describe_board(board: Board) -> str:
     sets, tiles = len(board.table), len(board.table_tiles)
     words = [
-        f"{sets} set{'s' * (sets != 1)} ({tiles} tiles) on the table",
-        f"{len(board.rack)} tile{'s' * (len(board.rack) != 1)} on the rack",
+        f"{plural(sets, 'set')} ({tiles} tiles) on the table",
+        f"{plural(len(board.rack), 'tile')} on the rack",
         "opened" if board.opened else "not opened",
     ]
     if differences := board.rules.differences():
@@ -366,10 +366,10 @@ def generate(
                     raise KeyboardInterrupt
     except KeyboardInterrupt:
         where = "" if out is None else f" to {out}"
-        click.echo(f"interrupted: {written} board{'s' * (written != 1)} written{where}", err=True)
+        click.echo(f"interrupted: {plural(written, 'board')} written{where}", err=True)
         raise click.exceptions.Exit(130) from None
     if out is not None:
-        click.echo(f"wrote {count} board{'s' * (count != 1)} to {out}")
+        click.echo(f"wrote {plural(count, 'board')} to {out}")
 
 
 def prepare_board_folder(out: Path, overwrite: bool) -> None:
@@ -553,8 +553,7 @@ def batch_summary(tally: Tally, seconds: float, jobs: int, check_expected: bool)
         words.append(f"{tally.unproved} not proved best (time limit)")
     if tally.nothing_found:
         words.append(f"{tally.nothing_found} with nothing found in the time limit")
-    boards = f"{tally.total} board{'s' * (tally.total != 1)}"
-    line = f"{boards} in {seconds:.3f} s ({jobs} job{'s' * (jobs != 1)}): "
+    line = f"{plural(tally.total, 'board')} in {seconds:.3f} s ({plural(jobs, 'job')}): "
     line += ", ".join(words)
     if check_expected:
         line += f"; expect: {tally.checked} checked, {tally.mismatched} mismatched"
