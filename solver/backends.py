@@ -452,19 +452,25 @@ def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
     return _solve_pulp(mip, solver, time_limit)
 
 
-def cbc_scratch_folder(pid: int) -> str:
+def _cbc_scratch_folder(pid: int) -> str:
     """Where a process's CBC runs keep their files (PuLP writes the model and reads the
     answer there): one folder a process, so that files a stopped run left (Ctrl-C, a
-    worker stopped mid-solve) go with it, removed by whoever outlives the process."""
+    worker stopped mid-solve) go with it."""
     return os.path.join(tempfile.gettempdir(), f"rummisolve-cbc-{pid}")
+
+
+def remove_leftovers(pid: int) -> None:
+    """What a process stopped mid-solve left behind (CBC's files), removed by the process
+    that outlives it."""
+    shutil.rmtree(_cbc_scratch_folder(pid), ignore_errors=True)
 
 
 def _cbc_scratch() -> str:
     """This process's folder (a forked worker makes its own), removed as it exits."""
-    folder = cbc_scratch_folder(os.getpid())
+    folder = _cbc_scratch_folder(os.getpid())
     if not os.path.isdir(folder):
         os.makedirs(folder)
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        atexit.register(remove_leftovers, os.getpid())
     return folder
 
 

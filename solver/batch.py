@@ -14,7 +14,6 @@ import io
 import json
 import multiprocessing
 import os
-import shutil
 import signal
 import stat
 import sys
@@ -28,10 +27,10 @@ from typing import Any, NamedTuple
 
 from .backends import (
     DEFAULT_BACKEND,
-    cbc_scratch_folder,
     get_backend,
     highs_started,
     load_backend,
+    remove_leftovers,
 )
 from .board import (
     Board,
@@ -312,6 +311,7 @@ class Workers:
         # its batch), workers start afresh instead, as they always do where forking is
         # unsafe (macOS).
         self.forking = sys.platform == "linux" and not highs_started()
+        self.context: Any = multiprocessing.get_context("fork" if self.forking else "spawn")
         cpus = _allowed_cpus()
         self.cpus = cpus if jobs == len(cpus) else [None] * jobs
         self.connections: list[Connection] = []
@@ -331,16 +331,12 @@ class Workers:
 
     def _start(self, number: int) -> None:
         """Start worker `number`, or a new one in its place (on its CPU, if pinned)."""
-        if self.forking:
-            context: Any = multiprocessing.get_context("fork")
-        else:
-            context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
+        ours, theirs = self.context.Pipe()
         # A forked worker also gets our ends of its connection and of the other workers',
         # and closes them so that each sees its input end with this process.
         others = [c for n, c in enumerate(self.connections) if n != number]
         inherited = [*others, ours] if self.forking else []
-        process = context.Process(
+        process = self.context.Process(
             target=_work, args=(self.settings, theirs, inherited, self.cpus[number]), daemon=True
         )
         process.start()
@@ -361,9 +357,7 @@ class Workers:
         """A worker died: reap it and start another in its place (a few tries: whatever
         killed it may kill the next one as it starts)."""
         for attempt in range(START_ATTEMPTS):
-            self.processes[number].join()
-            self.connections[number].close()
-            _remove_scratch(self.processes[number])
+            self._reap(number)
             self._start(number)
             try:
                 self._wait_until_started(number)
@@ -451,17 +445,18 @@ class Workers:
         so no lock or queue is left half used."""
         for process in self.processes:
             process.terminate()
-        for connection, process in zip(self.connections, self.processes, strict=True):
-            process.join()
-            connection.close()
-            _remove_scratch(process)
+        for number in range(len(self.processes)):
+            self._reap(number)
         self.connections, self.processes = [], []
 
-
-def _remove_scratch(process: BaseProcess) -> None:
-    """A worker stopped mid-solve leaves CBC's files behind: they go with it."""
-    if process.pid is not None:
-        shutil.rmtree(cbc_scratch_folder(process.pid), ignore_errors=True)
+    def _reap(self, number: int) -> None:
+        """Worker `number`, stopped or dead: waited for, its connection closed, and what a
+        solve it was in the middle of left behind removed."""
+        process = self.processes[number]
+        process.join()
+        self.connections[number].close()
+        if process.pid is not None:
+            remove_leftovers(process.pid)
 
 
 def _receive(connection: Connection) -> Any:
@@ -483,9 +478,10 @@ def _work(
     settings: BatchSettings, connection: Connection, inherited: list[Connection], cpu: int | None
 ) -> None:
     """A worker: start the solver, say so, then solve each chunk it gets until the parent
-    stops it, or is gone. Ctrl-C is the parent's to handle; a worker that took it too would print a
-    traceback. On a CPU of its own, a worker keeps its caches: one the scheduler moved
-    (each time the parent wakes to write rows) solved from cold caches, twice as slowly."""
+    stops it, or is gone. Ctrl-C is the parent's to handle; a worker that took it too would
+    print a traceback. On a CPU of its own, a worker keeps its caches: one the scheduler
+    moved (each time the parent wakes to write rows) solved from cold caches, twice as
+    slowly."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for other in inherited:
         other.close()
