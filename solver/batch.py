@@ -41,7 +41,7 @@ from .board import (
     read_bytes,
     split_stream,
 )
-from .errors import BoardError, Problem, RummisolveError
+from .errors import BoardError, Problem, RummisolveError, unexpected
 from .legality import check_move
 from .model import Objective
 from .render import move_json
@@ -516,7 +516,7 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
     except RummisolveError as error:
         return _failed(path, f"{path}: {error}", settings)
     except Exception as error:
-        return _failed(path, f"{path}: solver crashed: {type(error).__name__}: {error}", settings)
+        return _failed(path, f"{path}: {unexpected(error)}", settings)
     if problems := check_move(board, move):
         message = "the answer breaks the rules (a solver bug): " + "; ".join(problems)
         return _failed(path, str(Problem(path, 0, message)), settings)

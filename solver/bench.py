@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .backends import get_backend
 from .board import Board
-from .errors import RummisolveError
+from .errors import RummisolveError, unexpected
 from .legality import check_move
 from .model import Objective
 from .solve import Status, find_move
@@ -218,4 +218,4 @@ def _reason(backend: str, error: Exception) -> str:
     is not ours (a crash inside a solver library) is kept."""
     if isinstance(error, RummisolveError):
         return str(error).removeprefix(f"backend {backend}: ")
-    return f"solver crashed: {type(error).__name__}: {error}"
+    return unexpected(error)

@@ -36,3 +36,9 @@ class BoardError(RummisolveError):
 
 class SolverError(RummisolveError):
     """A backend that is missing or failed to give an answer."""
+
+
+def unexpected(error: Exception) -> str:
+    """An error that is not ours (a crash inside a solver library), told in one line: a
+    batch or a bench reports it and goes on."""
+    return f"solver crashed: {type(error).__name__}: {error}"
