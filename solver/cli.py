@@ -59,12 +59,10 @@ from .generate import SizeError, Span, generate_boards
 from .legality import check_move
 from .model import Objective
 from .render import move_json, render_move
-from .rules import LARGEST_NUMBER, MAX_JOKER_PENALTY, JokerRetrieval, Rules
+from .rules import LARGEST_NUMBER, MAX_JOKER_PENALTY, Blocked, JokerRetrieval, Method, Rules
 from .scoring import (
-    Blocked,
     FinishedGame,
     GameScore,
-    Method,
     Scoring,
     read_score_sheet,
     score_game,

@@ -21,13 +21,11 @@ from .board import Board
 from .errors import RummisolveError
 from .legality import check_move
 from .model import Objective
-from .rules import Rules
+from .rules import Blocked, Method, Rules
 from .scoring import (
-    Blocked,
     FinishedGame,
     GameScore,
     Match,
-    Method,
     PlayerResult,
     Scoring,
     score_game,

@@ -7,12 +7,14 @@ wrong model shows up as a named problem rather than as a plausible-looking move.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product
+from typing import NamedTuple
 
 from .board import Board
-from .rules import JokerRetrieval
+from .rules import JokerRetrieval, Rules
 from .sets import joker_roles, read_meld
-from .solve import Action, Move, Status
+from .solve import Action, Move, Status, TileRow
 from .tiles import JOKER, Tile, format_tiles, tile_value
 
 
@@ -48,158 +50,234 @@ def check_move(board: Board, move: Move) -> list[str]:
     if {Status.OPTIMAL: not move.played, Status.NO_MOVE: bool(move.played)}.get(move.status):
         problems.append(f"status {move.status.value} with {len(move.played)} tiles played")
     problems.extend(_step_problems(board, move))
-    # Where the tiles of each set holding a joker went: with the rule off, nowhere in particular.
-    placements: list[Placement] = [{}]
-    if rules.locked_joker_sets and board.opened:
-        placements = _locked_placements(board, move)
-        if not placements:
-            problems.append(_locked_problem(board, move))
-            placements = [{}]
-    if rules.joker_retrieval.by_replacement and board.opened:
-        problems.extend(_retrieval_problems(board, move, placements))
+    problems.extend(joker_problems(board, move.table, Counter(move.played)))
     return problems
 
 
-# The tiles each new set (by its index in the move's steps) holds from table sets with a joker.
-Placement = dict[int, frozenset[Tile]]
+# Jokers ----------------------------------------------------------------------------------
+# A joker place of the new table: the index of its set there, and the tile it stands for
+# (None where roles do not matter: free retrieval with locked sets).
+Role = Tile | None
 
 
-def _locked_placements(board: Board, move: Move) -> list[Placement]:
-    """LOCKED-JOKER-SETS: every way to give each changed table set that holds a joker one new
-    set holding all its real tiles, no two of them the same tile of one new set.
+class _Place(NamedTuple):
+    row: int
+    role: Role
 
-    Copies of a tile are alike, so it is enough that the new sets hold them; a tile held
-    once can be the table's copy of one set only, hence a matching, found by backtracking.
-    The sets are few (one joker each at least), the new sets that can take one few too.
-    """
-    changed = move.changed_sets
-    # A set of jokers alone holds no tile that could leave it.
-    locked = [frozenset(t for t in board.table[i] if not t.is_joker) for i in changed]
-    locked = [
-        real for i, real in zip(changed, locked, strict=True) if JOKER in board.table[i] and real
+
+def joker_problems(board: Board, table: Sequence[TileRow], played: Counter[Tile]) -> list[str]:
+    """What the rules on the table's jokers find wrong with this new table (docs/rules.md,
+    "Jokers"); an empty list if nothing."""
+    rules = board.rules
+    if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
+        return []
+    if not any(JOKER in s for s in board.table):
+        return []
+    retrieval, locked = rules.joker_retrieval, rules.locked_joker_sets
+    if _jokers_follow(board, table, played, retrieval, locked):
+        return []
+    if locked and _jokers_follow(board, table, played, retrieval, locked=False):
+        return [_locked_problem(board, table)]
+    strict = retrieval is JokerRetrieval.STRICT
+    if strict and _jokers_follow(board, table, played, JokerRetrieval.REPLACE, locked):
+        return ["a freed joker is in no set with two tiles played from the rack"]
+    return [
+        "a joker left its set without the tile it stands for, from the rack, taking its"
+        " place (or without a tile of its set beside it)"
     ]
-    new = [
-        (n, frozenset(step.tiles))
-        for n, step in enumerate(move.steps)
-        if step.action is not Action.KEEP
-    ]
-    found: set[tuple[tuple[int, frozenset[Tile]], ...]] = set()
-
-    def place(at: int, held: Placement) -> None:
-        if at == len(locked):
-            found.add(tuple(sorted((n, tiles) for n, tiles in held.items() if tiles)))
-            return
-        real = locked[at]
-        for n, tiles in new:
-            taken = held.get(n, frozenset())
-            if real <= tiles and not real & taken:
-                place(at + 1, held | {n: taken | real})
-
-    place(0, {})
-    return [dict(placement) for placement in found]
 
 
-def _locked_problem(board: Board, move: Move) -> str:
-    """What is wrong when no placement exists: a set whose tiles are in no one new set, or
-    sets that would need the same tile of one new set."""
-    changed = move.changed_sets
-    new = [set(step.tiles) for step in move.steps if step.action is not Action.KEEP]
-    for i in changed:
-        old = board.table[i]
-        if JOKER in old and not any({t for t in old if not t.is_joker} <= row for row in new):
+def _locked_problem(board: Board, table: Sequence[TileRow]) -> str:
+    """LOCKED-JOKER-SETS: a set whose real tiles are in no one new set, or else sets that
+    would need the same tile of one new set."""
+    for old in board.table:
+        real = {t for t in old if not t.is_joker}
+        if JOKER in old and real and not any(real <= set(row) for row in table):
             shown = format_tiles(old)
             return f"a tile was taken out of [{shown}], which holds a joker (locked-joker-sets)"
-    return "sets holding a joker would need the same tile of one new set (locked-joker-sets)"
+    return "a joker left the set it lay in, which stays whole (locked-joker-sets)"
 
 
-def _retrieval_problems(board: Board, move: Move, placements: list[Placement]) -> list[str]:
-    """REPLACE: every joker of a changed table set must still stand for a tile it stood for
-    (in some reading of its old set and of its new one), or that tile was played.
-    STRICT: and each joker so freed is in a set with two tiles played from the rack; a tile
-    that one of `placements` gives a table set with a joker is the table's, not the rack's."""
-    owed = [joker_roles(board.table[i], board.rules) for i in move.changed_sets]
-    owed = [roles for roles in owed if roles != {()}]
-    if not owed:
-        return []
-    rows = [
-        n
-        for n, step in enumerate(move.steps)
-        if step.action is not Action.KEEP and JOKER in step.tiles
-    ]
-    with_jokers = [move.steps[n].tiles for n in rows]
-    held = [joker_roles(row, board.rules) for row in with_jokers]
-    played = Counter(move.played)
-    strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
-    replaced = False
-    for old in product(*owed):
-        need = Counter(t for roles in old for t in roles)
-        for new in product(*held):
-            have = played + Counter(t for roles in new for t in roles)
-            if need - have:
-                continue
-            replaced = True
-            if not strict or any(
-                _freed_jokers_hosted(
-                    need, with_jokers, new, played, [held.get(n, frozenset()) for n in rows]
-                )
-                for held in placements
-            ):
-                return []
-    if replaced:
-        return ["a freed joker is in no set with two tiles from the rack"]
-    return ["a joker left its set without the tile it stands for taking its place"]
-
-
-def _freed_jokers_hosted(
-    need: Counter[Tile],
-    rows: list[tuple[Tile, ...]],
-    readings: tuple[tuple[Tile, ...], ...],
+def _jokers_follow(
+    board: Board,
+    table: Sequence[TileRow],
     played: Counter[Tile],
-    locked: list[frozenset[Tile]],
+    retrieval: JokerRetrieval,
+    locked: bool,
 ) -> bool:
-    """Can the jokers of the new sets (reading `readings[i]` in `rows[i]`) be told apart so
-    that every freed one is in a set with two tiles from the rack (not of `locked[i]`)?
+    """Can the jokers of the new table be told apart so that every table joker stayed with
+    its set or was freed, as `retrieval` and `locked` say?
 
-    Each joker place holds a joker keeping its role (one of `need`), one freed (its role
-    then played from the rack), or one from the rack. Jokers are alike, and so are copies
-    of a tile from the rack and from the table: any telling apart that fits the counts is
-    one the player could have made.
+    Jokers are alike, and so are copies of one tile: the new table is legal if some telling
+    apart fits. A table joker not freed stands for the same tile in a new set holding a real
+    tile of its old set (with locked sets: the one new set holding all of them); one freed
+    had its tile played from the rack and (STRICT) lies in a set with two tiles played from
+    the rack. The jokers are few, so every telling apart is tried.
     """
-    places = [(i, t) for i, reading in enumerate(readings) for t in reading]
-    for kinds in product("kfr", repeat=len(places)):
-        if kinds.count("r") != played[JOKER]:
+    rules = board.rules
+    by_role = retrieval is not JokerRetrieval.FREE
+    rows = list(table)
+    old_sets = []
+    for old in board.table:
+        if JOKER not in old:
             continue
-        keeping = Counter(t for (_, t), kind in zip(places, kinds, strict=True) if kind == "k")
-        if keeping - need or (need - keeping) - played:
-            continue
-        hosts = {i for (i, _), kind in zip(places, kinds, strict=True) if kind == "f"}
-        rack_jokers = Counter(i for (i, _), kind in zip(places, kinds, strict=True) if kind == "r")
-        short = {i: 2 - rack_jokers[i] for i in hosts if rack_jokers[i] < 2}
-        if _rack_tiles_suffice(rows, short, played, locked):
-            return True
+        if all(t.is_joker for t in old):
+            # A set of jokers alone holds no tile to stay with: it stays as it lies.
+            if old not in rows:
+                return False
+            rows.remove(old)
+        else:
+            old_sets.append(old)
+    if not old_sets:
+        return True
+    old_readings = [_readings(old, rules, by_role) for old in old_sets]
+    with_jokers = [n for n, row in enumerate(rows) if JOKER in row]
+    new_readings = [_readings(rows[n], rules, by_role) for n in with_jokers]
+    for old_roles in product(*old_readings):
+        instances = [(i, role) for i, roles in enumerate(old_roles) for role in roles]
+        for new_roles in product(*new_readings):
+            places = [
+                _Place(n, role)
+                for n, roles in zip(with_jokers, new_roles, strict=True)
+                for role in roles
+            ]
+            for homes, freed in _fates(instances, places, played, by_role):
+                kept_at = {(instances[i][0], places[p].row) for i, p in homes.items()}
+                for anchors in _anchors(old_sets, rows, kept_at, locked):
+                    if retrieval is not JokerRetrieval.STRICT or not freed:
+                        return True
+                    loose = [p for p in range(len(places)) if p not in homes.values()]
+                    if _freed_hosted(rows, places, loose, sum(freed.values()), anchors, played):
+                        return True
     return False
 
 
-def _rack_tiles_suffice(
-    rows: list[tuple[Tile, ...]],
-    short: dict[int, int],
+def _readings(row: TileRow, rules: Rules, by_role: bool) -> list[tuple[Role, ...]]:
+    """What the jokers of a set can stand for, one tuple a reading; roles all None where
+    they do not matter."""
+    if not by_role:
+        return [(None,) * row.count(JOKER)]
+    readings = sorted(joker_roles(row, rules), key=lambda roles: [t.sort_key() for t in roles])
+    return list(readings)
+
+
+def _fates(
+    instances: list[tuple[int, Role]],
+    places: list[_Place],
     played: Counter[Tile],
-    locked: list[frozenset[Tile]],
+    by_role: bool,
+) -> Iterator[tuple[dict[int, int], Counter[Role]]]:
+    """Every way to give each table joker (old set, role) a joker place of the same role
+    (it stayed), or (by_role) a played copy of its role (it was freed): the places kept by
+    instance, and the roles freed."""
+    homes: dict[int, int] = {}
+    freed: Counter[Role] = Counter()
+
+    def give(at: int) -> Iterator[tuple[dict[int, int], Counter[Role]]]:
+        if at == len(instances):
+            yield dict(homes), +freed
+            return
+        role = instances[at][1]
+        tried: set[_Place] = set()
+        for p, place in enumerate(places):
+            if p in homes.values() or place in tried or (by_role and place.role != role):
+                continue
+            tried.add(place)  # places alike give alike fates
+            homes[at] = p
+            yield from give(at + 1)
+            del homes[at]
+        if by_role and role is not None and freed[role] < played[role]:
+            freed[role] += 1
+            yield from give(at + 1)
+            freed[role] -= 1
+
+    yield from give(0)
+
+
+def _anchors(
+    old_sets: list[TileRow], rows: list[TileRow], kept_at: set[tuple[int, int]], locked: bool
+) -> Iterator[frozenset[tuple[int, Tile]]]:
+    """Every way to give each (old set, new row) where jokers of that set stayed a real tile
+    of the set there (with locked sets: give each old set one row holding all its real
+    tiles, where its jokers that stayed are): the places (row, tile) so given, which hold
+    the table's copies. One place holds one tile, of one old set."""
+    needs: list[tuple[int, list[int]]]  # each old set, and the rows it may lie in
+    if locked:
+        needs = []
+        for i, old in enumerate(old_sets):
+            real = {t for t in old if not t.is_joker}
+            at = {row for set_number, row in kept_at if set_number == i}
+            if len(at) > 1:
+                return
+            candidates = [n for n, row in enumerate(rows) if real <= set(row)]
+            needs.append((i, [n for n in candidates if not at or n in at]))
+    else:
+        needs = [(i, [row]) for i, row in sorted(kept_at)]
+    used: set[tuple[int, Tile]] = set()
+    by_set: set[tuple[int, Tile]] = set()
+
+    def give(at: int) -> Iterator[frozenset[tuple[int, Tile]]]:
+        if at == len(needs):
+            yield frozenset(used)
+            return
+        i, candidates = needs[at]
+        real = [t for t in dict.fromkeys(old_sets[i]) if not t.is_joker]
+        for n in candidates:
+            if locked:
+                places = {(n, t) for t in real}
+                if not places & used:
+                    used.update(places)
+                    yield from give(at + 1)
+                    used.difference_update(places)
+                continue
+            for t in real:
+                if t in rows[n] and (n, t) not in used and (i, t) not in by_set:
+                    used.add((n, t))
+                    by_set.add((i, t))
+                    yield from give(at + 1)
+                    used.discard((n, t))
+                    by_set.discard((i, t))
+
+    yield from give(0)
+
+
+def _freed_hosted(
+    rows: list[TileRow],
+    places: list[_Place],
+    loose: list[int],
+    freed: int,
+    anchors: frozenset[tuple[int, Tile]],
+    played: Counter[Tile],
 ) -> bool:
-    """Can row i count `short[i]` of its tiles as played from the rack, for every i at once,
-    without counting more copies of a tile than were played, nor a tile of `locked[i]`
-    (the copy of a table set with a joker that stays with its set)?"""
-    choices = [
-        list(
-            combinations(
-                [t for t in rows[i] if played[t] and not t.is_joker and t not in locked[i]], n
+    """STRICT: can `freed` of the loose joker places (the others hold rack jokers) be the
+    freed jokers, each in a row with two tiles played from the rack: rack jokers, or real
+    tiles counted as the rack's copies (no more than were played, none of `anchors`)?"""
+    tried: set[tuple[int, ...]] = set()
+    for chosen in combinations(loose, freed):
+        hosts = tuple(sorted(places[p].row for p in chosen))
+        if hosts in tried:
+            continue
+        tried.add(hosts)
+        rack_jokers = Counter(places[p].row for p in loose if p not in chosen)
+        short = {n: 2 - rack_jokers[n] for n in set(hosts) if rack_jokers[n] < 2}
+        choices = [
+            list(
+                combinations(
+                    [
+                        t
+                        for t in dict.fromkeys(rows[n])
+                        if not t.is_joker and played[t] and (n, t) not in anchors
+                    ],
+                    need,
+                )
             )
-        )
-        for i, n in short.items()
-    ]
-    return any(
-        not Counter(t for pick in picks for t in pick) - played for picks in product(*choices)
-    )
+            for n, need in short.items()
+        ]
+        if any(
+            not Counter(t for pick in picks for t in pick) - played for picks in product(*choices)
+        ):
+            return True
+    return False
 
 
 def _step_problems(board: Board, move: Move) -> list[str]:

@@ -1,53 +1,14 @@
 """The one model builder: a position as an integer program, and its solution read back.
 
-Columns (all integer, maximised):
+Columns (all integer, maximised), in this order:
 - x[c]  copies of candidate set c (a joker-free run of 3-5 or group of 3-4) on the table;
 - p[t]  copies of rack tile t played;
-- j[t]  jokers standing in for tile t in candidate sets on the table after the move;
+- j[t]  jokers standing in for tile t in candidate sets (and cores) after the move;
 - q     rack jokers played;
 - k[s]  1 if the table's set s stays exactly as it lies (only once opened);
-- z     1 if an initial meld is made (only before opening);
-- y[s,r] 1 if the jokers of table set s, not kept, take reading r of it (only under
-        `joker-retrieval=replace` or `strict`).
-
-Under `joker-retrieval=strict`, and only when a rack tile could free a joker of the table,
-a freed joker (one whose role the tile from the rack took) must end in a "host": a set of
-the new table holding two tiles played from the rack. A host may be a long run, so hosts
-are whole sets, laid beside the candidate sets (whose jokers j[t] then fill places in
-candidates only):
-- f[t]   table jokers freed by rack tile t (at most p[t]; the roles left need j or u);
-- h[H]   copies of host shape H (any joker-free set) on the table;
-- g[H]   freed jokers in them (all freed jokers are in hosts);
-- l[H,t] jokers there standing in for t that are loose: freed, or from the rack;
-- u[H,t] jokers there standing in for t that keep their role t;
-- r[H,t] tiles t there counted as played from the rack (at most p[t] over all hosts).
-Rows: each place of a host holds one of these, or a real tile; real tiles in hosts and
-kept sets are no more than the table's and the played ones; g[H] <= sum l[H,.] and
-g[H] + 2 h[H] <= sum l[H,.] + sum r[H,.]. For one copy that says: its rack jokers (loose
-ones not freed) and rack tiles are two or more. Over several copies it is still exact:
-deal the rack tiles round the copies in turn, and each copy gets at most two or each at
-least two; either way the freed jokers fit. Copies of a tile from the rack and from the
-table are alike, as are jokers, so counts decide.
-
-Under `locked-joker-sets` a table set with a joker that is not kept must have all its real
-tiles in one set of the new table (it may grow; its jokers move as the retrieval rule
-allows). One real tile is always together, so the sets with two or more are "locked", and
-each is kept or lies in a "locked host", a whole set of the new table (any length, like the
-hosts above):
-- b[S,H] 1 if one copy of shape H is laid holding the real tiles of the locked sets S (sets
-  whose real tiles differ: a set holds a tile once; at most four, one joker each);
-- a row per locked set s: k[s] + sum of b[S,H] with s in S = 1.
-A locked host puts one place in each of its tiles' rows, as a piece does, and its jokers are
-among the j[t]; all it adds is that its held places (the tiles of S) hold real tiles. That
-needs no row: the real copies of a tile t outside kept sets (the table's not kept, and the
-played ones) are at least the held places for t, each being the copy of one set not kept,
-so the j[t] jokers fit in the other places of t. Conversely a legal table is a solution:
-each new set holding the real tiles of one or more locked sets S is b[S, its shape], the
-other sets cut into pieces. Under STRICT, where jokers may be freed, a new set may hold both
-locked tiles and a freed joker: each b[S,H] then has a twin with the host columns above (two
-tiles from the rack among them), one copy at most, and no joker or from-rack column at a
-held place (it holds the table's tile); and the held places of b[S,H] join the real-tile
-rows, for the hosts draw on the real copies too.
+- the joker part, where the table's jokers follow the rules as written (joker_model.py:
+  readings, freed jokers, hosts);
+- z     1 if an initial meld is made (only before opening).
 
 Counting a joker as the tile it stands for keeps the model to the 185 joker-free sets
 (197 with wraparound) instead of every set with jokers in every place, and is exact: any
@@ -57,24 +18,25 @@ free to move) with two jokers or more, a tile with no copy in play needs no stan
 column: the candidates holding it count a joker for it directly, and those that then
 hold the same tiles and as many jokers are one column (`_fold_absent`).
 
-Only this module and the backends see integers and matrices.
+Only this module, joker_model.py and the backends see integers and matrices.
 """
 
 from __future__ import annotations
 
 import enum
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 
 from .board import Board
-from .rules import JokerRetrieval, Rules
-from .sets import MIN_SET, candidate_sets, candidate_shapes, joker_roles
-from .tiles import ALL_COLOURED, JOKER, MAX_NUMBER, Tile
+from .joker_model import Host, JokerPlan, TileRow, plan_jokers
+from .rules import Rules
+from .sets import candidate_sets
+from .tiles import ALL_COLOURED, JOKER, Tile
 
 Vector = Any  # a numpy array; numpy's own types would add nothing a reader needs here
 
@@ -109,30 +71,6 @@ class Mip:
 
 
 @dataclass(frozen=True)
-class Host:
-    """A set laid whole: one a freed joker may end in (STRICT), or one holding the real tiles
-    of table sets with a joker (LOCKED). Its joker-free shape, the tiles that have a column
-    for jokers keeping their role, and those that may count as from the rack; the table sets
-    whose real tiles it holds (`locked`), and those tiles (`held`: real, and the table's).
-
-    A host that is not `freeing` holds no freed joker: it has one column, its copy, and its
-    jokers are among the stand-ins j[t], as the pieces' are.
-    """
-
-    shape: tuple[Tile, ...]
-    roles: tuple[Tile, ...]
-    from_rack: tuple[Tile, ...]
-    locked: tuple[int, ...] = ()
-    held: tuple[Tile, ...] = ()
-    freeing: bool = True
-
-    @property
-    def slots(self) -> tuple[Tile, ...]:
-        """The places a joker may take: all but the held tiles'."""
-        return tuple(t for t in self.shape if t not in self.held)
-
-
-@dataclass(frozen=True)
 class Layout:
     """Which column means what, to read a solution back into tiles and sets.
 
@@ -148,15 +86,16 @@ class Layout:
     stand_ins: list[Tile]
     rack_jokers: bool
     table_sets: int
-    hosts: list[Host]
+    jokers: JokerLayout | None
 
 
 @dataclass(frozen=True)
 class Arrangement:
     """A solution in the domain's terms: which sets, which tiles played, which jokers where.
 
-    `hosts` are whole sets with their jokers in place (STRICT, LOCKED); `stand_ins` are the
-    jokers of the pieces; `holders[s]` is the host holding table set s's real tiles (LOCKED).
+    `hosts` are whole sets with their jokers in place (joker_model.py); `stand_ins` are the
+    loose jokers of the pieces; `holders` pairs a table set with each host holding its
+    jokers or its tiles (by their numbers).
     """
 
     pieces: list[tuple[Tile, ...]]
@@ -164,7 +103,7 @@ class Arrangement:
     stand_ins: Counter[Tile]
     kept: list[int]
     hosts: list[tuple[Tile, ...]] = field(default_factory=list)
-    holders: dict[int, int] = field(default_factory=dict)
+    holders: list[tuple[int, int]] = field(default_factory=list)
 
 
 INFINITY = float("inf")
@@ -213,75 +152,10 @@ def _catalogue(rules: Rules) -> _Catalogue:
     return _catalogue_of(tuple(candidate_sets(rules)), 5)
 
 
-@lru_cache(maxsize=8)
-def _host_catalogue(rules: Rules) -> _Catalogue:
-    """Every joker-free set of any length: the shapes a host may take."""
-    sets = tuple(s for n in range(MIN_SET, MAX_NUMBER + 1) for s in candidate_shapes(n, rules))
-    return _catalogue_of(sets, MAX_NUMBER)
-
-
 def _makeable(in_play: Vector, jokers: int) -> Vector:
     """Which sets the tiles in play can make, jokers filling the places of tiles with no
     copy in play: `in_play` holds each set's copies in play, a row a set (padding never 0)."""
     return (in_play == 0).sum(axis=1) <= jokers
-
-
-@lru_cache(maxsize=8)
-def _host_members(rules: Rules) -> Vector:
-    """(shapes, tiles) booleans: which tiles each host shape holds (the padding index none)."""
-    shapes = _host_catalogue(rules)
-    members = np.zeros((len(shapes.sets), _TILES + 1), dtype=bool)
-    members[np.arange(len(shapes.sets))[:, None], shapes.tiles] = True
-    members[:, _NO_TILE] = False
-    return members
-
-
-def _locked_hosts(
-    locked_sets: list[tuple[int, tuple[Tile, ...]]],
-    rules: Rules,
-    available: Vector,
-    jokers: int,
-    rack: Vector,
-    rack_jokers: int,
-    role_row: dict[int, int],
-    strict: bool,
-) -> list[Host]:
-    """LOCKED: the hosts that could hold the real tiles of the locked sets (number, tiles).
-
-    For every group of those sets whose real tiles differ (one set of the new table holds a
-    tile once), every shape holding all of them that the tiles in play and the jokers can
-    make. Under STRICT, where jokers may be freed, each also as a `freeing` host that needs
-    two tiles from the rack but its held ones, which are the table's.
-    """
-    locked = [
-        (number, frozenset(TILE_INDEX[t] for t in s if not t.is_joker)) for number, s in locked_sets
-    ]
-    shapes = _host_catalogue(rules)
-    members = _host_members(rules)
-    enough = _makeable(available[shapes.tiles], jokers)
-    hosts = []
-    for size in range(1, len(locked) + 1):
-        for group in combinations(locked, size):
-            held = frozenset().union(*(real for _, real in group))
-            if len(held) < sum(len(real) for _, real in group):
-                continue
-            for i in np.flatnonzero(enough & members[:, sorted(held)].all(axis=1)):
-                shape = shapes.sets[i]
-                numbers = tuple(number for number, _ in group)
-                tiles = tuple(t for t in shape if TILE_INDEX[t] in held)
-                hosts.append(Host(shape, (), (), numbers, tiles, freeing=False))
-                free = [TILE_INDEX[t] for t in shape if TILE_INDEX[t] not in held]
-                if strict and sum(rack[j] > 0 for j in free) + rack_jokers >= 2:
-                    hosts.append(
-                        Host(
-                            shape,
-                            roles=tuple(ALL_COLOURED[j] for j in free if j in role_row),
-                            from_rack=tuple(ALL_COLOURED[j] for j in free if rack[j] > 0),
-                            locked=numbers,
-                            held=tiles,
-                        )
-                    )
-    return hosts
 
 
 # The plain case's played and stand-in columns, for every tile: rows of the model, two
@@ -380,83 +254,30 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         else (secondary_weight, primary_weight)
     )
 
-    # REPLACE: each joker of a table set that is not kept goes on standing for a tile it
-    # stands for in one reading of its set, unless that tile is played from the rack.
-    readings = []
-    if rules.joker_retrieval.by_replacement:
-        readings = [
-            (number, sorted(joker_roles(s, rules), key=lambda r: [t.sort_key() for t in r]))
-            for number, s in enumerate(table_sets)
-            if JOKER in s
-        ]
-    next_row = _JOKER_ROW + 1
-    choice_row = {}
-    for number, _ in readings:
-        choice_row[number], next_row = next_row, next_row + 1
-    role_row = {}
-    for index in sorted({TILE_INDEX[t] for _, roles in readings for r in roles for t in r}):
-        role_row[index], next_row = next_row, next_row + 1
-    # STRICT: the rack tiles that could free a joker; if there are any, the hosts that
-    # could hold a freed joker and two tiles from the rack.
-    freed = [int(i) for i in played if i in role_row] if role_row else []
-    strict = rules.joker_retrieval is JokerRetrieval.STRICT and bool(freed)
-    hosts: list[Host] = []
-    if strict:
-        shapes = _host_catalogue(rules)
-        enough = _makeable(available[shapes.tiles], jokers)
-        from_rack = (rack[shapes.tiles] > 0).sum(axis=1) + rack_jokers >= 2
-        for i in np.flatnonzero(enough & from_rack):
-            shape = shapes.sets[i]
-            hosts.append(
-                Host(
-                    shape,
-                    roles=tuple(t for t in shape if TILE_INDEX[t] in role_row),
-                    from_rack=tuple(t for t in shape if rack[TILE_INDEX[t]] > 0),
-                )
-            )
-    freed = freed if strict else []
-    # LOCKED: the table sets with a joker and two real tiles or more, a row each, and the
-    # hosts that could hold their real tiles.
-    locked = []
-    if rules.locked_joker_sets:
-        locked = [
-            n for n, s in enumerate(table_sets) if JOKER in s and len(s) - s.count(JOKER) >= 2
-        ]
-    lock_row = {}
-    for number in locked:
-        lock_row[number], next_row = next_row, next_row + 1
-    if locked:
-        hosts += _locked_hosts(
-            [(n, table_sets[n]) for n in locked],
+    # The table's jokers under the rules as written: their instances and hosts, if any.
+    plan = None
+    if not meld_only:
+        plan = plan_jokers(
+            table_sets,
             rules,
-            available,
+            Counter({t: int(available[i]) for i, t in enumerate(ALL_COLOURED) if available[i]}),
+            Counter(board.rack),
             jokers,
-            rack,
-            rack_jokers,
-            role_row,
-            strict,
         )
-    freed_row, next_row = next_row, next_row + int(strict)
-    cap_row = {}
-    for index in freed:
-        cap_row[index], next_row = next_row, next_row + 1
-    rack_row = {}
-    for index in sorted({TILE_INDEX[t] for host in hosts for t in host.from_rack}):
-        rack_row[index], next_row = next_row, next_row + 1
-    # Real tiles: every place of a freeing host; only the held ones of the others (whose other
-    # places are filled as the pieces' are).
-    real_row = {}
-    real_tiles = {TILE_INDEX[t] for host in hosts if host.freeing for t in host.shape}
-    real_tiles |= {TILE_INDEX[t] for host in hosts for t in host.held} if strict else set()
-    for index in sorted(real_tiles):
-        real_row[index], next_row = next_row, next_row + 1
-    # All these rows are "<= 0" but the real tiles', "<= the table's copies".
-    strict_upper = [0.0] * (next_row - freed_row - len(real_row)) + [
-        float(table[i]) for i in real_row
-    ]
+    if plan is not None and plan.hosts:
+        # Rack tiles that only a host's place can take still need their played column.
+        in_sets[[TILE_INDEX[t] for h in plan.hosts for t in h.shape]] = True
+        played = np.flatnonzero(in_sets & (rack[:_TILES] > 0))
+        stand_ins = np.flatnonzero(in_sets) if jokers else np.zeros(0, dtype=np.int64)
 
+    rows = _Rows()
+    # Every tile on the table after the move is a tile from before, a played one, or a
+    # joker; every joker stays on the table, and a played joker joins them.
+    rows.add(
+        _TILES + 1, np.append(table[:_TILES], table_jokers), np.append(table[:_TILES], table_jokers)
+    )
     columns = _Columns()
-    plain = not (meld_only or role_row or freed or hosts)
+    plain = not (meld_only or plan is not None)
     piece_upper = in_play[usable].min(axis=1) + jokers
     absent: frozenset[Tile] = frozenset()
     if plain and jokers >= FOLD_FROM_JOKERS and len(usable):
@@ -474,7 +295,12 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
             rows=piece_rows,
             values=np.ones(len(piece_rows)),
         )
-    meld_row, link_row = _JOKER_ROW + 1, _JOKER_ROW + 2
+    # Before opening: an initial meld is worth the initial-meld points (meld row), or
+    # nothing is played at all (link row: tiles played <= rack size x the meld's switch).
+    meld_row, link_row = (
+        rows.add(2, [0.0, -INFINITY], [INFINITY, 0.0]) if meld_only else (None, None)
+    )
+    joker_rows = _JokerRows(plan, rows, table_sets, rack) if plan is not None else None
     if plain:
         # The plain case of the two loops below, by numpy: a played tile leaves the rack
         # for its tile's row; a joker standing in counts there and in the joker row.
@@ -492,32 +318,25 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
             rows=_STAND_IN_ROWS[stand_ins].ravel(),
             values=_STAND_IN_VALUES[: 2 * len(stand_ins)],
         )
-        played_by_loop = stand_ins_by_loop = np.zeros(0, dtype=np.int64)
     else:
-        played_by_loop, stand_ins_by_loop = played, stand_ins
-    # Rack tiles played: each leaves the rack for its tile's row.
-    for i in played_by_loop:
-        entries = {int(i): -1.0}
-        if i in role_row and not strict:
-            entries[role_row[int(i)]] = -1.0
-        for row in (cap_row.get(int(i)), rack_row.get(int(i)), real_row.get(int(i))):
-            if row is not None:
-                entries[row] = -1.0
-        if meld_only:
-            entries |= {meld_row: _NUMBERS[i], link_row: 1.0}
-        columns.add(rack[i], tiles_weight + value_weight * _NUMBERS[i], entries)
-    # Jokers standing in for a tile: counted in that tile's row and in the joker row;
-    # before opening they are worth the tile they stand for.
-    for i in stand_ins_by_loop:
-        entries = {int(i): -1.0, _JOKER_ROW: 1.0}
-        if i in role_row:
-            entries[role_row[int(i)]] = -1.0
-        if meld_only:
-            entries[meld_row] = _NUMBERS[i]
-        columns.add(jokers, 0.0, entries)
+        # Rack tiles played: each leaves the rack for its tile's row.
+        for i in played.tolist():
+            entries: dict[int, float] = {i: -1.0}
+            if meld_row is not None and link_row is not None:
+                entries |= {meld_row: _NUMBERS[i], link_row: 1.0}
+            if joker_rows is not None:
+                entries |= joker_rows.played_entries(ALL_COLOURED[i])
+            columns.add(rack[i], tiles_weight + value_weight * _NUMBERS[i], entries)
+        # Jokers standing in for a tile: counted in that tile's row and in the joker row;
+        # before opening they are worth the tile they stand for.
+        for i in stand_ins.tolist():
+            entries = {i: -1.0, _JOKER_ROW: 1.0}
+            if meld_row is not None:
+                entries[meld_row] = _NUMBERS[i]
+            columns.add(jokers, 0.0, entries)
     if rack_jokers:
         entries = {_JOKER_ROW: -1.0}
-        if meld_only:
+        if link_row is not None:
             entries[link_row] = 1.0
         columns.add(rack_jokers, tiles_weight + value_weight * penalty, entries)
     # Sets of the table kept as they lie: their real tiles and their jokers, all at once
@@ -530,86 +349,20 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
             rows=np.array(table_rows, dtype=np.int64),
             values=np.ones(len(table_rows)),
         )
-        table_sets_by_loop: tuple[tuple[Tile, ...], ...] = ()
     else:
-        table_sets_by_loop = table_sets
-    for number, s in enumerate(table_sets_by_loop):
-        entries = {}
-        for tile in s:
-            row = _JOKER_ROW if tile.is_joker else TILE_INDEX[tile]
-            entries[row] = entries.get(row, 0.0) + 1.0
-            if row in real_row:
-                entries[real_row[row]] = entries.get(real_row[row], 0.0) + 1.0
-        if number in choice_row:
-            entries[choice_row[number]] = 1.0
-        if number in lock_row:
-            entries[lock_row[number]] = 1.0
-        columns.add(1, 1.0, entries)
-    for host in hosts:
-        locks = {lock_row[number]: 1.0 for number in host.locked}
-        if not host.freeing:
-            # LOCKED: one copy of a host holds the real tiles of its table sets; its other
-            # places are filled as the pieces' are, its held ones (STRICT) by real tiles.
-            entries = {TILE_INDEX[t]: 1.0 for t in host.shape} | locks
-            entries |= {real_row[TILE_INDEX[t]]: 1.0 for t in host.held if strict}
-            columns.add(1, 0.0, entries)
-            continue
-        # STRICT: each host copy is a whole set of the new table; each of its places holds one
-        # tile, a joker (free, or keeping a role) or a real tile, perhaps counted as from the
-        # rack; a held place (LOCKED) holds its table set's tile.
-        slot_row = {TILE_INDEX[t]: next_row + n for n, t in enumerate(host.slots)}
-        loose_row, rack_ish_row = next_row + len(slot_row), next_row + len(slot_row) + 1
-        next_row += len(slot_row) + 2
-        strict_upper += [0.0] * (len(slot_row) + 2)
-        copies = {TILE_INDEX[t]: 1.0 for t in host.shape} | {row: -1.0 for row in slot_row.values()}
-        copies |= {real_row[TILE_INDEX[t]]: 1.0 for t in host.shape}
-        columns.add(1 if host.locked else table_jokers, 0.0, copies | {rack_ish_row: 2.0} | locks)
-        # Freed jokers in a copy: no more than its loose jokers, and two rack tiles besides.
-        columns.add(table_jokers, 0.0, {freed_row: -1.0, loose_row: 1.0, rack_ish_row: 1.0})
-        for index, row in slot_row.items():
-            entries = {index: -1.0, _JOKER_ROW: 1.0, row: 1.0, loose_row: -1.0, rack_ish_row: -1.0}
-            columns.add(jokers, 0.0, entries | {real_row[index]: -1.0})
-        for index in map(TILE_INDEX.__getitem__, host.roles):
-            entries = {index: -1.0, _JOKER_ROW: 1.0, slot_row[index]: 1.0, role_row[index]: -1.0}
-            columns.add(jokers, 0.0, entries | {real_row[index]: -1.0})
-        for index in map(TILE_INDEX.__getitem__, host.from_rack):
-            entries = {slot_row[index]: 1.0, rack_ish_row: -1.0, rack_row[index]: 1.0}
-            columns.add(rack[index], 0.0, entries)
-    # STRICT: a role is held by a joker standing for its tile, or the joker is freed by that
-    # tile from the rack; every freed joker goes to a host.
-    for index in freed:
-        columns.add(rack[index], 0.0, {role_row[index]: -1.0, cap_row[index]: 1.0, freed_row: 1.0})
-    # REPLACE: a set with jokers is kept, or its jokers take one reading's roles, each
-    # role then held by a joker standing for that tile or by that tile from the rack.
-    for number, roles in readings:
-        for reading in roles:
-            entries = {choice_row[number]: 1.0}
-            for tile in reading:
-                row = role_row[TILE_INDEX[tile]]
+        for number, s in enumerate(table_sets):
+            entries = {}
+            for tile in s:
+                row = _ROW_OF[tile]
                 entries[row] = entries.get(row, 0.0) + 1.0
-            columns.add(1, 0.0, entries)
-    if meld_only:
-        # An initial meld is worth the initial-meld points, or nothing is played at all.
+            if joker_rows is not None:
+                entries |= joker_rows.kept_entries(number, s)
+            columns.add(1, 1.0, entries)
+    if joker_rows is not None:
+        joker_rows.add_columns(columns)
+    if meld_row is not None and link_row is not None:
+        # The initial meld's switch: worth the initial-meld points, and lets the tiles go.
         columns.add(1, 0.0, {meld_row: -float(rules.initial_meld), link_row: -float(rack_size)})
-
-    # Every tile on the table after the move is a tile from before, a played one, or a
-    # joker; every joker stays on the table, and a played joker joins them.
-    row_lower = np.concatenate([table[:_TILES], [table_jokers]]).astype(np.float64)
-    row_upper = row_lower.copy()
-    if meld_only:
-        row_lower = np.concatenate([row_lower, [0.0, -INFINITY]])
-        row_upper = np.concatenate([row_upper, [INFINITY, 0.0]])
-    if readings:
-        row_lower = np.concatenate(
-            [row_lower, [1.0] * len(choice_row), [-INFINITY] * len(role_row)]
-        )
-        row_upper = np.concatenate([row_upper, [1.0] * len(choice_row), [0.0] * len(role_row)])
-    if lock_row:
-        row_lower = np.concatenate([row_lower, [1.0] * len(lock_row)])
-        row_upper = np.concatenate([row_upper, [1.0] * len(lock_row)])
-    if strict:
-        row_lower = np.concatenate([row_lower, [-INFINITY] * len(strict_upper)])
-        row_upper = np.concatenate([row_upper, strict_upper])
 
     layout = Layout(
         catalogue=catalogue.sets,
@@ -619,9 +372,239 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
         stand_ins=[ALL_COLOURED[i] for i in stand_ins.tolist()],
         rack_jokers=bool(rack_jokers),
         table_sets=len(table_sets),
-        hosts=hosts,
+        jokers=joker_rows.layout if joker_rows is not None else None,
     )
-    return columns.mip(row_lower, row_upper), layout
+    return columns.mip(*rows.bounds()), layout
+
+
+class _Rows:
+    """Rows handed out in groups, each group with its bounds."""
+
+    def __init__(self) -> None:
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+
+    def add(self, count: int, lower: Vector | float, upper: Vector | float) -> list[int]:
+        """`count` new rows, with these bounds (one for all, or one each): their numbers."""
+        first = len(self.lower)
+        self.lower.extend(
+            [float(lower)] * count if isinstance(lower, (int, float)) else map(float, lower)
+        )
+        self.upper.extend(
+            [float(upper)] * count if isinstance(upper, (int, float)) else map(float, upper)
+        )
+        return list(range(first, first + count))
+
+    def one(self, lower: float, upper: float) -> int:
+        return self.add(1, lower, upper)[0]
+
+    def bounds(self) -> tuple[Vector, Vector]:
+        return np.array(self.lower), np.array(self.upper)
+
+
+@dataclass(frozen=True)
+class JokerLayout:
+    """Where the joker part's columns are: after the kept sets, the readings' (one per
+    joker set and reading), the freed instances', then each host's (its copy; if freeing,
+    its freed count and each free place's fills, in `fills` order)."""
+
+    plan: JokerPlan
+    readings: int
+    freed: list[int]
+    fills: list[list[tuple[Tile, str]]]
+
+
+class _JokerRows:
+    """The rows of the joker part (joker_model.py says what they mean), and its columns."""
+
+    def __init__(
+        self, plan: JokerPlan, rows: _Rows, table_sets: Sequence[TileRow], rack: Vector
+    ) -> None:
+        self.plan = plan
+        self.rack = rack
+        self.table_sets = table_sets
+        numbers = [js.number for js in plan.joker_sets]
+        # A joker set is kept as it lies, or takes one of its readings.
+        self.choice = dict(zip(numbers, rows.add(len(numbers), 1.0, 1.0), strict=True))
+        # A set of jokers alone is kept as it lies.
+        self.alone = dict(
+            zip(plan.jokers_alone, rows.add(len(plan.jokers_alone), 1.0, 1.0), strict=True)
+        )
+        # Each joker of the reading taken lies in a host or is freed (its count, times the
+        # reading's column, equals that).
+        self.instance = rows.add(len(plan.instances), 0.0, 0.0)
+        # A joker is freed by a copy of its tile played from the rack, one copy each.
+        self.freeable = [
+            i
+            for i, inst in enumerate(plan.instances)
+            if inst.role is not None and rack[TILE_INDEX[inst.role]] > 0
+        ]
+        freed_tiles = sorted({plan.instances[i].role for i in self.freeable}, key=Tile.sort_key)  # type: ignore[arg-type]
+        self.cap = dict(zip(freed_tiles, rows.add(len(freed_tiles), -INFINITY, 0.0), strict=True))
+        # A tile of a joker set with two jokers or more anchors them in one host at most.
+        anchors = sorted(
+            {
+                (s, t)
+                for h in plan.hosts
+                for s, t in h.held
+                if not plan.locked and self._jokers_of(s) > 1
+            },
+            key=lambda anchor: (anchor[0], anchor[1].sort_key()),
+        )
+        self.anchor = dict(zip(anchors, rows.add(len(anchors), -INFINITY, 1.0), strict=True))
+        # Locked sets: a joker set is kept, or lies with all its real tiles in one host.
+        locked = numbers if plan.locked else []
+        self.lock = dict(zip(locked, rows.add(len(locked), 1.0, 1.0), strict=True))
+        self.freed_total = self.rack_count = self.real = None
+        self.place: list[dict[Tile, int]] = []
+        self.rackish: list[int] = []
+        self.room: list[int] = []
+        if plan.strict:
+            # STRICT: the freed jokers are the freeing hosts' freed ones.
+            self.freed_total = rows.one(0.0, 0.0)
+            rack_tiles = sorted(
+                {
+                    t
+                    for h in plan.hosts
+                    if h.freeing
+                    for t in h.free_places
+                    if rack[TILE_INDEX[t]] > 0
+                },
+                key=Tile.sort_key,
+            )
+            # Places counted as the rack's copies: no more than were played.
+            self.rack_count = dict(
+                zip(rack_tiles, rows.add(len(rack_tiles), -INFINITY, 0.0), strict=True)
+            )
+            real_tiles = sorted(
+                {t for h in plan.hosts for _, t in h.held}
+                | {t for h in plan.hosts if h.freeing for t in h.free_places},
+                key=Tile.sort_key,
+            )
+            # Places that hold real tiles (held places, freeing hosts' real fills, kept
+            # sets) hold no more than the copies there are (table and played).
+            table_counts = Counter(t for s in table_sets for t in s)
+            self.real = dict(
+                zip(
+                    real_tiles,
+                    rows.add(len(real_tiles), -INFINITY, [table_counts[t] for t in real_tiles]),
+                    strict=True,
+                )
+            )
+            for h in plan.hosts:
+                if not h.freeing:
+                    self.place.append({})
+                    self.rackish.append(-1)
+                    self.room.append(-1)
+                    continue
+                # Each free place of a freeing host copy holds one tile or joker.
+                self.place.append(
+                    dict(zip(h.free_places, rows.add(len(h.free_places), 0.0, 0.0), strict=True))
+                )
+                # A copy holding freed jokers holds two tiles from the rack: rack copies,
+                # or loose jokers not freed (2 x copy + freed <= those).
+                self.rackish.append(rows.one(-INFINITY, 0.0))
+                # Its freed jokers are among its loose ones.
+                self.room.append(rows.one(-INFINITY, 0.0))
+        self.fills: list[list[tuple[Tile, str]]] = []
+
+    def _jokers_of(self, number: int) -> int:
+        return self.table_sets[number].count(JOKER)
+
+    def played_entries(self, tile: Tile) -> dict[int, float]:
+        """A played tile's entries beyond its tile row: the copies that free jokers, and
+        the copies counted as the rack's, come out of it."""
+        entries = {}
+        for row in (
+            self.cap.get(tile),
+            (self.rack_count or {}).get(tile),
+            (self.real or {}).get(tile),
+        ):
+            if row is not None:
+                entries[row] = -1.0
+        return entries
+
+    def kept_entries(self, number: int, tiles: TileRow) -> dict[int, float]:
+        """A kept table set's entries beyond its tiles': its choice or lock, its real tiles."""
+        entries: dict[int, float] = {}
+        for row in (self.choice.get(number), self.alone.get(number), self.lock.get(number)):
+            if row is not None:
+                entries[row] = 1.0
+        for t in tiles:
+            if self.real is not None and t in self.real:
+                entries[self.real[t]] = entries.get(self.real[t], 0.0) + 1.0
+        return entries
+
+    def add_columns(self, columns: _Columns) -> None:
+        plan = self.plan
+        reading_column = {}
+        readings = 0
+        for js in plan.joker_sets:
+            for r in range(len(js.readings)):
+                # Joker set js takes reading r.
+                entries = {self.choice[js.number]: 1.0}
+                for i, inst in enumerate(plan.instances):
+                    if inst.set_number == js.number and inst.reading == r:
+                        entries[self.instance[i]] = -float(inst.copies)
+                columns.add(1, 0.0, entries)
+                reading_column[js.number, r] = readings
+                readings += 1
+        for i in self.freeable:
+            # Instance i is freed by a copy of its tile from the rack.
+            role = plan.instances[i].role
+            assert role is not None
+            entries = {self.instance[i]: 1.0, self.cap[role]: 1.0}
+            if self.freed_total is not None:
+                entries[self.freed_total] = -1.0
+            columns.add(1, 0.0, entries)
+        for n, host in enumerate(plan.hosts):
+            self.fills.append(self._add_host(columns, n, host))
+        self.layout = JokerLayout(plan, readings, self.freeable, self.fills)
+
+    def _add_host(self, columns: _Columns, n: int, host: Host) -> list[tuple[Tile, str]]:
+        """One host's columns: its copy; if freeing, its freed jokers and its fills."""
+        entries: dict[int, float] = {}
+        for i, _ in host.jokers:
+            entries[self.instance[i]] = entries.get(self.instance[i], 0.0) + 1.0
+        entries[_JOKER_ROW] = float(len(host.jokers))
+        for s, t in host.held:
+            entries[TILE_INDEX[t]] = 1.0
+            if (s, t) in self.anchor:
+                entries[self.anchor[s, t]] = 1.0
+            if self.real is not None:
+                entries[self.real[t]] = 1.0
+        for s in {s for s, _ in host.held}:
+            if s in self.lock:
+                entries[self.lock[s]] = 1.0
+        if not host.freeing:
+            # A core: its free places are filled as the pieces' are.
+            for t in host.free_places:
+                entries[TILE_INDEX[t]] = 1.0
+            columns.add(1, 0.0, entries)
+            return []
+        place, rackish, room = self.place[n], self.rackish[n], self.room[n]
+        entries |= {row: -1.0 for row in place.values()} | {rackish: 2.0}
+        columns.add(1, 0.0, entries)
+        # Freed jokers in the copy.
+        assert (
+            self.freed_total is not None and self.real is not None and self.rack_count is not None
+        )
+        columns.add(len(host.free_places), 0.0, {self.freed_total: 1.0, rackish: 1.0, room: 1.0})
+        fills = []
+        for t in host.free_places:
+            index = TILE_INDEX[t]
+            # A real tile at t (the table's copy, or the rack's not counted as such).
+            columns.add(1, 0.0, {place[t]: 1.0, index: 1.0, self.real[t]: 1.0})
+            fills.append((t, "real"))
+            if t in self.rack_count:
+                # The rack's copy of t, counted towards the two.
+                entries = {place[t]: 1.0, index: 1.0, self.real[t]: 1.0}
+                columns.add(1, 0.0, entries | {self.rack_count[t]: 1.0, rackish: -1.0})
+                fills.append((t, "rack"))
+            # A loose joker at t: from the rack, or freed.
+            columns.add(1, 0.0, {place[t]: 1.0, _JOKER_ROW: 1.0, rackish: -1.0, room: -1.0})
+            fills.append((t, "joker"))
+        return fills
 
 
 class _Columns:
@@ -673,66 +656,48 @@ class _Columns:
         )
 
 
-def _read_hosts(layout: Layout, counts: Vector, arrangement: Arrangement) -> None:
-    """The hosts, from their columns (those right after the kept sets'), into the arrangement.
-
-    A host that is not freeing (LOCKED) takes its jokers from the stand-ins before the pieces
-    do, so that a table set's joker tends to stay with it: the stand-ins of a tile are never
-    fewer than its places in the pieces, nor more than those and the hosts' places that are
-    not held (the real copies of a tile are at least the places held for it).
-    """
-    if not layout.hosts:
-        return
-    at = len(layout.piece_numbers) + len(layout.played) + len(layout.stand_ins)
-    at += layout.rack_jokers + layout.table_sets
-    host_counts = iter(counts[at:].tolist())
-    for host in layout.hosts:
-        copies = next(host_counts)
-        if host.freeing:
-            _freed = next(host_counts)
-            jokers = Counter({t: next(host_counts) for t in host.slots})
-            jokers.update({t: next(host_counts) for t in host.roles})
-            from_rack = Counter({t: next(host_counts) for t in host.from_rack})
-            laid = _lay_host(host.shape, copies, jokers, from_rack)
-        else:
-            stand_ins = arrangement.stand_ins
-            laid = [tuple(_stand_in(t, host, stand_ins) for t in host.shape)] if copies else []
-        if laid:
-            arrangement.holders.update({number: len(arrangement.hosts) for number in host.locked})
-        arrangement.hosts.extend(laid)
-
-
-def _stand_in(tile: Tile, host: Host, stand_ins: Counter[Tile]) -> Tile:
-    """A joker at the tile's place in a host, if one stands in for it and the place is not
-    held; else the tile."""
-    if tile in host.held or stand_ins[tile] <= 0:
-        return tile
-    stand_ins[tile] -= 1
-    return JOKER
-
-
-def _lay_host(
-    shape: tuple[Tile, ...], copies: int, jokers: Counter[Tile], from_rack: Counter[Tile]
-) -> list[tuple[Tile, ...]]:
-    """The copies of a host with their jokers in place: the rack tiles dealt round the copies
-    in turn (so each copy has its share), the jokers in places those left free."""
-    rows = [list(shape) for _ in range(copies)]
-    dealt = 0
-    for t in shape:
-        taken = {(dealt + k) % copies for k in range(from_rack[t])}
-        dealt += from_rack[t]
-        free = [c for c in range(copies) if c not in taken]
-        for c in free[: jokers[t]]:
-            rows[c][shape.index(t)] = JOKER
-    return [tuple(row) for row in rows]
-
-
 def read_solution(layout: Layout, values: Vector) -> Arrangement:
     """The arrangement a backend's column values describe: candidates, then hosts."""
     counts = np.rint(values).astype(np.int64)
     arrangement = _read_candidates(layout, counts)
-    _read_hosts(layout, counts, arrangement)
+    if layout.jokers is not None:
+        _read_hosts(layout.jokers, counts[_joker_part_at(layout) :].tolist(), arrangement)
     return arrangement
+
+
+def _joker_part_at(layout: Layout) -> int:
+    """The first column of the joker part: right after the kept sets'."""
+    pieces_and_played = len(layout.piece_numbers) + len(layout.played)
+    return pieces_and_played + len(layout.stand_ins) + layout.rack_jokers + layout.table_sets
+
+
+def _read_hosts(jokers: JokerLayout, counts: list[int], arrangement: Arrangement) -> None:
+    """The hosts laid, with their jokers: a freeing host's loose jokers where its fills say;
+    a core's at free places, from the stand-ins before the pieces take theirs (the
+    stand-ins of a tile are no more than the places of pieces and cores that are not
+    held)."""
+    at = jokers.readings + len(jokers.freed)
+    for host, fills in zip(jokers.plan.hosts, jokers.fills, strict=True):
+        copies = counts[at]
+        at += 1
+        values: list[int] = []
+        if host.freeing:
+            values = counts[at + 1 : at + 1 + len(fills)]
+            at += 1 + len(fills)
+        if not copies:
+            continue
+        if host.freeing:
+            loose = [t for (t, kind), v in zip(fills, values, strict=True) if kind == "joker" and v]
+        else:
+            loose = []
+            for t in host.free_places:
+                if arrangement.stand_ins[t] > 0:
+                    arrangement.stand_ins[t] -= 1
+                    loose.append(t)
+        number = len(arrangement.hosts)
+        arrangement.hosts.append(host.tiles_with_jokers(loose))
+        holding = dict.fromkeys([s for s, _ in host.held])
+        arrangement.holders.extend((s, number) for s in holding)
 
 
 def _read_candidates(layout: Layout, counts: Vector) -> Arrangement:

@@ -9,7 +9,6 @@ and written here: one line per player, `NAME: tiles left [laid=N]`, and an optio
 from __future__ import annotations
 
 import dataclasses
-import enum
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -18,30 +17,10 @@ from pathlib import Path
 
 from .board import read_text
 from .errors import BoardError, Problem, RummisolveError, TileError
-from .rules import Rules, parse_rule_word
+from .rules import Blocked, Method, Rules, parse_rule_word
 from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
 _LAID_RE = re.compile(r"laid=(\d+)", re.IGNORECASE)
-
-
-class Method(enum.Enum):
-    """Who scores what once the winner is known."""
-
-    STANDARD = "standard"
-    """000, 003, 004: losers score minus their rack; the winner the sum of those."""
-    LAID = "laid"
-    """001/002: each scores the value laid on the table minus the rack; the winner the
-    value laid plus the other racks."""
-
-
-class Blocked(enum.Enum):
-    """Who wins when the pool ran out and nobody could go out."""
-
-    DIFFERENCE = "difference"
-    """004: the lowest rack total wins; the others lose the difference to it, and the
-    winner takes the sum of those differences."""
-    FEWEST_TILES = "fewest-tiles"
-    """000: the rack with the fewest tiles wins, and the game is scored the usual way."""
 
 
 @dataclass(frozen=True)

@@ -235,8 +235,8 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
                 shared[i] = shared.get(i, 0) + min(k, leftover[i][t])
         pairs.extend((n >= first_host, -common, n, i) for i, common in shared.items())
     pairs.sort()
-    # A table set that a host holds (locked-joker-sets) gives it its tiles before any other.
-    held = [(False, 0, first_host + h, i) for i, h in arrangement.holders.items()]
+    # A table set that a host holds (its jokers, or its tiles) gives it its tiles first.
+    held = [(False, 0, first_host + h, i) for i, h in arrangement.holders]
     taken: list[dict[int, dict[Tile, int]]] = [{} for _ in new_sets]
     for _, _, n, i in held + pairs:
         need, left = needs[n], leftover[i]
@@ -261,7 +261,7 @@ def _steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
         action = Action.EXTEND if whole else Action.REBUILD
         step = Step(action, tiles, sources, rack_part)
         # A set holding a table set's tiles (locked-joker-sets) comes first under that set.
-        if n - first_host in arrangement.holders.values():
+        if n - first_host in {h for _, h in arrangement.holders}:
             steps_at[main.set_index].insert(0, step)
         else:
             steps_at[main.set_index].append(step)

@@ -1,0 +1,276 @@
+"""The model's columns and rows for the table's jokers under the rules as written.
+
+Under `joker-retrieval=strict` or `replace`, and under `locked-joker-sets`, a joker of the
+table is either freed or stays with its set (docs/rules.md, "Jokers"):
+- stays: it stands for the same tile, in a new set holding a real tile of its old set (with
+  locked sets: the one new set holding all of them);
+- freed: the tile it stands for is played from the rack; under STRICT the freed joker goes
+  into a new set holding two or more tiles played from the rack this turn.
+
+Each set of the table holding a joker (a "joker set") takes one reading (what its jokers
+stand for) unless it is kept as it lies. Its jokers, under that reading, are "instances";
+each instance lies in a host or is freed. A host is a whole set of the new table, laid with
+some instances at their places and the tiles ("held" places) that keep them with their set:
+- a core (not freeing) holds no freed joker: its other places are filled as the pieces'
+  are (real tiles, or loose jokers from the stand-in columns), and a longer set of the new
+  table is the core and pieces beside it, so a core reaches at most three places past the
+  places it must hold (any run cuts into such a core and runs of 3 or more);
+- a freeing host (STRICT) may hold freed jokers: a whole set, each free place filled by a
+  real tile (counted as the rack's copy or not) or a loose joker, and two of its places
+  from the rack (rack copies, or loose jokers that are not freed) if it holds any.
+
+Copies of a tile are alike, and so are jokers: counts decide. A held place is the table's
+copy of its set, one set's copy each, and a joker set lies in one host per anchor tile,
+so held places never need more real copies than the table has; where freeing hosts take
+real tiles too, one row per tile says so.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
+from typing import NamedTuple
+
+from .rules import JokerRetrieval, Rules
+from .sets import MIN_SET, candidate_shapes, joker_roles
+from .tiles import JOKER, MAX_NUMBER, Tile
+
+TileRow = tuple[Tile, ...]
+# A core reaches this many places past the places it must hold, on each side.
+CORE_REACH = 3
+
+
+class Instance(NamedTuple):
+    """A joker of a joker set under one of its readings: the set (its number on the table),
+    the reading, and the tile it stands for (None: free retrieval with locked sets, where it
+    may stand for any tile of its host; `copies` such jokers)."""
+
+    set_number: int
+    reading: int
+    role: Tile | None
+    copies: int = 1
+
+
+@dataclass(frozen=True)
+class Host:
+    """A set of the new table laid whole: its joker-free shape; the instances it holds, each
+    at the place of a tile; the held places (table set, tile), the table's copies; whether
+    it is freeing (and so has a column for each way to fill each free place)."""
+
+    shape: TileRow
+    jokers: tuple[tuple[int, Tile], ...]
+    held: tuple[tuple[int, Tile], ...]
+    freeing: bool
+
+    @property
+    def free_places(self) -> TileRow:
+        taken = {t for _, t in self.jokers} | {t for _, t in self.held}
+        return tuple(t for t in self.shape if t not in taken)
+
+    def tiles_with_jokers(self, loose: Sequence[Tile] = ()) -> TileRow:
+        """The set as laid: jokers at the instances' places and at `loose` places."""
+        at = {t for _, t in self.jokers} | set(loose)
+        return tuple(JOKER if t in at else t for t in self.shape)
+
+
+@dataclass(frozen=True)
+class JokerSet:
+    """A set of the table holding a joker and a real tile: its number, its real tiles, and
+    its readings (each the tiles its jokers stand for; one reading of None roles where roles
+    do not matter)."""
+
+    number: int
+    real: frozenset[Tile]
+    readings: tuple[tuple[Tile | None, ...], ...]
+
+    @property
+    def jokers(self) -> int:
+        return len(self.readings[0])
+
+
+@dataclass(frozen=True)
+class JokerPlan:
+    """What the joker part of the model holds: the joker sets, the sets of jokers alone
+    (kept as they lie), the instances, the hosts, and which rules apply."""
+
+    joker_sets: tuple[JokerSet, ...]
+    jokers_alone: tuple[int, ...]
+    instances: tuple[Instance, ...]
+    hosts: tuple[Host, ...]
+    strict: bool
+    locked: bool
+    by_role: bool
+
+    @property
+    def freeing(self) -> bool:
+        return any(h.freeing for h in self.hosts)
+
+
+def plan_jokers(
+    table: Sequence[TileRow],
+    rules: Rules,
+    available: Counter[Tile],
+    rack: Counter[Tile],
+    loose_jokers: int,
+) -> JokerPlan | None:
+    """The joker part of the model for this table, or None where the table's jokers move
+    freely (no joker on the table, or free retrieval without locked sets).
+
+    `available`: copies in play (table and rack); `loose_jokers`: jokers that could fill a
+    place of a core (the rack's and the table's).
+    """
+    by_role = rules.by_replacement
+    if not (by_role or rules.locked_joker_sets) or not any(JOKER in s for s in table):
+        return None
+    joker_sets, alone = [], []
+    for number, row in enumerate(table):
+        if JOKER not in row:
+            continue
+        real = frozenset(t for t in row if not t.is_joker)
+        if not real:
+            alone.append(number)
+            continue
+        readings: tuple[tuple[Tile | None, ...], ...]
+        if by_role:
+            roles = sorted(joker_roles(row, rules), key=lambda rs: [t.sort_key() for t in rs])
+            readings = tuple(roles)
+        else:
+            readings = ((None,) * row.count(JOKER),)
+        joker_sets.append(JokerSet(number, real, readings))
+    instances: list[Instance] = []
+    for js in joker_sets:
+        for r, reading in enumerate(js.readings):
+            if by_role:
+                instances.extend(Instance(js.number, r, role) for role in reading)
+            else:
+                instances.append(Instance(js.number, r, None, len(reading)))
+    strict = rules.joker_retrieval is JokerRetrieval.STRICT
+    # Freeing hosts only where a rack tile can free a joker.
+    freeing = strict and any(i.role is not None and rack[i.role] > 0 for i in instances)
+    hosts = list(
+        _hosts(joker_sets, instances, rules, available, rack, loose_jokers, freeing, by_role)
+    )
+    return JokerPlan(
+        tuple(joker_sets),
+        tuple(alone),
+        tuple(instances),
+        tuple(hosts),
+        strict and freeing,
+        rules.locked_joker_sets,
+        by_role,
+    )
+
+
+@lru_cache(maxsize=8)
+def _shapes(rules: Rules) -> tuple[TileRow, ...]:
+    """Every joker-free set of any length: the shapes a host may take."""
+    return tuple(s for n in range(MIN_SET, MAX_NUMBER + 1) for s in candidate_shapes(n, rules))
+
+
+# One joker set's part in a host: the instances it holds there (index, place) and its held
+# places (set number, tile).
+_Part = tuple[tuple[tuple[int, Tile], ...], tuple[tuple[int, Tile], ...]]
+
+
+def _hosts(
+    joker_sets: list[JokerSet],
+    instances: list[Instance],
+    rules: Rules,
+    available: Counter[Tile],
+    rack: Counter[Tile],
+    loose_jokers: int,
+    freeing: bool,
+    by_role: bool,
+) -> Iterator[Host]:
+    """Every host the tiles in play can make: for each shape, each way joker sets can take
+    part in it (none, or instances of one reading with their anchor or, locked, all their
+    real tiles), as a core where it reaches no further than it must, and (`freeing`) as a
+    freeing host where two of its places can come from the rack."""
+    rack_jokers = rack[JOKER]
+    by_set: dict[int, list[int]] = {}
+    for index, instance in enumerate(instances):
+        by_set.setdefault(instance.set_number, []).append(index)
+    for shape in _shapes(rules):
+        members = set(shape)
+        options: list[list[_Part | None]] = []
+        for js in joker_sets:
+            parts: list[_Part | None] = [None]
+            if not rules.locked_joker_sets or js.real <= members:
+                parts += _parts(js, by_set[js.number], instances, shape, rules, by_role)
+            options.append(parts)
+        for chosen in product(*options):
+            parts_in = [p for p in chosen if p is not None]
+            jokers = tuple(j for p in parts_in for j in p[0])
+            held = tuple(h for p in parts_in for h in p[1])
+            places = [t for _, t in jokers] + [t for _, t in held]
+            if len(set(places)) != len(places):
+                continue
+            free = [t for t in shape if t not in set(places)]
+            # Places no copy in play can fill need loose jokers.
+            if sum(1 for t in free if available[t] == 0) > loose_jokers:
+                continue
+            if parts_in and _within_reach(shape, places):
+                yield Host(shape, jokers, held, freeing=False)
+            from_rack = sum(1 for t in free if rack[t] > 0) + min(rack_jokers, len(free))
+            if freeing and from_rack >= 2:
+                yield Host(shape, jokers, held, freeing=True)
+
+
+def _parts(
+    js: JokerSet,
+    indices: list[int],
+    instances: list[Instance],
+    shape: TileRow,
+    rules: Rules,
+    by_role: bool,
+) -> Iterator[_Part]:
+    """The ways one joker set can take part in a host of this shape."""
+    members = set(shape)
+    if not by_role:
+        # Free retrieval, locked: all its jokers lie here, at any places its tiles leave.
+        (index,) = indices
+        open_places = [t for t in shape if t not in js.real]
+        held = tuple((js.number, t) for t in sorted(js.real, key=Tile.sort_key))
+        for at in combinations(open_places, instances[index].copies):
+            yield tuple((index, t) for t in at), held
+        return
+    for reading in range(len(js.readings)):
+        mine = [i for i in indices if instances[i].reading == reading]
+        here = [i for i in mine if instances[i].role in members]
+        smallest = 0 if rules.locked_joker_sets else 1
+        for size in range(smallest, len(here) + 1):
+            for chosen in combinations(here, size):
+                jokers = tuple((i, _role(instances[i])) for i in chosen)
+                if rules.locked_joker_sets:
+                    held = tuple((js.number, t) for t in sorted(js.real, key=Tile.sort_key))
+                    yield jokers, held
+                    continue
+                # The anchor matters between hosts of one set only where it has two jokers
+                # or more; else any of its tiles here will do: the nearest.
+                anchors = _anchors_by_nearness(shape, js.real, [t for _, t in jokers])
+                for anchor in anchors if js.jokers > 1 else anchors[:1]:
+                    yield jokers, ((js.number, anchor),)
+
+
+def _role(instance: Instance) -> Tile:
+    assert instance.role is not None
+    return instance.role
+
+
+def _anchors_by_nearness(shape: TileRow, real: frozenset[Tile], at: list[Tile]) -> list[Tile]:
+    """The set's real tiles that the shape holds, nearest to the jokers' places first."""
+    index = {t: i for i, t in enumerate(shape)}
+    held = [t for t in shape if t in real]
+    return sorted(held, key=lambda t: min(abs(index[t] - index[j]) for j in at))
+
+
+def _within_reach(shape: TileRow, places: list[Tile]) -> bool:
+    """A core: a run reaching no more than CORE_REACH places past those it must hold (a
+    group is whole anyway)."""
+    if shape[0].number == shape[1].number:
+        return True
+    index = [i for i, t in enumerate(shape) if t in set(places)]
+    return min(index) <= CORE_REACH and len(shape) - 1 - max(index) <= CORE_REACH
