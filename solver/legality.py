@@ -74,27 +74,33 @@ def joker_problems(board: Board, table: Sequence[TileRow], played: Counter[Tile]
     if not any(JOKER in s for s in board.table):
         return []
     retrieval, locked = rules.joker_retrieval, rules.locked_joker_sets
-    if _jokers_follow(board, table, played, retrieval, locked):
+
+    def follow(retrieval: JokerRetrieval, locked: bool) -> bool:
+        if retrieval is JokerRetrieval.FREE and not locked:
+            return True
+        return _jokers_follow(board, table, played, retrieval, locked)
+
+    if follow(retrieval, locked):
         return []
-    if locked and _jokers_follow(board, table, played, retrieval, locked=False):
+    # Which rule it breaks: the one whose lifting makes the table legal.
+    if retrieval is JokerRetrieval.STRICT and follow(JokerRetrieval.REPLACE, locked):
+        return ["a freed joker is in no set with two tiles from the rack"]
+    if locked and follow(retrieval, locked=False):
         return [_locked_problem(board, table)]
-    strict = retrieval is JokerRetrieval.STRICT
-    if strict and _jokers_follow(board, table, played, JokerRetrieval.REPLACE, locked):
-        return ["a freed joker is in no set with two tiles played from the rack"]
-    return [
-        "a joker left its set without the tile it stands for, from the rack, taking its"
-        " place (or without a tile of its set beside it)"
-    ]
+    return ["a joker left its set, or stands for another tile, and its tile was not played"]
 
 
 def _locked_problem(board: Board, table: Sequence[TileRow]) -> str:
-    """LOCKED-JOKER-SETS: a set whose real tiles are in no one new set, or else sets that
-    would need the same tile of one new set."""
-    for old in board.table:
-        real = {t for t in old if not t.is_joker}
-        if JOKER in old and real and not any(real <= set(row) for row in table):
+    """LOCKED-JOKER-SETS: a set whose real tiles are in no one new set; sets that would need
+    the same tile of one new set; or a joker that left its set."""
+    old_sets = [s for s in board.table if JOKER in s and any(not t.is_joker for t in s)]
+    rows = list(table)
+    for old in old_sets:
+        if not any({t for t in old if not t.is_joker} <= set(row) for row in rows):
             shown = format_tiles(old)
             return f"a tile was taken out of [{shown}], which holds a joker (locked-joker-sets)"
+    if next(_anchors(old_sets, rows, set(), locked=True), None) is None:
+        return "sets holding a joker would need the same tile of one new set (locked-joker-sets)"
     return "a joker left the set it lay in, which stays whole (locked-joker-sets)"
 
 

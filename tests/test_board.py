@@ -22,7 +22,7 @@ from rummisolve.board import (
     stream_entry,
 )
 from rummisolve.errors import BoardError
-from rummisolve.rules import JokerRetrieval, Rules
+from rummisolve.rules import JokerRetrieval, Method, Rules
 from rummisolve.sets import is_valid_set
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, TILE_SETS, Tile, parse_tiles
 
@@ -79,15 +79,16 @@ MALFORMED = [
     (
         "bad-joker-retrieval",
         "rules: joker-retrieval=sometimes\nrack:",
-        ["b.txt:1: rule joker-retrieval takes free, replace or strict, not 'sometimes'"],
+        ["b.txt:1: rule joker-retrieval takes strict, replace or free, not 'sometimes'"],
     ),
     (
         "unknown-rule",
         "rules: okey\nrack:",
         [
-            "b.txt:1: unknown rule 'okey' (known: wraparound, locked-joker-sets, "
-            "joker-retrieval=free|replace|strict, "
-            "initial-meld=N, tile-set=N, joker-penalty=N)"
+            "b.txt:1: unknown rule 'okey' (known: official, casual, hebrew, norwegian, "
+            "portuguese, french, greek, wraparound, initial-meld=N, tile-set=N, "
+            "joker-penalty=N, joker-retrieval=strict|replace|free, locked-joker-sets, "
+            "scoring=standard|laid, blocked=difference|fewest-tiles, double-out)"
         ],
     ),
     (
@@ -103,7 +104,7 @@ MALFORMED = [
     (
         "joker-penalty-no-value",
         "rules: joker-penalty\nrack:",
-        ["b.txt:1: rule joker-penalty needs a whole number, as in joker-penalty=30, not ''"],
+        ["b.txt:1: rule joker-penalty needs a value, as in joker-penalty=N"],
     ),
     (
         "joker-penalty-superscript-digit",
@@ -376,7 +377,24 @@ def test_expected_is_read_as_expect_not_skipped_as_a_comment() -> None:
             Rules(joker_retrieval=JokerRetrieval.STRICT),
             id="joker-retrieval-strict-000-001",
         ),
-        pytest.param("joker-retrieval=FREE", Rules(), id="joker-retrieval-free"),
+        pytest.param(
+            "joker-retrieval=FREE",
+            Rules(joker_retrieval=JokerRetrieval.FREE),
+            id="joker-retrieval-free",
+        ),
+        pytest.param(
+            "casual", Rules(profile="casual", joker_retrieval=JokerRetrieval.FREE), id="casual"
+        ),
+        pytest.param(
+            "norwegian initial-meld=30",
+            Rules(
+                profile="norwegian",
+                locked_joker_sets=True,
+                scoring=Method.LAID,
+            ),
+            id="a-profile-then-an-option",
+        ),
+        pytest.param("hebrew official", Rules(), id="the-last-profile-wins"),
         pytest.param(
             "locked-joker-sets", Rules(locked_joker_sets=True), id="locked-joker-sets-seed-001"
         ),

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from rummisolve.board import format_board, parse_board
+from rummisolve.board import Board, format_board, parse_board
 from rummisolve.cli import cli
 from rummisolve.legality import check_move
 from rummisolve.rules import JokerRetrieval
-from rummisolve.solve import find_move
+from rummisolve.solve import Action, Move, Status, Step, find_move
+from rummisolve.tiles import parse_tiles
 
 # B5 frees the joker of B3 B4 J; under replace it then takes R11's place beside R12, a set
 # with one tile from the rack. Under strict it may only stay as B2: B5 alone is played.
@@ -26,12 +27,26 @@ def test_checker_refuses_a_freed_joker_beside_one_rack_tile() -> None:
 
 
 def test_checker_still_refuses_a_joker_leaving_without_its_tile() -> None:
-    free = parse_board("table:\nB3 B4 B5 J\nrack: K9 K10\n")
-    move = find_move(free)
+    casual = parse_board("rules: casual\ntable:\nB3 B4 B5 J\nrack: K9 K10\n")
+    move = find_move(casual)
     assert move.tiles_played == 2
-    strict = parse_board("rules: joker-retrieval=strict\n" + format_board(free))
-    assert check_move(strict, move) == [
-        "a joker left its set without the tile it stands for taking its place"
+    official = parse_board(format_board(casual), profile="official")
+    assert check_move(official, move) == [
+        "a joker left its set, or stands for another tile, and its tile was not played"
+    ]
+    assert find_move(official).tiles_played == 0
+
+
+def test_a_joker_not_freed_stays_beside_a_tile_of_its_set() -> None:
+    """R3 R4 J's joker may stay the R5 of a run holding its R4 (R3 gone to a group), but
+    not of a run that holds no tile of its set (R3 and R4 both gone to groups)."""
+    text = "table:\nR3 R4 J\nrack: R6 R7 K3 B3 K4 B4\n"
+    board = parse_board(text)
+    move = find_move(board)
+    assert (move.tiles_played, check_move(board, move)) == (4, [])
+    away = move_of(board, ["K3 R3 B3", "K4 R4 B4", "J R6 R7"], "K3 B3 K4 B4 R6 R7")
+    assert check_move(board, away)[-1:] == [
+        "a joker left its set, or stands for another tile, and its tile was not played"
     ]
 
 
@@ -41,16 +56,26 @@ def test_a_rack_joker_counts_as_a_tile_from_the_rack() -> None:
     assert (move.tiles_played, check_move(board, move)) == (3, [])
 
 
-def test_strict_goes_through_a_board_file_unchanged() -> None:
-    board = parse_board(FREED_BESIDE_ONE.format("strict"))
-    assert board.rules.joker_retrieval is JokerRetrieval.STRICT
-    assert "rules: joker-retrieval=strict" in format_board(board)
+def test_strict_is_the_default_and_replace_goes_through_a_board_file_unchanged() -> None:
+    assert parse_board("rack: R5\n").rules.joker_retrieval is JokerRetrieval.STRICT
+    board = parse_board(FREED_BESIDE_ONE.format("replace"))
+    assert board.rules.joker_retrieval is JokerRetrieval.REPLACE
+    assert "rules: joker-retrieval=replace" in format_board(board)
     assert parse_board(format_board(board)) == board
 
 
-def test_strict_on_the_command_line_wins_over_the_file() -> None:
+def test_the_command_line_wins_over_the_file() -> None:
     result = CliRunner().invoke(
-        cli, ["check", "-", "--joker-retrieval", "strict"], input=FREED_BESIDE_ONE.format("free")
+        cli, ["check", "-", "--joker-retrieval", "replace"], input=FREED_BESIDE_ONE.format("free")
     )
     assert result.exit_code == 0, result.stderr
-    assert "rules: joker-retrieval=strict" in result.stdout
+    assert "rules: joker-retrieval=replace" in result.stdout
+
+
+def move_of(board: Board, rows: list[str], played: str) -> Move:
+    """A move laid out by hand: its new table and the tiles it plays (steps left aside)."""
+    table = tuple(parse_tiles(row) for row in rows)
+    tiles = parse_tiles(played)
+    steps = tuple(Step(Action.REBUILD, row, (), ()) for row in table)
+    value = sum(t.number for t in tiles)
+    return Move(Status.OPTIMAL, tiles, table, (), len(tiles), value, 0.0, steps, "hand")

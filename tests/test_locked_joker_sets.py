@@ -5,6 +5,7 @@ and the rule goes through board files and the command line."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,8 @@ from rummisolve.solve import Action, Move, Source, Status, Step, find_move
 from rummisolve.tiles import Tile, parse_tile
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "locked-joker-sets"
-# R5 leaves for R5 O5 B5 and the joker for K1 K2: only without the rule.
+# R5 leaves for R5 O5 B5 (and, where jokers move freely, the joker for K1 K2): only
+# without the rule.
 TAKES_R5 = "table:\nR5 R6 R7 R8 J\nrack: B5 O5 K1 K2\n"
 
 
@@ -28,6 +30,8 @@ def tiles(text: str) -> tuple[Tile, ...]:
 
 
 def locked(text: str) -> Board:
+    if text.startswith("rules:"):
+        return parse_board(text, locked_joker_sets=True)
     return parse_board("rules: locked-joker-sets\n" + text)
 
 
@@ -40,19 +44,23 @@ def move_of(board: Board, steps: list[Step]) -> Move:
 
 
 def test_checker_refuses_a_tile_taken_out_of_a_set_with_a_joker() -> None:
-    free = parse_board(TAKES_R5)
-    move = find_move(free)
-    assert (move.tiles_played, check_move(free, move)) == (4, [])
+    official = parse_board(TAKES_R5)
+    move = find_move(official)
+    assert (move.tiles_played, check_move(official, move)) == (2, [])
     assert check_move(locked(TAKES_R5), move) == [
         "a tile was taken out of [R5 R6 R7 R8 J], which holds a joker (locked-joker-sets)"
     ]
-    assert find_move(locked(TAKES_R5)).tiles_played == 2
+    assert find_move(locked(TAKES_R5)).tiles_played == 0
+    # Where jokers move freely, the set's joker is still held by it.
+    casual = parse_board("rules: casual\n" + TAKES_R5)
+    assert find_move(casual).tiles_played == 4
+    assert find_move(parse_board("rules: casual locked-joker-sets\n" + TAKES_R5)).tiles_played == 0
 
 
 def test_checker_matches_sets_to_new_sets_one_tile_each() -> None:
     """Both sets R5 R6 J fit in R4 R5 R6 J J, but it holds R5 and R6 once: one of them must
     have given its R5 and R6 to the groups."""
-    text = "table:\nR5 R6 J\nR5 R6 J\nrack: R4 B5 K5 B6 K6\n"
+    text = "rules: casual\ntable:\nR5 R6 J\nR5 R6 J\nrack: R4 B5 K5 B6 K6\n"
     steps = [
         Step(
             Action.REBUILD,
@@ -73,7 +81,7 @@ def test_strict_counts_a_locked_tile_as_the_tables() -> None:
     """B5 frees the joker of B3 B4 J into R4 R5 R6 R7 J J, which needs two tiles from the
     rack. Under strict alone its R5 may be the rack's copy (the rack's R5 is alike); with
     locked-joker-sets it is the one of R5 R6 R7 J, and R4 is the only rack tile there."""
-    text = "rules: joker-retrieval=strict\ntable:\nB3 B4 J\nR5 R6 R7 J\nrack: B5 R4 R5 K5 O5\n"
+    text = "table:\nB3 B4 J\nR5 R6 R7 J\nrack: B5 R4 R5 K5 O5\n"
     steps = [
         Step(Action.REBUILD, tiles("B3 B4 B5"), (Source(0, tiles("B3 B4")),), tiles("B5")),
         Step(
@@ -116,11 +124,14 @@ def test_a_set_that_grew_is_shown_extended() -> None:
     )
 
 
-def test_two_sets_that_grew_into_one_give_it_all_their_tiles() -> None:
+def test_a_freed_joker_leaves_a_locked_set_whose_tiles_stay_together() -> None:
+    """R7 frees the joker of R5 R6 J (or of R8 R9 J) and takes its place; the freed joker
+    joins two tiles from the rack (K2 O2, worth more than K1 K2). The other pair would need
+    the other joker, which nothing frees."""
     board = locked("table:\nR5 R6 J\nR8 R9 J\nrack: R7 K1 K2 O1 O2\n")
     move = find_move(board)
-    (run,) = [step for step in move.steps if step.tiles == tiles("R5 R6 R7 R8 R9")]
-    assert run.from_table == (Source(0, tiles("R5 R6")), Source(1, tiles("R8 R9")))
+    assert (move.tiles_played, check_move(board, move)) == (3, [])
+    assert Counter(tiles("K2 O2 J")) in [Counter(row) for row in move.table]
 
 
 def test_the_rule_goes_through_a_board_file_unchanged() -> None:
@@ -139,16 +150,19 @@ def test_hint_with_the_rule_word_and_without_it_on_the_command_line() -> None:
     path = str(PUZZLES / "001-long-run-keeps-its-end-tile.txt")
     code, out, err = run("hint", path, "--json")
     assert (code, err) == (0, "")
-    assert (json.loads(out)["tiles_played"], json.loads(out)["value_played"]) == (2, 10)
+    assert (json.loads(out)["tiles_played"], json.loads(out)["value_played"]) == (0, 0)
     code, out, _ = run("hint", path, "--json", "--no-locked-joker-sets")
-    assert (code, json.loads(out)["tiles_played"]) == (0, 4)
+    assert (code, json.loads(out)["tiles_played"]) == (0, 2)
 
 
 def test_hint_with_the_option() -> None:
     code, out, err = run("hint", "-", "--locked-joker-sets", stdin=TAKES_R5)
     assert (code, err) == (0, "")
+    assert out.startswith("No move: draw a tile.\n")
+    code, out, err = run("hint", "-", "--no-locked-joker-sets", stdin=TAKES_R5)
+    assert (code, err) == (0, "")
     assert out.startswith("Play 2 tiles (10 points): B5 O5\n")
-    assert "R5 R6 R7 R8   split off [R5 R6 R7 R8 J]\n" in out
+    assert "R6 R7 R8 J   split off [R5 R6 R7 R8 J]\n" in out
 
 
 def test_check_names_the_rule() -> None:

@@ -36,7 +36,12 @@ def table_of(move: Move) -> list[str]:
 CASES = {
     # (board, tiles played, value played)
     "joker-may-leave-a-group-of-4": ("table:\nR5 B5 K5 J\nrack: O1 O2 O3\n", 3, 6),
-    "joker-leaves-a-group-of-4-for-a-run": ("table:\nR5 B5 K5 J\nrack: O8 O9\n", 2, 17),
+    "joker-stays-with-its-group": ("table:\nR5 B5 K5 J\nrack: O8 O9\n", 0, 0),
+    "casual-joker-leaves-a-group-of-4-for-a-run": (
+        "rules: casual\ntable:\nR5 B5 K5 J\nrack: O8 O9\n",
+        2,
+        17,
+    ),
     "joker-at-the-start-of-a-run": ("table:\nJ R4 R5\nrack: R6 R7\n", 2, 13),
     "joker-at-the-end-of-a-run": ("table:\nR4 R5 J\nrack: R3 R2\n", 2, 5),
     "two-jokers-in-one-set": ("table:\nJ R7 J\nrack: R5 R9\n", 2, 14),
@@ -147,6 +152,7 @@ def test_played_tiles_leave_the_rack(backend: str) -> None:
 # A position whose branch-and-bound finds a first solution at its 4th node and proves it
 # only at its 17th: stopping in between must give that solution, marked feasible.
 DEEP = """\
+rules: casual
 table:
 R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13
 K2 R2 J B2
