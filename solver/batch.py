@@ -604,7 +604,7 @@ def _row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSett
 
 def _jsonl_row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSettings) -> str:
     """`hint --json`'s object with the file first; with --check-expected, the expectation."""
-    obj = {"file": path, **move_json(move)}
+    obj = {"file": path, **move_json(move, board.rules)}
     if s.check_expected and board.expect is not None:
         obj["expect"] = board.expect._asdict()
         obj["check"] = _check_cell(board, move, mismatch)

@@ -1,6 +1,6 @@
 """Board files: the table, the rack, whether the player has opened, and rule options.
 
-`parse_board` and `format_board` undo each other; the format is in shared/interface.md.
+`parse_board` and `format_board` undo each other; the format is in docs/format.md.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import BoardError, Problem, TileError
-from .rules import WHOLE_NUMBER, Rules, parse_rule_word
+from .rules import WHOLE_NUMBER, Rules, apply_overrides, parse_rule_word
 from .sets import MIN_SET, read_meld
 from .tiles import Tile, format_tile, format_tiles, parse_tile, split_tiles
 
@@ -57,13 +57,15 @@ class Board:
         return [t for s in self.table for t in s]
 
 
-def format_board(board: Board) -> str:
-    """The board as a file that `parse_board` reads back to the same board."""
+def format_board(board: Board, full_rules: bool = False) -> str:
+    """The board as a file that `parse_board` reads back to the same board; `full_rules`:
+    every rule option written out, so that it reads back the same whatever the defaults
+    become (boards that `generate` writes)."""
     lines = []
     if board.expect is not None:
         lines.append(f"# expect: {board.expect}")
-    if differences := board.rules.differences():
-        lines.append("rules: " + " ".join(differences))
+    if words := board.rules.words(full=full_rules):
+        lines.append("rules: " + " ".join(words))
     lines.append(f"opened: {'yes' if board.opened else 'no'}")
     lines.append("table:")
     lines.extend(format_tiles(s) for s in board.table)
@@ -122,7 +124,7 @@ def stream_entry(number: int, note: str, board: Board) -> str:
     """Board `number` of a stream (1 first), below its `# --- board N: note` line and, but
     for the first, an empty line: what `split_stream` cuts apart again."""
     gap = "\n" if number > 1 else ""
-    return f"{gap}# --- board {number}: {note}\n{format_board(board)}"
+    return f"{gap}# --- board {number}: {note}\n{format_board(board, full_rules=True)}"
 
 
 def split_stream(data: bytes) -> list[bytes]:
@@ -212,7 +214,7 @@ class _Reader:
             self.problem(
                 len(lines) or 1, "no rack: section (write 'rack:' alone for an empty rack)"
             )
-        rules = self.apply_overrides(rules, overrides)
+        rules = apply_overrides(rules, overrides)
         self.check_sets(table, rules)
         self.check_counts(table, rack, rules)
         return Board(
@@ -269,10 +271,6 @@ class _Reader:
             self.problem(number, "expect: needs both tiles=N and value=N")
             return None
         return Expectation(values["tiles"], values["value"])
-
-    def apply_overrides(self, rules: Rules, overrides: dict[str, object]) -> Rules:
-        given = {k: v for k, v in overrides.items() if v is not None}
-        return rules.replace(**given) if given else rules
 
     def check_sets(self, table: Iterable[tuple[int, tuple[Tile, ...]]], rules: Rules) -> None:
         for number, tiles in table:

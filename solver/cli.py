@@ -59,7 +59,17 @@ from .generate import SizeError, Span, generate_boards
 from .legality import check_move
 from .model import Objective
 from .render import move_json, render_move
-from .rules import LARGEST_NUMBER, MAX_JOKER_PENALTY, Blocked, JokerRetrieval, Method, Rules
+from .rules import (
+    LARGEST_NUMBER,
+    MAX_JOKER_PENALTY,
+    OPTIONS,
+    PROFILE_NAMES,
+    PROFILES,
+    Blocked,
+    Method,
+    Rules,
+    apply_overrides,
+)
 from .scoring import (
     FinishedGame,
     GameScore,
@@ -68,7 +78,7 @@ from .scoring import (
     score_game,
 )
 from .solve import find_move
-from .tiles import format_tiles
+from .tiles import TILE_SETS, format_tiles
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -110,46 +120,62 @@ RULE_NUMBER = click.IntRange(0, LARGEST_NUMBER)
 
 
 def rule_options(command: F) -> F:
-    """The rule options every board-reading command takes; the command line wins."""
+    """The rule options every board-reading command takes (rules.OPTIONS, declared once),
+    and `--rules NAME`, a profile; the command line wins over a board's `rules:` line."""
     options = [
-        click.option("--wraparound/--no-wraparound", default=None, help="12-13-1 is a run."),
-        click.option("--initial-meld", type=RULE_NUMBER, help="Points the initial meld needs."),
-        click.option("--tile-set", type=click.Choice(["106", "160"]), help="Which box of tiles."),
         click.option(
-            "--joker-penalty",
-            type=click.IntRange(0, MAX_JOKER_PENALTY),
-            help="A joker's value on a rack.",
-        ),
-        click.option(
-            "--joker-retrieval",
-            type=click.Choice([j.value for j in JokerRetrieval]),
-            help="free: a joker may move to any set; replace: only for the tile it stands "
-            "for, from the rack (all seeds); strict: replace, and the freed joker goes into "
-            "a set with two tiles from the rack (000, 001).",
-        ),
-        click.option(
-            "--locked-joker-sets/--no-locked-joker-sets",
-            default=None,
-            help="No tile may be taken out of a set that holds a joker; tiles may be added (001).",
-        ),
+            "--rules",
+            "profile",
+            type=click.Choice(PROFILE_NAMES, case_sensitive=False),
+            help="A rules profile, set before the options below (see 'rummisolve rules').",
+        )
     ]
-    for option in reversed(options):
-        command = option(command)
+    for option in OPTIONS:
+        if option.kind is bool:
+            flags = f"--{option.word}/--no-{option.word}"
+            options.append(click.option(flags, option.field, default=None, help=option.help))
+            continue
+        kind: click.ParamType[Any]
+        if option.word == "tile-set":
+            kind = click.Choice([str(n) for n in sorted(TILE_SETS)])
+        elif option.word == "joker-penalty":
+            kind = click.IntRange(0, MAX_JOKER_PENALTY)
+        elif option.kind is int:
+            kind = RULE_NUMBER
+        else:
+            kind = click.Choice(option.choices, case_sensitive=False)
+        options.append(click.option(f"--{option.word}", option.field, type=kind, help=option.help))
+    for decorator in reversed(options):
+        command = decorator(command)
     return command
 
 
 def rule_overrides(kwargs: dict[str, Any]) -> dict[str, object]:
-    """The rule options given on the command line, as `parse_board` takes them."""
-    tile_set = kwargs.pop("tile_set", None)
-    retrieval = kwargs.pop("joker_retrieval", None)
-    return {
-        "wraparound": kwargs.pop("wraparound", None),
-        "initial_meld": kwargs.pop("initial_meld", None),
-        "tile_set": int(tile_set) if tile_set is not None else None,
-        "joker_penalty": kwargs.pop("joker_penalty", None),
-        "joker_retrieval": JokerRetrieval(retrieval) if retrieval is not None else None,
-        "locked_joker_sets": kwargs.pop("locked_joker_sets", None),
-    }
+    """The rule options given on the command line (None: not given), as `parse_board` and
+    `rules.apply_overrides` take them: a `profile`, then each option by its field."""
+    overrides: dict[str, object] = {"profile": kwargs.pop("profile", None)}
+    for option in OPTIONS:
+        value = kwargs.pop(option.field, None)
+        if value is not None and option.kind is not bool:
+            value = option.parse(str(value))
+        overrides[option.field] = value
+    return overrides
+
+
+def rule_flags(rules: Rules) -> str:
+    """The command-line options that give these rules: ` --rules hebrew --joker-penalty 20`."""
+    flags = []
+    for word in rules.words():
+        name, _, value = word.partition("=")
+        if name in PROFILES:
+            flags.append(f"--rules {name}")
+        elif value == "no":
+            flags.append(f"--no-{name}")
+        elif value:
+            flags.append(f"--{name} {value}")
+        else:
+            flags.append(f"--{name}")
+    return "".join(" " + flag for flag in flags)
 
 
 objective_option = click.option(
@@ -222,6 +248,60 @@ def cli() -> None:
     """Rummikub solver: the proved-best play from a table and a rack."""
 
 
+@cli.command("rules")
+@click.argument("name", metavar="[NAME|BOARD]", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rule_options
+@core_errors
+def rules_command(name: str | None, as_json: bool, **options: Any) -> None:
+    """The rules a profile (or a board file) puts in force, each with where it comes from;
+    without NAME, every profile.
+
+    Example: rummisolve rules hebrew
+    """
+    overrides = rule_overrides(options)
+    if name is None and not any(v is not None for v in overrides.values()):
+        profiles = [PROFILES[n].rules for n in PROFILE_NAMES]
+        if as_json:
+            click.echo(json.dumps({"profiles": {r.profile: rules_json(r) for r in profiles}}))
+        else:
+            click.echo("\n\n".join(rules_text(r) for r in profiles))
+        return
+    if name is None:
+        chosen = apply_overrides(Rules(), overrides)
+    elif name.lower() in PROFILES:
+        chosen = apply_overrides(PROFILES[name.lower()].rules, overrides)
+    else:
+        chosen = read_board(name, **overrides).rules
+    click.echo(json.dumps(rules_json(chosen)) if as_json else rules_text(chosen))
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """`rules --json`: the profile, what it is, every option's value and its source."""
+    profile = PROFILES[rules.profile]
+    return {
+        "profile": rules.profile,
+        "summary": profile.summary,
+        "rules": rules.as_json(),
+        "sources": {o.field: rules.source_of(o.field) for o in OPTIONS},
+        "words": rules.words(full=True),
+    }
+
+
+def rules_text(rules: Rules) -> str:
+    """`rules`: the profile and what it is, then each option, its value and its source."""
+    profile = PROFILES[rules.profile]
+    changed = rules.differences()
+    title = f"{rules.profile}: {profile.summary}"
+    if changed:
+        title += f" (changed here: {' '.join(changed)})"
+    values = {o.field: o.word_for(rules) for o in OPTIONS}
+    width = max(len(v) for v in values.values())
+    lines = [title]
+    lines.extend(f"  {values[o.field]:<{width}}  {rules.source_of(o.field)}" for o in OPTIONS)
+    return "\n".join(lines)
+
+
 @cli.command()
 @click.argument(
     "board_path",
@@ -237,7 +317,7 @@ def check(board_path: str, **options: Any) -> None:
 
 @cli.command()
 @click.argument("board_path", metavar="BOARD")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (interface.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/format.md).")
 @objective_option
 @backend_option
 @time_limit_option
@@ -259,7 +339,7 @@ def hint(
             f"{board_path}: the answer breaks the rules (a solver bug): {'; '.join(problems)}"
         )
     if as_json:
-        click.echo(json.dumps(move_json(move)))
+        click.echo(json.dumps(move_json(move, board.rules)))
     else:
         click.echo(render_move(board, move, colour=use_colour()), nl=False)
 
@@ -276,8 +356,8 @@ def describe_board(board: Board) -> str:
         f"{plural(len(board.rack), 'tile')} on the rack",
         "opened" if board.opened else "not opened",
     ]
-    if differences := board.rules.differences():
-        words.append("rules: " + " ".join(differences))
+    if rule_words := board.rules.words():
+        words.append("rules: " + " ".join(rule_words))
     return ", ".join(words)
 
 
@@ -330,7 +410,7 @@ def generate(
     """Deal random, legal positions from the box, as board files."""
     if overwrite and out is None:
         raise click.UsageError("--overwrite needs --out")
-    rules = Rules().replace(**{k: v for k, v in rule_overrides(options).items() if v is not None})
+    rules = apply_overrides(Rules(), rule_overrides(options))
     boards = deal(
         count,
         seed,
@@ -346,7 +426,7 @@ def generate(
         recipe += f" --jokers {jokers}"
     if not opened:
         recipe += " --not-opened"
-    recipe += "".join(" --" + word.replace("=", " ") for word in rules.differences())
+    recipe += rule_flags(rules)
     if out is not None:
         prepare_board_folder(out, overwrite)
     width = max(5, len(str(count)))
@@ -357,7 +437,7 @@ def generate(
                 if out is None:
                     click.echo(stream_entry(number, recipe, board), nl=False)
                 else:
-                    text = f"# {recipe}: board {number}\n{format_board(board)}"
+                    text = f"# {recipe}: board {number}\n{format_board(board, full_rules=True)}"
                     write_whole(out / f"gen-{number:0{width}d}.txt", text)
                 written = number
                 if ctrl_c.pressed:
@@ -618,7 +698,7 @@ def bench(
         count = DEFAULT_BENCH_BOARDS
     generated: Iterable[Board] = ()
     if count:
-        rules = Rules().replace(**{k: v for k, v in overrides.items() if v is not None})
+        rules = apply_overrides(Rules(), overrides)
         generated = deal(count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules)
     total = len(files) + (count or 0)
     run = Bench(backends or BACKENDS, repeat, Objective(objective), time_limit)
@@ -760,12 +840,14 @@ def bench_row(result: BackendResult) -> list[str]:
     "--scoring",
     "method",
     type=click.Choice([m.value for m in Method]),
-    help="standard (000, 003, 004) or laid: laid minus rack, needs laid=N (001, 002).",
+    help="standard: losers lose their rack, the winner takes the sum; laid: value laid minus"
+    " the rack, needs laid=N (the Norwegian rules).",
 )
 @click.option(
     "--blocked",
     type=click.Choice([b.value for b in Blocked]),
-    help="Who wins when no rack is empty: lowest total (004) or fewest tiles (000).",
+    help="Who wins when no rack is empty: the lowest total (the rulebook) or the fewest tiles"
+    " (the Hebrew rules).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the scores.")
 @core_errors
@@ -844,22 +926,8 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
     callback=strategy_list,
     help=f"One per seat, comma-separated, repeated if fewer: {', '.join(STRATEGIES)}.",
 )
-@click.option(
-    "--scoring",
-    "method",
-    type=click.Choice([m.value for m in Method]),
-    default=Method.STANDARD.value,
-    show_default=True,
-    help="standard (000, 003, 004) or laid: laid minus rack (001, 002).",
-)
-@click.option(
-    "--blocked",
-    type=click.Choice([b.value for b in Blocked]),
-    default=Blocked.DIFFERENCE.value,
-    show_default=True,
-    help="Who wins when the pool ran out: lowest total (004) or fewest tiles (000).",
-)
-@click.option("--doubled", is_flag=True, help="House rule: going out in one turn doubles.")
+# Before --double-out was a rule option, play took --doubled for it: kept, not shown.
+@click.option("--doubled", is_flag=True, hidden=True)
 @backend_option
 @time_limit_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: games and totals.")
@@ -877,8 +945,6 @@ def play(
     target: int | None,
     seed: int,
     strategies: tuple[Strategy, ...],
-    method: str,
-    blocked: str,
     doubled: bool,
     backend: str,
     time_limit: float | None,
@@ -894,24 +960,21 @@ def play(
     # Opened before the first game, so that a bad path fails at once.
     with contextlib.ExitStack() as stack:
         log_file = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
-        given = {k: v for k, v in rule_overrides(options).items() if v is not None}
-        rules = Rules(tile_set=tile_set_for(players)).replace(**given)
-        game_options = GameOptions(
-            rules=rules,
-            method=Method(method),
-            blocked=Blocked(blocked),
-            doubled=doubled,
-            backend=backend,
-            time_limit=time_limit,
-        )
+        overrides = rule_overrides(options)
+        if doubled:
+            overrides["double_out"] = True
+        rules = apply_overrides(Rules(), overrides)
+        if overrides["tile_set"] is None:
+            rules = rules.replace(tile_set=tile_set_for(players))
+        game_options = GameOptions(rules=rules, backend=backend, time_limit=time_limit)
 
         def log(turn: Turn) -> None:
             if log_file is not None:
-                log_file.write(json.dumps(turn.as_json()) + "\n")
+                log_file.write(json.dumps(turn.as_json() | {"rules": rules.as_json()}) + "\n")
 
         record = play_match(make_seats(strategies, players), game_options, seed, games, target, log)
         if as_json:
-            click.echo(json.dumps(match_json(record, seed)))
+            click.echo(json.dumps(match_json(record, seed) | {"rules": rules.as_json()}))
         else:
             click.echo(match_table(record, seed))
 

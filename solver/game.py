@@ -21,7 +21,7 @@ from .board import Board
 from .errors import RummisolveError
 from .legality import check_move
 from .model import Objective
-from .rules import Blocked, Method, Rules
+from .rules import Rules
 from .scoring import (
     FinishedGame,
     GameScore,
@@ -137,19 +137,15 @@ class Seat:
 
 @dataclass(frozen=True)
 class GameOptions:
-    """The rules a table plays under, and how the solver is asked."""
+    """The rules a table plays under (scoring included), and how the solver is asked."""
 
     rules: Rules = field(default_factory=Rules)
-    method: Method = Method.STANDARD
-    blocked: Blocked = Blocked.DIFFERENCE
-    doubled: bool = False
-    """House rule (004): going out in one turn, having laid nothing before, doubles."""
     backend: str = DEFAULT_BACKEND
     time_limit: float | None = None
 
     @property
     def scoring(self) -> Scoring:
-        return Scoring(self.method, self.blocked, self.rules.joker_penalty)
+        return Scoring.of(self.rules)
 
 
 @dataclass(frozen=True)
@@ -264,7 +260,7 @@ def play_game(
             break
     result = FinishedGame(
         tuple(PlayerResult(p.seat.name, p.rack, p.laid) for p in _in_seat_order(players, seats)),
-        doubled=options.doubled and out is not None and out.plays == 1,
+        doubled=options.rules.double_out and out is not None and out.plays == 1,
     )
     return GameRecord(
         number=number,

@@ -1,4 +1,4 @@
-"""A move as JSON (interface.md) and as text for a person, tiles in colour when wanted."""
+"""A move as JSON (docs/format.md) and as text for a person, tiles in colour when wanted."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .board import Board
+from .rules import Rules
 from .solve import Action, Move, Status, Step
 from .tiles import Colour, Tile, format_tile, format_tiles
 
@@ -23,8 +24,8 @@ def tiles_json(tiles: Iterable[Tile]) -> list[str]:
     return [format_tile(t) for t in tiles]
 
 
-def move_json(move: Move) -> dict[str, Any]:
-    """The object `hint --json` prints; keys beyond interface.md's are additions."""
+def move_json(move: Move, rules: Rules) -> dict[str, Any]:
+    """The object `hint --json` prints (docs/format.md), with the rules it was found under."""
     return {
         "status": move.status.value,
         "tiles_played": move.tiles_played,
@@ -36,6 +37,7 @@ def move_json(move: Move) -> dict[str, Any]:
         "sets_changed": move.sets_changed,
         "steps": [_step_json(step) for step in move.steps],
         "backend": move.backend,
+        "rules": rules.as_json(),
     }
 
 
@@ -59,7 +61,10 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     def row(tiles: Iterable[Tile]) -> str:
         return " ".join(paint(t, colour) for t in tiles)
 
-    footer = f"({move.status.value}, {move.seconds * 1000:.0f} ms, {move.backend})"
+    # The rules, where they are not the official ones: "; rules: hebrew joker-penalty=20".
+    words = board.rules.words()
+    under = f"; rules: {' '.join(words)}" if words else ""
+    footer = f"({move.status.value}, {move.seconds * 1000:.0f} ms, {move.backend}{under})"
     if not move.played:
         if move.status is Status.FEASIBLE:
             cut_short = "No move found within the time limit (a longer --time-limit may find one)."

@@ -269,7 +269,7 @@ RULEBOOK = "the published rulebook (Pressman, 2009)"
 _OFFICIAL_SOURCES = {
     "wraparound": RULEBOOK + ": a run ends at 1 and at 13",
     "initial_meld": RULEBOOK + ": 30 points, from the rack alone",
-    "tile_set": RULEBOOK + " (106 tiles); for 5-6 players 160, as the Greek rules say",
+    "tile_set": RULEBOOK + ": 106 tiles; 160 for 5-6 players, as the Greek rules say",
     "joker_penalty": RULEBOOK + ": 30 points",
     "joker_retrieval": RULEBOOK + ": replaced by the tile from the rack, the freed joker"
     " used again with two or more tiles from the rack",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .board import read_text
 from .errors import BoardError, Problem, RummisolveError, TileError
-from .rules import Blocked, Method, Rules, parse_rule_word
+from .rules import PROFILES, Blocked, Method, Rules, parse_rule_word
 from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
 _LAID_RE = re.compile(r"laid=(\d+)", re.IGNORECASE)
@@ -30,6 +30,11 @@ class Scoring:
     method: Method = Method.STANDARD
     blocked: Blocked = Blocked.DIFFERENCE
     joker_penalty: int = 30
+
+    @classmethod
+    def of(cls, rules: Rules) -> Scoring:
+        """The scoring a table's rules set."""
+        return cls(rules.scoring, rules.blocked, rules.joker_penalty)
 
     def rack_total(self, rack: Iterable[Tile]) -> int:
         return sum(tile_value(t, self.joker_penalty) for t in rack)
@@ -254,11 +259,14 @@ def _read_rules(
     number: int,
     problems: list[Problem],
 ) -> tuple[Scoring, bool]:
-    """The score file's `rules:` words: joker-penalty=N, scoring=..., blocked=..., doubled."""
+    """The score file's `rules:` words: a profile, joker-penalty=N, scoring=..., blocked=...,
+    doubled."""
     for word in text.split():
         key, _, value = word.lower().partition("=")
         try:
-            if key == "doubled" and not value:
+            if key in PROFILES and not value:
+                scoring = Scoring.of(PROFILES[key].rules)
+            elif key == "doubled" and not value:
                 doubled = True
             elif key == "scoring":
                 scoring = _replace(scoring, method=Method(value))
@@ -269,8 +277,9 @@ def _read_rules(
                 scoring = _replace(scoring, joker_penalty=penalty)
             else:
                 raise ValueError(
-                    f"unknown rule {word!r} (known: joker-penalty=N, scoring=standard|laid, "
-                    "blocked=difference|fewest-tiles, doubled)"
+                    f"unknown rule {word!r} (known: a profile such as norwegian, "
+                    "joker-penalty=N, scoring=standard|laid, blocked=difference|fewest-tiles, "
+                    "doubled)"
                 )
         except ValueError as error:
             problems.append(Problem(source, number, _rule_message(key, value, error)))

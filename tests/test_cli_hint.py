@@ -15,6 +15,7 @@ from rummisolve.backends import BACKENDS
 from rummisolve.board import parse_board
 from rummisolve.cli import cli
 from rummisolve.render import render_move
+from rummisolve.rules import Rules
 from rummisolve.solve import find_move
 
 BOARD = """\
@@ -62,6 +63,7 @@ def test_json_output(board_file: Path) -> None:
     answer = json.loads(out)
     assert answer["seconds"] >= 0
     del answer["seconds"], answer["steps"]
+    assert answer.pop("rules") == Rules().as_json()
     assert answer == {
         "status": "optimal",
         "tiles_played": 3,

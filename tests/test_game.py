@@ -32,8 +32,7 @@ from rummisolve.game import (
     tile_set_for,
 )
 from rummisolve.model import Objective
-from rummisolve.rules import JokerRetrieval, Rules
-from rummisolve.scoring import Blocked, Method
+from rummisolve.rules import Blocked, JokerRetrieval, Method, Rules
 from rummisolve.sets import read_meld
 from rummisolve.solve import Move, find_move, no_move
 from rummisolve.tiles import JOKER, Tile, parse_tile
@@ -273,7 +272,7 @@ def test_players_out_of_range_are_refused(players: int) -> None:
 
 
 def test_laid_scoring_in_a_game() -> None:
-    options = dataclasses.replace(options_for(4), method=Method.LAID, blocked=Blocked.FEWEST_TILES)
+    options = options_for(4, scoring=Method.LAID, blocked=Blocked.FEWEST_TILES)
     record, _ = play_logged(4, 1, options=options)
     laid = {p.name: p.laid for p in record.result.players}
     assert all(v is not None and v >= 0 for v in laid.values())
@@ -378,7 +377,9 @@ def test_play_json_shape_and_log(tmp_path: Path) -> None:
     assert data["totals"] == {p: sum(g["scores"][p] for g in data["games"]) for p in ("P1", "P2")}
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(lines) == sum(g["turns"] for g in data["games"])
-    assert set(lines[0]) == {"game", "turn", "player", "action", "played", "table", "racks", "pool"}
+    keys = {"game", "turn", "player", "action", "played", "table", "racks", "pool", "rules"}
+    assert set(lines[0]) == keys
+    assert lines[0]["rules"] == data["rules"] == Rules().as_json()
     assert [line["game"] for line in lines] == sorted(line["game"] for line in lines)
     again = CliRunner().invoke(cli, args[:-2])
     assert again.output == result.output
@@ -430,7 +431,7 @@ def test_going_out_in_one_turn_doubles_under_the_house_rule(
     """With racks of 3, seed 35 deals P1 a set worth 30+: out on the first turn."""
     monkeypatch.setattr("rummisolve.game.RACK_SIZE", 3)
     seats = make_seats([strategy_named("greedy")], 2)
-    record = play_game(seats, GameOptions(doubled=house_rule), seed=35)
+    record = play_game(seats, GameOptions(Rules(double_out=house_rule)), seed=35)
     assert (record.turns, record.end, record.score.winner) == (1, Ending.OUT, "P1")
     assert record.result.doubled is house_rule
     left = GameOptions().scoring.rack_total(record.result.players[1].rack)

@@ -304,7 +304,12 @@ def test_cli_stdout_splits_into_boards() -> None:
         "rummisolve generate --seed 1 --table-tiles 3-9 --rack-tiles 4 --jokers 1"
         " --not-opened --wraparound"
     )
-    assert chunks[0].startswith(f"# --- board 1: {recipe}\nrules: wraparound\nopened: no\n")
+    full = (
+        "rules: official wraparound initial-meld=30 tile-set=106 joker-penalty=30"
+        " joker-retrieval=strict locked-joker-sets=no scoring=standard blocked=difference"
+        " double-out=no"
+    )
+    assert chunks[0].startswith(f"# --- board 1: {recipe}\n{full}\nopened: no\n")
     assert chunks[1].startswith(f"# --- board 2: {recipe}\n")
     expected = list(
         generate_boards(
@@ -325,7 +330,7 @@ def test_cli_rule_options_reach_the_boards() -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert parse_board(result.output).rules == Rules(tile_set=160, initial_meld=50)
-    assert "rules: initial-meld=50 tile-set=160\n" in result.output
+    assert " initial-meld=50 tile-set=160 " in result.output
 
 
 USAGE = "Usage: rummisolve generate [OPTIONS]\nTry 'rummisolve generate --help' for help.\n\n"
