@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import time
 from collections import Counter
@@ -11,8 +12,9 @@ from typing import NamedTuple
 
 from .backends import DEFAULT_BACKEND, Backend, Solution, get_backend
 from .board import Board
+from .joker_rules import joker_problems
 from .model import Arrangement, Layout, Objective, build_model, read_solution
-from .rules import Rules
+from .rules import JokerRetrieval, Rules
 from .sets import read_meld
 from .tiles import JOKER, MAX_NUMBER, Tile, format_tiles, tile_value
 
@@ -85,22 +87,63 @@ def find_move(
     backend: str = DEFAULT_BACKEND,
     time_limit: float | None = None,
 ) -> Move:
-    """The best move on the board, proved best unless the time limit cut the search short."""
+    """The best move on the board, proved best unless the time limit cut the search short.
+
+    Where the table's jokers follow the rules as written, the looser reading (jokers free)
+    is solved first: its optimum bounds the stricter one's, so its move, where the rules on
+    jokers pass it, is best under both, at a fraction of the stricter model's cost. Else
+    the stricter model decides, with the time left.
+    """
     solver = get_backend(backend)
     started = time.perf_counter()
-    solution, layout = solve_model(board, Objective(objective), solver, time_limit)
-    if solution.values is None:  # nothing to play, or nothing found before the time limit
-        played: TileRow = ()
-    else:
-        arrangement = read_solution(layout, solution.values)
-        played = _in_order_of(board.rack, arrangement.played)
-    if not played:
+    goal = Objective(objective)
+    loose = _looser(board)
+    if loose is not None:
+        solution, layout = solve_model(loose, goal, solver, time_limit)
+        arrangement = _arrangement(layout, solution)
+        if arrangement is not None:
+            table = laid_sets(arrangement, board.rules)
+            if not joker_problems(board, table, arrangement.played):
+                return _move(board, arrangement, solution.proved, started, backend)
+        elif solution.proved:  # nothing to play even with jokers free
+            return no_move(board, True, time.perf_counter() - started, backend)
+        if time_limit is not None:
+            time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
+    solution, layout = solve_model(board, goal, solver, time_limit)
+    arrangement = _arrangement(layout, solution)
+    if arrangement is None:
         return no_move(board, solution.proved, time.perf_counter() - started, backend)
-    status = Status.OPTIMAL if solution.proved else Status.FEASIBLE
+    return _move(board, arrangement, solution.proved, started, backend)
+
+
+def _looser(board: Board) -> Board | None:
+    """The board with jokers free and sets open, where the rules on jokers could bite."""
+    rules = board.rules
+    if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
+        return None
+    if not any(JOKER in s for s in board.table):
+        return None
+    free = rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
+    return dataclasses.replace(board, rules=free)
+
+
+def _arrangement(layout: Layout, solution: Solution) -> Arrangement | None:
+    """What the solution lays, or None where it plays nothing (or found nothing in time)."""
+    if solution.values is None:
+        return None
+    arrangement = read_solution(layout, solution.values)
+    return arrangement if +arrangement.played else None
+
+
+def _move(
+    board: Board, arrangement: Arrangement, proved: bool, started: float, backend: str
+) -> Move:
+    """The move an arrangement makes on the board, with its steps."""
+    played = _in_order_of(board.rack, arrangement.played)
     steps = _steps(board, arrangement)
     rest = Counter(board.rack) - Counter(played)
     return Move(
-        status=status,
+        status=Status.OPTIMAL if proved else Status.FEASIBLE,
         played=played,
         table=tuple(step.tiles for step in steps),
         rack=_in_order_of(board.rack, rest),

@@ -1,0 +1,252 @@
+"""Where the table's jokers may go: the rules as written, checked without the model.
+
+A joker on the table either stays with its set (standing for the same tile, in a new set
+holding a real tile of its old set; with locked sets, the one new set holding them all) or
+is freed by its tile from the rack, and then (strict) lies in a set with two tiles played
+from the rack (docs/rules.md, "Jokers"). The checker and the solver's shortcut (a looser
+reading's answer kept where it passes here) both ask this module.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+from typing import NamedTuple
+
+from .board import Board
+from .rules import JokerRetrieval, Rules
+from .sets import joker_roles
+from .tiles import JOKER, Tile, format_tiles
+
+TileRow = tuple[Tile, ...]
+
+# A joker place of the new table: the index of its set there, and the tile it stands for
+# (None where roles do not matter: free retrieval with locked sets).
+Role = Tile | None
+
+
+class _Place(NamedTuple):
+    row: int
+    role: Role
+
+
+def joker_problems(board: Board, table: Sequence[TileRow], played: Counter[Tile]) -> list[str]:
+    """What the rules on the table's jokers find wrong with this new table (docs/rules.md,
+    "Jokers"); an empty list if nothing."""
+    rules = board.rules
+    if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
+        return []
+    if not any(JOKER in s for s in board.table):
+        return []
+    retrieval, locked = rules.joker_retrieval, rules.locked_joker_sets
+
+    def follow(retrieval: JokerRetrieval, locked: bool) -> bool:
+        if retrieval is JokerRetrieval.FREE and not locked:
+            return True
+        return _jokers_follow(board, table, played, retrieval, locked)
+
+    if follow(retrieval, locked):
+        return []
+    # Which rule it breaks: the one whose lifting makes the table legal.
+    if retrieval is JokerRetrieval.STRICT and follow(JokerRetrieval.REPLACE, locked):
+        return ["a freed joker is in no set with two tiles from the rack"]
+    if locked and follow(retrieval, locked=False):
+        return [_locked_problem(board, table)]
+    return ["a joker left its set, or stands for another tile, and its tile was not played"]
+
+
+def _locked_problem(board: Board, table: Sequence[TileRow]) -> str:
+    """LOCKED-JOKER-SETS: a set whose real tiles are in no one new set; sets that would need
+    the same tile of one new set; or a joker that left its set."""
+    old_sets = [s for s in board.table if JOKER in s and any(not t.is_joker for t in s)]
+    rows = list(table)
+    for old in old_sets:
+        if not any({t for t in old if not t.is_joker} <= set(row) for row in rows):
+            shown = format_tiles(old)
+            return f"a tile was taken out of [{shown}], which holds a joker (locked-joker-sets)"
+    if next(_anchors(old_sets, rows, set(), locked=True), None) is None:
+        return "sets holding a joker would need the same tile of one new set (locked-joker-sets)"
+    return "a joker left the set it lay in, which stays whole (locked-joker-sets)"
+
+
+def _jokers_follow(
+    board: Board,
+    table: Sequence[TileRow],
+    played: Counter[Tile],
+    retrieval: JokerRetrieval,
+    locked: bool,
+) -> bool:
+    """Can the jokers of the new table be told apart so that every table joker stayed with
+    its set or was freed, as `retrieval` and `locked` say?
+
+    Jokers are alike, and so are copies of one tile: the new table is legal if some telling
+    apart fits. A table joker not freed stands for the same tile in a new set holding a real
+    tile of its old set (with locked sets: the one new set holding all of them); one freed
+    had its tile played from the rack and (STRICT) lies in a set with two tiles played from
+    the rack. The jokers are few, so every telling apart is tried.
+    """
+    rules = board.rules
+    by_role = retrieval is not JokerRetrieval.FREE
+    rows = list(table)
+    old_sets = []
+    for old in board.table:
+        if JOKER not in old:
+            continue
+        if all(t.is_joker for t in old):
+            # A set of jokers alone holds no tile to stay with: it stays as it lies.
+            if old not in rows:
+                return False
+            rows.remove(old)
+        else:
+            old_sets.append(old)
+    if not old_sets:
+        return True
+    old_readings = [_readings(old, rules, by_role) for old in old_sets]
+    with_jokers = [n for n, row in enumerate(rows) if JOKER in row]
+    new_readings = [_readings(rows[n], rules, by_role) for n in with_jokers]
+    for old_roles in product(*old_readings):
+        instances = [(i, role) for i, roles in enumerate(old_roles) for role in roles]
+        for new_roles in product(*new_readings):
+            places = [
+                _Place(n, role)
+                for n, roles in zip(with_jokers, new_roles, strict=True)
+                for role in roles
+            ]
+            for homes, freed in _fates(instances, places, played, by_role):
+                kept_at = {(instances[i][0], places[p].row) for i, p in homes.items()}
+                for anchors in _anchors(old_sets, rows, kept_at, locked):
+                    if retrieval is not JokerRetrieval.STRICT or not freed:
+                        return True
+                    loose = [p for p in range(len(places)) if p not in homes.values()]
+                    if _freed_hosted(rows, places, loose, sum(freed.values()), anchors, played):
+                        return True
+    return False
+
+
+def _readings(row: TileRow, rules: Rules, by_role: bool) -> list[tuple[Role, ...]]:
+    """What the jokers of a set can stand for, one tuple a reading; roles all None where
+    they do not matter."""
+    if not by_role:
+        return [(None,) * row.count(JOKER)]
+    readings = sorted(joker_roles(row, rules), key=lambda roles: [t.sort_key() for t in roles])
+    return list(readings)
+
+
+def _fates(
+    instances: list[tuple[int, Role]],
+    places: list[_Place],
+    played: Counter[Tile],
+    by_role: bool,
+) -> Iterator[tuple[dict[int, int], Counter[Role]]]:
+    """Every way to give each table joker (old set, role) a joker place of the same role
+    (it stayed), or (by_role) a played copy of its role (it was freed): the places kept by
+    instance, and the roles freed."""
+    homes: dict[int, int] = {}
+    freed: Counter[Role] = Counter()
+
+    def give(at: int) -> Iterator[tuple[dict[int, int], Counter[Role]]]:
+        if at == len(instances):
+            yield dict(homes), +freed
+            return
+        role = instances[at][1]
+        tried: set[_Place] = set()
+        for p, place in enumerate(places):
+            if p in homes.values() or place in tried or (by_role and place.role != role):
+                continue
+            tried.add(place)  # places alike give alike fates
+            homes[at] = p
+            yield from give(at + 1)
+            del homes[at]
+        if by_role and role is not None and freed[role] < played[role]:
+            freed[role] += 1
+            yield from give(at + 1)
+            freed[role] -= 1
+
+    yield from give(0)
+
+
+def _anchors(
+    old_sets: list[TileRow], rows: list[TileRow], kept_at: set[tuple[int, int]], locked: bool
+) -> Iterator[frozenset[tuple[int, Tile]]]:
+    """Every way to give each (old set, new row) where jokers of that set stayed a real tile
+    of the set there (with locked sets: give each old set one row holding all its real
+    tiles, where its jokers that stayed are): the places (row, tile) so given, which hold
+    the table's copies. One place holds one tile, of one old set."""
+    needs: list[tuple[int, list[int]]]  # each old set, and the rows it may lie in
+    if locked:
+        needs = []
+        for i, old in enumerate(old_sets):
+            real = {t for t in old if not t.is_joker}
+            at = {row for set_number, row in kept_at if set_number == i}
+            if len(at) > 1:
+                return
+            candidates = [n for n, row in enumerate(rows) if real <= set(row)]
+            needs.append((i, [n for n in candidates if not at or n in at]))
+    else:
+        needs = [(i, [row]) for i, row in sorted(kept_at)]
+    used: set[tuple[int, Tile]] = set()
+    by_set: set[tuple[int, Tile]] = set()
+
+    def give(at: int) -> Iterator[frozenset[tuple[int, Tile]]]:
+        if at == len(needs):
+            yield frozenset(used)
+            return
+        i, candidates = needs[at]
+        real = [t for t in dict.fromkeys(old_sets[i]) if not t.is_joker]
+        for n in candidates:
+            if locked:
+                places = {(n, t) for t in real}
+                if not places & used:
+                    used.update(places)
+                    yield from give(at + 1)
+                    used.difference_update(places)
+                continue
+            for t in real:
+                if t in rows[n] and (n, t) not in used and (i, t) not in by_set:
+                    used.add((n, t))
+                    by_set.add((i, t))
+                    yield from give(at + 1)
+                    used.discard((n, t))
+                    by_set.discard((i, t))
+
+    yield from give(0)
+
+
+def _freed_hosted(
+    rows: list[TileRow],
+    places: list[_Place],
+    loose: list[int],
+    freed: int,
+    anchors: frozenset[tuple[int, Tile]],
+    played: Counter[Tile],
+) -> bool:
+    """STRICT: can `freed` of the loose joker places (the others hold rack jokers) be the
+    freed jokers, each in a row with two tiles played from the rack: rack jokers, or real
+    tiles counted as the rack's copies (no more than were played, none of `anchors`)?"""
+    tried: set[tuple[int, ...]] = set()
+    for chosen in combinations(loose, freed):
+        hosts = tuple(sorted(places[p].row for p in chosen))
+        if hosts in tried:
+            continue
+        tried.add(hosts)
+        rack_jokers = Counter(places[p].row for p in loose if p not in chosen)
+        short = {n: 2 - rack_jokers[n] for n in set(hosts) if rack_jokers[n] < 2}
+        choices = [
+            list(
+                combinations(
+                    [
+                        t
+                        for t in dict.fromkeys(rows[n])
+                        if not t.is_joker and played[t] and (n, t) not in anchors
+                    ],
+                    need,
+                )
+            )
+            for n, need in short.items()
+        ]
+        if any(
+            not Counter(t for pick in picks for t in pick) - played for picks in product(*choices)
+        ):
+            return True
+    return False
