@@ -13,8 +13,8 @@ each instance lies in a host or is freed. A host is a whole set of the new table
 some instances at their places and the tiles ("held" places) that keep them with their set:
 - a core (not freeing) holds no freed joker: its other places are filled as the pieces'
   are (real tiles, or loose jokers from the stand-in columns), and a longer set of the new
-  table is the core and pieces beside it, so a core reaches at most three places past the
-  places it must hold (any run cuts into such a core and runs of 3 or more);
+  table is the core and pieces beside it, so a core reaches at most two places past the
+  places it must hold (`_within_reach`);
 - a freeing host (STRICT) may hold freed jokers: a whole set, each free place filled by a
   real tile (counted as the rack's copy or not) or a loose joker, and two of its places
   from the rack (rack copies, or loose jokers that are not freed) if it holds any.
@@ -39,8 +39,9 @@ from .sets import MIN_SET, candidate_shapes, joker_roles
 from .tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
-# A core reaches this many places past the places it must hold, on each side.
-CORE_REACH = 3
+# A core reaches this many places past the places it must hold, on each side (one more
+# where those are two side by side: a core needs three places at least).
+CORE_REACH = 2
 
 
 class Instance(NamedTuple):
@@ -64,6 +65,8 @@ class Host:
     jokers: tuple[tuple[int, Tile], ...]
     held: tuple[tuple[int, Tile], ...]
     freeing: bool
+    # A freeing host whose free places are all the rack's tiles or loose jokers.
+    rack_only: bool = False
 
     @property
     def free_places(self) -> TileRow:
@@ -115,12 +118,15 @@ def plan_jokers(
     available: Counter[Tile],
     rack: Counter[Tile],
     loose_jokers: int,
+    rack_only: bool = False,
 ) -> JokerPlan | None:
     """The joker part of the model for this table, or None where the table's jokers move
     freely (no joker on the table, or free retrieval without locked sets).
 
     `available`: copies in play (table and rack); `loose_jokers`: jokers that could fill a
-    place of a core (the rack's and the table's).
+    place of a core (the rack's and the table's); `rack_only`: freeing hosts are sets of
+    rack tiles, freed and rack jokers only (a restriction, far smaller, that proves the
+    best move wherever it reaches the looser readings' bound).
     """
     by_role = rules.by_replacement
     if not (by_role or rules.locked_joker_sets) or not any(JOKER in s for s in table):
@@ -151,7 +157,9 @@ def plan_jokers(
     # Freeing hosts only where a rack tile can free a joker.
     freeing = strict and any(i.role is not None and rack[i.role] > 0 for i in instances)
     hosts = list(
-        _hosts(joker_sets, instances, rules, available, rack, loose_jokers, freeing, by_role)
+        _hosts(
+            joker_sets, instances, rules, available, rack, loose_jokers, freeing, by_role, rack_only
+        )
     )
     return JokerPlan(
         tuple(joker_sets),
@@ -164,10 +172,27 @@ def plan_jokers(
     )
 
 
+class _Shapes(NamedTuple):
+    """Every joker-free set of any length (the shapes a host may take), each with its tiles
+    as a set, and for each tile the shapes that hold it."""
+
+    shapes: tuple[TileRow, ...]
+    members: tuple[frozenset[Tile], ...]
+    holding: dict[Tile, frozenset[int]]
+
+
 @lru_cache(maxsize=8)
-def _shapes(rules: Rules) -> tuple[TileRow, ...]:
-    """Every joker-free set of any length: the shapes a host may take."""
-    return tuple(s for n in range(MIN_SET, MAX_NUMBER + 1) for s in candidate_shapes(n, rules))
+def _shapes(rules: Rules) -> _Shapes:
+    shapes = tuple(s for n in range(MIN_SET, MAX_NUMBER + 1) for s in candidate_shapes(n, rules))
+    holding: dict[Tile, set[int]] = {}
+    for i, shape in enumerate(shapes):
+        for t in shape:
+            holding.setdefault(t, set()).add(i)
+    return _Shapes(
+        shapes,
+        tuple(frozenset(s) for s in shapes),
+        {t: frozenset(at) for t, at in holding.items()},
+    )
 
 
 # One joker set's part in a host: the instances it holds there (index, place) and its held
@@ -184,21 +209,36 @@ def _hosts(
     loose_jokers: int,
     freeing: bool,
     by_role: bool,
+    rack_only: bool,
 ) -> Iterator[Host]:
     """Every host the tiles in play can make: for each shape, each way joker sets can take
     part in it (none, or instances of one reading with their anchor or, locked, all their
     real tiles), as a core where it reaches no further than it must, and (`freeing`) as a
-    freeing host where two of its places can come from the rack."""
+    freeing host where two of its places can come from the rack (`rack_only`: all its free
+    places, but for those that jokers fill)."""
     rack_jokers = rack[JOKER]
+    freeable = sum(1 for i in instances if i.role is not None and rack[i.role] > 0)
     by_set: dict[int, list[int]] = {}
     for index, instance in enumerate(instances):
         by_set.setdefault(instance.set_number, []).append(index)
-    for shape in _shapes(rules):
-        members = set(shape)
+    catalogue = _shapes(rules)
+    # The shapes each joker set can take part in: those holding all its real tiles (locked
+    # sets), or else one of its jokers' tiles.
+    takes_part = []
+    for js in joker_sets:
+        if rules.locked_joker_sets:
+            takes_part.append(frozenset.intersection(*(catalogue.holding[t] for t in js.real)))
+        else:
+            roles = {instances[i].role for i in by_set[js.number]}
+            takes_part.append(frozenset().union(*(catalogue.holding[t] for t in roles if t)))
+    # Without freeing hosts, only shapes some joker set takes part in are hosts.
+    wanted = range(len(catalogue.shapes)) if freeing else sorted(frozenset().union(*takes_part))
+    for at in wanted:
+        shape = catalogue.shapes[at]
         options: list[list[_Part | None]] = []
-        for js in joker_sets:
+        for js, shapes_of_js in zip(joker_sets, takes_part, strict=True):
             parts: list[_Part | None] = [None]
-            if not rules.locked_joker_sets or js.real <= members:
+            if at in shapes_of_js:
                 parts += _parts(js, by_set[js.number], instances, shape, rules, by_role)
             options.append(parts)
         for chosen in product(*options):
@@ -215,8 +255,12 @@ def _hosts(
             if parts_in and _within_reach(shape, places):
                 yield Host(shape, jokers, held, freeing=False)
             from_rack = sum(1 for t in free if rack[t] > 0) + min(rack_jokers, len(free))
-            if freeing and from_rack >= 2:
+            if not freeing or from_rack < 2:
+                continue
+            if not rack_only:
                 yield Host(shape, jokers, held, freeing=True)
+            elif sum(1 for t in free if rack[t] == 0) <= freeable + rack_jokers:
+                yield Host(shape, jokers, held, freeing=True, rack_only=True)
 
 
 def _parts(
@@ -228,7 +272,7 @@ def _parts(
     by_role: bool,
 ) -> Iterator[_Part]:
     """The ways one joker set can take part in a host of this shape."""
-    members = set(shape)
+    members = frozenset(shape)
     if not by_role:
         # Free retrieval, locked: all its jokers lie here, at any places its tiles leave.
         (index,) = indices
@@ -269,8 +313,11 @@ def _anchors_by_nearness(shape: TileRow, real: frozenset[Tile], at: list[Tile]) 
 
 def _within_reach(shape: TileRow, places: list[Tile]) -> bool:
     """A core: a run reaching no more than CORE_REACH places past those it must hold (a
-    group is whole anyway)."""
+    group is whole anyway). Any run holding them cuts into such a core and runs of three or
+    more: past the places held, a side of one or two places joins the core, a longer side
+    stays apart; only where the places held are two does a side of three join too."""
     if shape[0].number == shape[1].number:
         return True
     index = [i for i, t in enumerate(shape) if t in set(places)]
-    return min(index) <= CORE_REACH and len(shape) - 1 - max(index) <= CORE_REACH
+    reach = CORE_REACH + (max(index) - min(index) == 1)
+    return min(index) <= reach and len(shape) - 1 - max(index) <= reach

@@ -217,8 +217,12 @@ def _fold_absent(
     return usable[chosen], block
 
 
-def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
-    """The integer program whose optimum is the best move on this board (interface.md)."""
+def build_model(
+    board: Board, objective: Objective, rack_only_freeing: bool = False
+) -> tuple[Mip, Layout]:
+    """The integer program whose optimum is the best move on this board (docs/format.md,
+    "What best means"); `rack_only_freeing`: freed jokers go only into sets of rack tiles
+    and jokers, a restriction (joker_model.py)."""
     rules = board.rules
     meld_only = not board.opened
     # Before the initial meld the table is out of play: the model sees the rack alone.
@@ -263,6 +267,7 @@ def build_model(board: Board, objective: Objective) -> tuple[Mip, Layout]:
             Counter({t: int(available[i]) for i, t in enumerate(ALL_COLOURED) if available[i]}),
             Counter(board.rack),
             jokers,
+            rack_only_freeing,
         )
     if plan is not None and plan.hosts:
         # Rack tiles that only a host's place can take still need their played column.
@@ -593,9 +598,10 @@ class _JokerRows:
         fills = []
         for t in host.free_places:
             index = TILE_INDEX[t]
-            # A real tile at t (the table's copy, or the rack's not counted as such).
-            columns.add(1, 0.0, {place[t]: 1.0, index: 1.0, self.real[t]: 1.0})
-            fills.append((t, "real"))
+            if not host.rack_only:
+                # A real tile at t (the table's copy, or the rack's not counted as such).
+                columns.add(1, 0.0, {place[t]: 1.0, index: 1.0, self.real[t]: 1.0})
+                fills.append((t, "real"))
             if t in self.rack_count:
                 # The rack's copy of t, counted towards the two.
                 entries = {place[t]: 1.0, index: 1.0, self.real[t]: 1.0}

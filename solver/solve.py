@@ -89,42 +89,71 @@ def find_move(
 ) -> Move:
     """The best move on the board, proved best unless the time limit cut the search short.
 
-    Where the table's jokers follow the rules as written, the looser reading (jokers free)
-    is solved first: its optimum bounds the stricter one's, so its move, where the rules on
-    jokers pass it, is best under both, at a fraction of the stricter model's cost. Else
-    the stricter model decides, with the time left.
+    Where the table's jokers follow the rules as written, looser readings are solved first
+    (jokers free, then freed jokers anywhere): a looser optimum bounds the stricter one, so
+    a looser move that the rules on jokers pass is best under them too. Else a smaller
+    model, freed jokers only in sets of rack tiles, proves the best move where it reaches
+    the looser bound; only past that is the whole stricter model built.
     """
     solver = get_backend(backend)
     started = time.perf_counter()
     goal = Objective(objective)
-    loose = _looser(board)
-    if loose is not None:
-        solution, layout = solve_model(loose, goal, solver, time_limit)
+
+    def left() -> float | None:
+        return (
+            None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-3)
+        )
+
+    bound = None
+    for looser in _looser(board):
+        solution, layout = solve_model(looser, goal, solver, left())
         arrangement = _arrangement(layout, solution)
-        if arrangement is not None:
-            table = laid_sets(arrangement, board.rules)
-            if not joker_problems(board, table, arrangement.played):
-                return _move(board, arrangement, solution.proved, started, backend)
-        elif solution.proved:  # nothing to play even with jokers free
-            return no_move(board, True, time.perf_counter() - started, backend)
-        if time_limit is not None:
-            time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
-    solution, layout = solve_model(board, goal, solver, time_limit)
+        if arrangement is None:
+            if solution.proved:  # nothing to play even under the looser reading
+                return no_move(board, True, time.perf_counter() - started, backend)
+            continue
+        if not joker_problems(board, laid_sets(arrangement, board.rules), arrangement.played):
+            return _move(board, arrangement, solution.proved, started, backend)
+        if solution.proved:
+            bound = _score(board, arrangement, goal)
+    found = None
+    if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
+        solution, layout = solve_model(board, goal, solver, left(), rack_only_freeing=True)
+        found = _arrangement(layout, solution)
+        if found is not None and solution.proved and _score(board, found, goal) == bound:
+            return _move(board, found, True, started, backend)
+    solution, layout = solve_model(board, goal, solver, left())
     arrangement = _arrangement(layout, solution)
+    if arrangement is None and found is not None:
+        return _move(board, found, False, started, backend)
     if arrangement is None:
         return no_move(board, solution.proved, time.perf_counter() - started, backend)
     return _move(board, arrangement, solution.proved, started, backend)
 
 
-def _looser(board: Board) -> Board | None:
-    """The board with jokers free and sets open, where the rules on jokers could bite."""
+def _looser(board: Board) -> list[Board]:
+    """Looser readings of the board's rules on jokers, loosest first: jokers free and sets
+    open; then (under STRICT) freed jokers anywhere. None where the rules cannot bite."""
     rules = board.rules
     if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
-        return None
+        return []
     if not any(JOKER in s for s in board.table):
-        return None
+        return []
     free = rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
-    return dataclasses.replace(board, rules=free)
+    boards = [dataclasses.replace(board, rules=free)]
+    if rules.joker_retrieval is JokerRetrieval.STRICT:
+        replace = rules.replace(joker_retrieval=JokerRetrieval.REPLACE)
+        boards.append(dataclasses.replace(board, rules=replace))
+    return boards
+
+
+def _score(board: Board, arrangement: Arrangement, goal: Objective) -> tuple[int, int, int]:
+    """What "best" compares, in its order: tiles, points, sets kept (or points first)."""
+    played = arrangement.played
+    tiles = sum(played.values())
+    value = sum(tile_value(t, board.rules.joker_penalty) * n for t, n in played.items())
+    kept = len(arrangement.kept)
+    return (tiles, value, kept) if goal is Objective.TILES else (value, tiles, kept)
 
 
 def _arrangement(layout: Layout, solution: Solution) -> Arrangement | None:
@@ -156,10 +185,14 @@ def _move(
 
 
 def solve_model(
-    board: Board, objective: Objective, solver: Backend, time_limit: float | None
+    board: Board,
+    objective: Objective,
+    solver: Backend,
+    time_limit: float | None,
+    rack_only_freeing: bool = False,
 ) -> tuple[Solution, Layout]:
     """The model of the board and its solve: column values, and what they mean."""
-    mip, layout = build_model(board, objective)
+    mip, layout = build_model(board, objective, rack_only_freeing)
     # No rack tile can join any set: nothing to decide, no backend needed.
     if layout.played or layout.rack_jokers:
         return solver.solve(mip, time_limit), layout

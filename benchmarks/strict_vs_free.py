@@ -1,0 +1,146 @@
+"""The rules as written against jokers moving freely: the default's cost, side by side.
+
+The same positions are solved under the `official` profile (joker-retrieval strict, the
+default) and under `casual` (jokers free), in one run, alternating which goes first, each
+position `--repeat` times (its median kept). Three sets of positions: dealt ones
+(generate's default sizes), and large tables (40-60 tiles) with exactly 2 jokers in play
+(106 tiles) and exactly 4 (160 tiles). Every answer is checked by `check_move`, and the
+official answer is never better than the casual one (a looser reading's optimum bounds it).
+
+    python benchmarks/strict_vs_free.py            # writes results/strict-vs-free.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from positions import RESULTS, machine, percentile, write_jsonl
+
+from rummisolve.board import Board
+from rummisolve.generate import generate_boards
+from rummisolve.legality import check_move
+from rummisolve.rules import PROFILES, Rules
+from rummisolve.solve import find_move
+
+GROUPS = {
+    "dealt": {"table_tiles": (0, 60), "rack_tiles": (5, 20), "rules": Rules()},
+    "large-2-jokers": {
+        "table_tiles": (40, 60),
+        "rack_tiles": (10, 20),
+        "jokers": (2, 2),
+        "rules": Rules(),
+    },
+    "large-4-jokers": {
+        "table_tiles": (40, 60),
+        "rack_tiles": (10, 20),
+        "jokers": (4, 4),
+        "rules": Rules(tile_set=160),
+    },
+}
+
+
+def solve_both(board: Board, repeat: int, first: int) -> dict[str, Any]:
+    """Median seconds under official and casual, alternating which starts."""
+    official = board
+    casual = dataclasses.replace(board, rules=board.rules.replace(**_casual()))
+    times: dict[str, list[float]] = {"official": [], "casual": []}
+    moves = {}
+    order = [("official", official), ("casual", casual)]
+    for r in range(repeat):
+        for name, b in order if (r + first) % 2 == 0 else order[::-1]:
+            move = find_move(b)
+            times[name].append(move.seconds)
+            moves[name] = (b, move)
+    for b, move in moves.values():
+        problems = check_move(b, move)
+        assert not problems, problems
+    strict_move, free_move = moves["official"][1], moves["casual"][1]
+    assert (strict_move.tiles_played, strict_move.value_played) <= (
+        free_move.tiles_played,
+        free_move.value_played,
+    )
+    return {
+        "official_s": statistics.median(times["official"]),
+        "casual_s": statistics.median(times["casual"]),
+        "official_tiles": strict_move.tiles_played,
+        "casual_tiles": free_move.tiles_played,
+    }
+
+
+def _casual() -> dict[str, object]:
+    profile = PROFILES["casual"].rules
+    return {"profile": "casual", "joker_retrieval": profile.joker_retrieval}
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    official = [r["official_s"] for r in rows]
+    casual = [r["casual_s"] for r in rows]
+    ratio = [r["official_s"] / r["casual_s"] for r in rows]
+
+    def ms(values: list[float]) -> dict[str, float]:
+        return {
+            "median_ms": round(statistics.median(values) * 1000, 3),
+            "p90_ms": round(percentile(values, 90) * 1000, 3),
+            "p99_ms": round(percentile(values, 99) * 1000, 3),
+            "max_ms": round(max(values) * 1000, 3),
+        }
+
+    return {
+        "positions": len(rows),
+        "official": ms(official),
+        "casual": ms(casual),
+        "ratio_of_medians": round(statistics.median(official) / statistics.median(casual), 3),
+        "ratio_of_p99": round(percentile(official, 99) / percentile(casual, 99), 3),
+        "ratio_of_max": round(max(official) / max(casual), 3),
+        "median_of_ratios": round(statistics.median(ratio), 3),
+        "fewer_tiles_under_official": sum(
+            1 for r in rows if r["official_tiles"] < r["casual_tiles"]
+        ),
+    }
+
+
+def commit() -> str:
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200, help="per group")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", default=str(RESULTS / "strict-vs-free.jsonl"))
+    args = parser.parse_args(argv)
+    rows, summaries = [], {}
+    for name, spec in GROUPS.items():
+        sizes = {k: v for k, v in spec.items() if k != "rules"}
+        boards = generate_boards(args.positions, args.seed, rules=spec["rules"], **sizes)
+        group = []
+        for n, board in enumerate(boards):
+            group.append({"group": name, "position": n, **solve_both(board, args.repeat, n)})
+        rows.extend(group)
+        summaries[name] = summary(group)
+        print(name, json.dumps(summaries[name]), file=sys.stderr)
+    record = {
+        "benchmark": "strict-vs-free",
+        "commit": commit(),
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "args": vars(args),
+        "summaries": summaries,
+    }
+    write_jsonl(Path(args.out), [{"summary": record}, *rows])
+    print(json.dumps(record, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
