@@ -112,7 +112,7 @@ def find_move(
             if solution.proved:  # nothing to play even under the looser reading
                 return no_move(board, True, time.perf_counter() - started, backend)
             continue
-        if not joker_problems(board, laid_sets(arrangement, board.rules), arrangement.played):
+        if not joker_problems(board, _new_table(board, arrangement), arrangement.played):
             return _move(board, arrangement, solution.proved, started, backend)
         if solution.proved:
             bound = _score(board, arrangement, goal)
@@ -129,6 +129,12 @@ def find_move(
     if arrangement is None:
         return no_move(board, solution.proved, time.perf_counter() - started, backend)
     return _move(board, arrangement, solution.proved, started, backend)
+
+
+def _new_table(board: Board, arrangement: Arrangement) -> list[TileRow]:
+    """Every set of the table after the move: the sets kept, and the sets laid."""
+    kept = [board.table[i] for i in arrangement.kept]
+    return kept + laid_sets(arrangement, board.rules)
 
 
 def _looser(board: Board) -> list[Board]:
