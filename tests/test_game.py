@@ -31,6 +31,7 @@ from rummisolve.game import (
     strategy_stats,
     tile_set_for,
 )
+from rummisolve.joker_rules import joker_problems
 from rummisolve.model import Objective
 from rummisolve.rules import Blocked, JokerRetrieval, Method, Rules
 from rummisolve.sets import read_meld
@@ -77,6 +78,11 @@ def assert_every_turn_legal(record: GameRecord, turns: list[Turn], rules: Rules)
                 assert before - Counter(turn.played) == after
             if not opened[turn.player]:
                 assert_initial_meld(table, turn, rules)
+            else:
+                # The rules on jokers, from the log alone: each table joker stayed with
+                # its set or was freed by its tile from the rack (and placed as they say).
+                board = Board(table, tuple(before.elements()), True, rules)
+                assert joker_problems(board, turn.table, Counter(turn.played)) == []
             opened[turn.player] = True
         elif turn.action is TurnAction.DRAW:
             assert turn.pool == pool - 1 and turn.table == table
@@ -437,3 +443,19 @@ def test_going_out_in_one_turn_doubles_under_the_house_rule(
     left = GameOptions().scoring.rack_total(record.result.players[1].rack)
     factor = 2 if house_rule else 1
     assert record.score.scores == {"P1": factor * left, "P2": -factor * left}
+
+
+def test_a_game_under_the_official_rules_keeps_its_jokers_with_their_sets() -> None:
+    """Whole games under the default: the log shows turns that change sets holding a joker,
+    and in every one each joker stayed with its set or was freed by its tile from the rack,
+    the freed joker beside two tiles from that rack (assert_every_turn_legal)."""
+    touched = 0
+    for seed in (1, 2, 3):
+        record, turns = play_logged(4, seed)
+        assert_every_turn_legal(record, turns, Rules())
+        before: tuple[tuple[Tile, ...], ...] = ()
+        for turn in turns:
+            kept = Counter(turn.table)
+            touched += any(JOKER in row and kept[row] == 0 for row in before)
+            before = turn.table
+    assert touched > 0
