@@ -27,6 +27,7 @@ real tiles too, one row per tile says so.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,10 @@ TileRow = tuple[Tile, ...]
 # A core reaches this many places past the places it must hold, on each side (one more
 # where those are two side by side: a core needs three places at least).
 CORE_REACH = 2
+
+
+class OutOfTime(Exception):
+    """The hosts were not all listed before the deadline: the model is not built."""
 
 
 class Instance(NamedTuple):
@@ -119,6 +124,7 @@ def plan_jokers(
     rack: Counter[Tile],
     loose_jokers: int,
     rack_only: bool = False,
+    deadline: float | None = None,
 ) -> JokerPlan | None:
     """The joker part of the model for this table, or None where the table's jokers move
     freely (no joker on the table, or free retrieval without locked sets).
@@ -126,7 +132,8 @@ def plan_jokers(
     `available`: copies in play (table and rack); `loose_jokers`: jokers that could fill a
     place of a core (the rack's and the table's); `rack_only`: freeing hosts are sets of
     rack tiles, freed and rack jokers only (a restriction, far smaller, that proves the
-    best move wherever it reaches the looser readings' bound).
+    best move wherever it reaches the looser readings' bound); past `deadline`
+    (perf_counter seconds) OutOfTime is raised.
     """
     by_role = rules.by_replacement
     if not (by_role or rules.locked_joker_sets) or not any(JOKER in s for s in table):
@@ -158,7 +165,16 @@ def plan_jokers(
     freeing = strict and any(i.role is not None and rack[i.role] > 0 for i in instances)
     hosts = list(
         _hosts(
-            joker_sets, instances, rules, available, rack, loose_jokers, freeing, by_role, rack_only
+            joker_sets,
+            instances,
+            rules,
+            available,
+            rack,
+            loose_jokers,
+            freeing,
+            by_role,
+            rack_only,
+            deadline,
         )
     )
     return JokerPlan(
@@ -210,6 +226,7 @@ def _hosts(
     freeing: bool,
     by_role: bool,
     rack_only: bool,
+    deadline: float | None,
 ) -> Iterator[Host]:
     """Every host the tiles in play can make: for each shape, each way joker sets can take
     part in it (none, or instances of one reading with their anchor or, locked, all their
@@ -234,6 +251,8 @@ def _hosts(
     # Without freeing hosts, only shapes some joker set takes part in are hosts.
     wanted = range(len(catalogue.shapes)) if freeing else sorted(frozenset().union(*takes_part))
     for at in wanted:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise OutOfTime
         shape = catalogue.shapes[at]
         options: list[list[_Part | None]] = []
         for js, shapes_of_js in zip(joker_sets, takes_part, strict=True):

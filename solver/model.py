@@ -218,11 +218,15 @@ def _fold_absent(
 
 
 def build_model(
-    board: Board, objective: Objective, rack_only_freeing: bool = False
+    board: Board,
+    objective: Objective,
+    rack_only_freeing: bool = False,
+    deadline: float | None = None,
 ) -> tuple[Mip, Layout]:
     """The integer program whose optimum is the best move on this board (docs/format.md,
     "What best means"); `rack_only_freeing`: freed jokers go only into sets of rack tiles
-    and jokers, a restriction (joker_model.py)."""
+    and jokers, a restriction (joker_model.py); past `deadline` (perf_counter seconds),
+    joker_model.OutOfTime."""
     rules = board.rules
     meld_only = not board.opened
     # Before the initial meld the table is out of play: the model sees the rack alone.
@@ -268,6 +272,7 @@ def build_model(
             Counter(board.rack),
             jokers,
             rack_only_freeing,
+            deadline,
         )
     if plan is not None and plan.hosts:
         # Rack tiles that only a host's place can take still need their played column.

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from .backends import DEFAULT_BACKEND, Backend, Solution, get_backend
 from .board import Board
+from .joker_model import OutOfTime
 from .joker_rules import joker_problems
 from .model import Arrangement, Layout, Objective, build_model, read_solution
 from .rules import JokerRetrieval, Rules
@@ -116,19 +117,44 @@ def find_move(
             return _move(board, arrangement, solution.proved, started, backend)
         if solution.proved:
             bound = _score(board, arrangement, goal)
-    found = None
-    if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
-        solution, layout = solve_model(board, goal, solver, left(), rack_only_freeing=True)
-        found = _arrangement(layout, solution)
-        if found is not None and solution.proved and _score(board, found, goal) == bound:
-            return _move(board, found, True, started, backend)
-    solution, layout = solve_model(board, goal, solver, left())
-    arrangement = _arrangement(layout, solution)
-    if arrangement is None and found is not None:
-        return _move(board, found, False, started, backend)
+    found = arrangement = None
+    solution = Solution(None, proved=False)
+    try:
+        if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
+            solution, layout = solve_model(board, goal, solver, left(), rack_only_freeing=True)
+            found = _arrangement(layout, solution)
+            if found is not None and solution.proved and _score(board, found, goal) == bound:
+                return _move(board, found, True, started, backend)
+        solution, layout = solve_model(board, goal, solver, left())
+        arrangement = _arrangement(layout, solution)
+    except OutOfTime:
+        solution = Solution(None, proved=False)
+    if arrangement is None and not solution.proved and _looser(board):
+        # Out of time: the best legal move at hand, the rack-only one or, legal under every
+        # reading, one that leaves each set holding a joker as it lies.
+        found = found or _joker_sets_aside(board, goal, solver, left())
+        if found is not None:
+            return _move(board, found, False, started, backend)
     if arrangement is None:
         return no_move(board, solution.proved, time.perf_counter() - started, backend)
     return _move(board, arrangement, solution.proved, started, backend)
+
+
+def _joker_sets_aside(
+    board: Board, goal: Objective, solver: Backend, time_limit: float | None
+) -> Arrangement | None:
+    """The best move that leaves every set holding a joker as it lies (jokers free on the
+    rest, which holds none): legal under every reading, and quick to find."""
+    aside = [n for n, s in enumerate(board.table) if JOKER in s]
+    rest = [n for n, s in enumerate(board.table) if JOKER not in s]
+    free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
+    part = dataclasses.replace(board, table=tuple(board.table[n] for n in rest), rules=free)
+    solution, layout = solve_model(part, goal, solver, time_limit)
+    arrangement = _arrangement(layout, solution)
+    if arrangement is None:
+        return None
+    arrangement.kept[:] = sorted([rest[n] for n in arrangement.kept] + aside)
+    return arrangement
 
 
 def _new_table(board: Board, arrangement: Arrangement) -> list[TileRow]:
@@ -197,8 +223,13 @@ def solve_model(
     time_limit: float | None,
     rack_only_freeing: bool = False,
 ) -> tuple[Solution, Layout]:
-    """The model of the board and its solve: column values, and what they mean."""
-    mip, layout = build_model(board, objective, rack_only_freeing)
+    """The model of the board and its solve: column values, and what they mean. The time
+    limit counts the model's building too (joker_model.OutOfTime where that outruns it)."""
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    mip, layout = build_model(board, objective, rack_only_freeing, deadline)
+    if time_limit is not None:
+        time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
     # No rack tile can join any set: nothing to decide, no backend needed.
     if layout.played or layout.rack_jokers:
         return solver.solve(mip, time_limit), layout
