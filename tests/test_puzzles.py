@@ -25,7 +25,10 @@ FOLDERS = (
     "wraparound",
     "tile-set-160",
     "no-move",
+    "joker-retrieval",
     "locked-joker-sets",
+    "rulebook",
+    "profiles",
 )
 
 
