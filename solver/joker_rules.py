@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .board import Board
 from .rules import JokerRetrieval, Rules
-from .sets import joker_roles
+from .sets import joker_roles, read_meld
 from .tiles import JOKER, Tile, format_tiles
 
 TileRow = tuple[Tile, ...]
@@ -31,23 +31,51 @@ class _Place(NamedTuple):
     role: Role
 
 
+def joker_places(
+    board: Board, table: Sequence[TileRow], played: Counter[Tile]
+) -> dict[int, tuple[Tile, ...]] | None:
+    """Where the rules on the table's jokers let this new table's jokers stand: for each
+    set holding a joker (by its index), what its jokers stand for, in the order of the tiles
+    they stand for; {} where any place will do; None if the rules forbid the table."""
+    rules = board.rules
+    if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
+        return {}
+    if not any(JOKER in s for s in board.table):
+        return {}
+    witness = _jokers_follow(board, table, played, rules.joker_retrieval, rules.locked_joker_sets)
+    if witness is None:
+        return None
+    return {n: roles for n, roles in witness.items() if None not in roles}  # type: ignore[misc]
+
+
+def lay_jokers(row: TileRow, roles: Sequence[Tile], rules: Rules) -> TileRow:
+    """The set in the order it lies with its jokers standing for `roles`: a run ascending,
+    a group by colour, each joker at the place of the tile it stands for."""
+    meld = read_meld(tuple(t for t in row if not t.is_joker) + tuple(roles), rules)
+    assert meld is not None, f"no set with those jokers: {format_tiles(row)}"
+    stand_for = Counter(roles)
+    laid = []
+    for t in meld.ordered:
+        if stand_for[t] > 0:
+            stand_for[t] -= 1
+            laid.append(JOKER)
+        else:
+            laid.append(t)
+    return tuple(laid)
+
+
 def joker_problems(board: Board, table: Sequence[TileRow], played: Counter[Tile]) -> list[str]:
     """What the rules on the table's jokers find wrong with this new table (docs/rules.md,
     "Jokers"); an empty list if nothing."""
-    rules = board.rules
-    if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
+    if joker_places(board, table, played) is not None:
         return []
-    if not any(JOKER in s for s in board.table):
-        return []
-    retrieval, locked = rules.joker_retrieval, rules.locked_joker_sets
+    retrieval, locked = board.rules.joker_retrieval, board.rules.locked_joker_sets
 
     def follow(retrieval: JokerRetrieval, locked: bool) -> bool:
         if retrieval is JokerRetrieval.FREE and not locked:
             return True
-        return _jokers_follow(board, table, played, retrieval, locked)
+        return _jokers_follow(board, table, played, retrieval, locked) is not None
 
-    if follow(retrieval, locked):
-        return []
     # Which rule it breaks: the one whose lifting makes the table legal.
     if retrieval is JokerRetrieval.STRICT and follow(JokerRetrieval.REPLACE, locked):
         return ["a freed joker is in no set with two tiles from the rack"]
@@ -76,7 +104,7 @@ def _jokers_follow(
     played: Counter[Tile],
     retrieval: JokerRetrieval,
     locked: bool,
-) -> bool:
+) -> dict[int, tuple[Role, ...]] | None:
     """Can the jokers of the new table be told apart so that every table joker stayed with
     its set or was freed, as `retrieval` and `locked` say?
 
@@ -84,11 +112,14 @@ def _jokers_follow(
     apart fits. A table joker not freed stands for the same tile in a new set holding a real
     tile of its old set (with locked sets: the one new set holding all of them); one freed
     had its tile played from the rack and (STRICT) lies in a set with two tiles played from
-    the rack. The jokers are few, so every telling apart is tried.
+    the rack. The jokers are few, so every telling apart is tried. The answer: for each new
+    set holding a joker (by its index), what its jokers stand for in one such telling
+    apart; None if there is none.
     """
     rules = board.rules
     by_role = retrieval is not JokerRetrieval.FREE
     rows = list(table)
+    number = list(range(len(rows)))  # each row's index in the table
     old_sets = []
     for old in board.table:
         if JOKER not in old:
@@ -96,14 +127,15 @@ def _jokers_follow(
         if all(t.is_joker for t in old):
             # A set of jokers alone holds no tile to stay with: it stays as it lies.
             if old not in rows:
-                return False
+                return None
+            del number[rows.index(old)]
             rows.remove(old)
         else:
             old_sets.append(old)
-    if not old_sets:
-        return True
-    old_readings = [_readings(old, rules, by_role) for old in old_sets]
     with_jokers = [n for n, row in enumerate(rows) if JOKER in row]
+    if not old_sets:
+        return {number[n]: _readings(rows[n], rules, by_role)[0] for n in with_jokers}
+    old_readings = [_readings(old, rules, by_role) for old in old_sets]
     new_readings = [_readings(rows[n], rules, by_role) for n in with_jokers]
     for old_roles in product(*old_readings):
         instances = [(i, role) for i, roles in enumerate(old_roles) for role in roles]
@@ -115,13 +147,16 @@ def _jokers_follow(
             ]
             for homes, freed in _fates(instances, places, played, by_role):
                 kept_at = {(instances[i][0], places[p].row) for i, p in homes.items()}
+                witness = {
+                    number[n]: roles for n, roles in zip(with_jokers, new_roles, strict=True)
+                }
                 for anchors in _anchors(old_sets, rows, kept_at, locked):
                     if retrieval is not JokerRetrieval.STRICT or not freed:
-                        return True
+                        return witness
                     loose = [p for p in range(len(places)) if p not in homes.values()]
                     if _freed_hosted(rows, places, loose, sum(freed.values()), anchors, played):
-                        return True
-    return False
+                        return witness
+    return None
 
 
 def _readings(row: TileRow, rules: Rules, by_role: bool) -> list[tuple[Role, ...]]:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from .backends import DEFAULT_BACKEND, Backend, Solution, get_backend
 from .board import Board
 from .joker_model import OutOfTime
-from .joker_rules import joker_problems
+from .joker_rules import joker_places, lay_jokers
 from .model import Arrangement, Layout, Objective, build_model, read_solution
 from .rules import JokerRetrieval, Rules
 from .sets import read_meld
@@ -105,21 +105,23 @@ def find_move(
             None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-3)
         )
 
-    bound = None
-    for looser in _looser(board):
-        solution, layout = solve_model(looser, goal, solver, left())
-        arrangement = _arrangement(layout, solution)
-        if arrangement is None:
-            if solution.proved:  # nothing to play even under the looser reading
-                return no_move(board, True, time.perf_counter() - started, backend)
-            continue
-        if not joker_problems(board, _new_table(board, arrangement), arrangement.played):
-            return _move(board, arrangement, solution.proved, started, backend)
-        if solution.proved:
-            bound = _score(board, arrangement, goal)
-    found = arrangement = None
+    bound = found = arrangement = None
     solution = Solution(None, proved=False)
     try:
+        for looser in _looser(board):
+            solution, layout = solve_model(looser, goal, solver, left())
+            loose = _arrangement(layout, solution)
+            if loose is None:
+                if solution.proved:  # nothing to play even under the looser reading
+                    return no_move(board, True, time.perf_counter() - started, backend)
+                continue
+            new_table = _new_table(board, loose)
+            places = joker_places(board, new_table, loose.played)
+            if places is not None:
+                laid = _laid_as(new_table, places, board.rules)
+                return _move(board, loose, solution.proved, started, backend, laid)
+            if solution.proved:
+                bound = _score(board, loose, goal)
         if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
             solution, layout = solve_model(board, goal, solver, left(), rack_only_freeing=True)
             found = _arrangement(layout, solution)
@@ -155,6 +157,28 @@ def _joker_sets_aside(
         return None
     arrangement.kept[:] = sorted([rest[n] for n in arrangement.kept] + aside)
     return arrangement
+
+
+def _laid_as(
+    table: Sequence[TileRow], places: Mapping[int, TileRow], rules: Rules
+) -> dict[TileRow, list[TileRow]]:
+    """Each set whose jokers must stand where `places` says, as it then lies (by its tiles
+    as the table holds them; alike sets in turn)."""
+    laid: dict[TileRow, list[TileRow]] = {}
+    for n, roles in places.items():
+        laid.setdefault(table[n], []).append(lay_jokers(table[n], roles, rules))
+    return laid
+
+
+def _relaid(step: Step, laid: dict[TileRow, list[TileRow]]) -> Step:
+    """The step with its set as `laid` says it lies (a kept set stays as it lay)."""
+    if step.action is Action.KEEP or not laid.get(step.tiles):
+        return step
+    tiles = laid[step.tiles].pop(0)
+    sources = tuple(
+        Source(s.set_index, _in_order_of(tiles, Counter(s.tiles))) for s in step.from_table
+    )
+    return Step(step.action, tiles, sources, _in_order_of(tiles, Counter(step.from_rack)))
 
 
 def _new_table(board: Board, arrangement: Arrangement) -> list[TileRow]:
@@ -197,11 +221,24 @@ def _arrangement(layout: Layout, solution: Solution) -> Arrangement | None:
 
 
 def _move(
-    board: Board, arrangement: Arrangement, proved: bool, started: float, backend: str
+    board: Board,
+    arrangement: Arrangement,
+    proved: bool,
+    started: float,
+    backend: str,
+    laid: dict[TileRow, list[TileRow]] | None = None,
 ) -> Move:
-    """The move an arrangement makes on the board, with its steps."""
+    """The move an arrangement makes on the board, with its steps. Where the rules on
+    jokers bind, each set holding a joker lies with its jokers where those rules let them
+    stand (`laid`: each such set, as it lies; found here when not given)."""
     played = _in_order_of(board.rack, arrangement.played)
     steps = _steps(board, arrangement)
+    if laid is None:
+        table = [step.tiles for step in steps]
+        places = joker_places(board, table, arrangement.played)
+        assert places is not None, "the model broke the rules on jokers"
+        laid = _laid_as(table, places, board.rules)
+    steps = tuple(_relaid(step, laid) for step in steps)
     rest = Counter(board.rack) - Counter(played)
     return Move(
         status=Status.OPTIMAL if proved else Status.FEASIBLE,
