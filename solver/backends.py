@@ -255,7 +255,8 @@ class _Branching:
         self.lp, self.mip, self.deadline = lp, mip, deadline
         self.cost = mip.cost
         self.incumbent: Any = None
-        self.best = -float("inf")
+        # Only solutions better than the cutoff are sought (whole-number costs).
+        self.best = -float("inf") if mip.cutoff is None else mip.cutoff
         self.dive: list[_Node] = []
         # Open nodes off the dive, best bound first, then deepest (nearest a solution).
         self.queued: list[tuple[float, int, int, _Node]] = []
@@ -318,6 +319,8 @@ class _Branching:
                 self.queue(up)
             self.dive.append(_Node(node.lower, lowered, ceiling, node.depth + 1))
         if self.incumbent is None:
+            if self.mip.cutoff is not None:  # proved: nothing beats the cutoff
+                return Solution(None, proved=True)
             raise SolverError("the LP found the position infeasible (a bug in the model)")
         return Solution(self.incumbent, proved=True)
 

@@ -36,7 +36,7 @@ from .board import Board
 from .joker_model import Host, JokerPlan, TileRow, plan_jokers
 from .rules import Rules
 from .sets import candidate_sets
-from .tiles import ALL_COLOURED, JOKER, Tile
+from .tiles import ALL_COLOURED, JOKER, Tile, tile_value
 
 Vector = Any  # a numpy array; numpy's own types would add nothing a reader needs here
 
@@ -50,7 +50,11 @@ class Objective(enum.Enum):
 
 @dataclass(frozen=True)
 class Mip:
-    """A maximisation over bounded integer columns with ranged rows, stored by column."""
+    """A maximisation over bounded integer columns with ranged rows, stored by column.
+
+    `cutoff`: an objective value already reached by a known solution; only better ones are
+    sought, and "none better" is a proved answer without values (backends that cannot take
+    a cutoff solve as if there were none)."""
 
     cost: Vector
     lower: Vector
@@ -60,6 +64,7 @@ class Mip:
     col_start: Vector
     col_index: Vector
     col_value: Vector
+    cutoff: float | None = None
 
     @property
     def columns(self) -> int:
@@ -217,6 +222,26 @@ def _fold_absent(
     return usable[chosen], block
 
 
+def _weights(board: Board, objective: Objective) -> tuple[float, float]:
+    """Lexicographic weights of a tile played and of a point played: primary over
+    secondary over sets kept (each worth 1); all whole numbers."""
+    rack_value = sum(tile_value(t, board.rules.joker_penalty) for t in board.rack)
+    sets = len(board.table) if board.opened else 0
+    secondary_weight = float(sets + 1)
+    first = rack_value if objective is Objective.TILES else len(board.rack)
+    primary_weight = secondary_weight * (first + 1)
+    if objective is Objective.TILES:
+        return primary_weight, secondary_weight
+    return secondary_weight, primary_weight
+
+
+def objective_value(board: Board, objective: Objective, tiles: int, value: int, kept: int) -> float:
+    """The model's objective for a move playing `tiles` tiles worth `value`, keeping `kept`
+    sets of the table as they lie."""
+    tiles_weight, value_weight = _weights(board, objective)
+    return tiles_weight * tiles + value_weight * value + kept
+
+
 def build_model(
     board: Board,
     objective: Objective,
@@ -248,19 +273,9 @@ def build_model(
     played = np.flatnonzero(in_sets & (rack[:_TILES] > 0))
     stand_ins = np.flatnonzero(in_sets) if jokers else np.zeros(0, dtype=np.int64)
 
-    # Lexicographic weights: primary over secondary over sets kept; all whole numbers.
     penalty = rules.joker_penalty
-    rack_value = float(rack[:_TILES] @ _NUMBERS) + penalty * rack_jokers
     rack_size = int(rack.sum()) + rack_jokers
-    secondary_weight = float(len(table_sets) + 1)
-    primary_weight = secondary_weight * (
-        (rack_value if objective is Objective.TILES else rack_size) + 1
-    )
-    tiles_weight, value_weight = (
-        (primary_weight, secondary_weight)
-        if objective is Objective.TILES
-        else (secondary_weight, primary_weight)
-    )
+    tiles_weight, value_weight = _weights(board, objective)
 
     # The table's jokers under the rules as written: their instances and hosts, if any.
     plan = None

@@ -14,7 +14,7 @@ from .backends import DEFAULT_BACKEND, Backend, Solution, get_backend
 from .board import Board
 from .joker_model import OutOfTime
 from .joker_rules import joker_places, lay_jokers
-from .model import Arrangement, Layout, Objective, build_model, read_solution
+from .model import Arrangement, Layout, Objective, build_model, objective_value, read_solution
 from .rules import JokerRetrieval, Rules
 from .sets import read_meld
 from .tiles import JOKER, MAX_NUMBER, Tile, format_tiles, tile_value
@@ -122,13 +122,19 @@ def find_move(
                 return _move(board, loose, solution.proved, started, backend, laid)
             if solution.proved:
                 bound = _score(board, loose, goal)
+        cutoff = None
         if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
             solution, layout = solve_model(board, goal, solver, left(), rack_only_freeing=True)
             found = _arrangement(layout, solution)
             if found is not None and solution.proved and _score(board, found, goal) == bound:
                 return _move(board, found, True, started, backend)
-        solution, layout = solve_model(board, goal, solver, left())
+            if found is not None and solution.values is not None:
+                cutoff = _objective(board, found, goal)
+        # The whole model, asked only for a move better than the one found.
+        solution, layout = solve_model(board, goal, solver, left(), cutoff=cutoff)
         arrangement = _arrangement(layout, solution)
+        if arrangement is None and solution.proved and found is not None:
+            return _move(board, found, True, started, backend)
     except OutOfTime:
         solution = Solution(None, proved=False)
     if arrangement is None and not solution.proved and _looser(board):
@@ -203,6 +209,14 @@ def _looser(board: Board) -> list[Board]:
     return boards
 
 
+def _objective(board: Board, arrangement: Arrangement, goal: Objective) -> float:
+    """The model's objective for this arrangement: its score in the model's weights."""
+    played = arrangement.played
+    tiles = sum(played.values())
+    value = sum(tile_value(t, board.rules.joker_penalty) * n for t, n in played.items())
+    return objective_value(board, goal, tiles, value, len(arrangement.kept))
+
+
 def _score(board: Board, arrangement: Arrangement, goal: Objective) -> tuple[int, int, int]:
     """What "best" compares, in its order: tiles, points, sets kept (or points first)."""
     played = arrangement.played
@@ -259,12 +273,16 @@ def solve_model(
     solver: Backend,
     time_limit: float | None,
     rack_only_freeing: bool = False,
+    cutoff: float | None = None,
 ) -> tuple[Solution, Layout]:
     """The model of the board and its solve: column values, and what they mean. The time
-    limit counts the model's building too (joker_model.OutOfTime where that outruns it)."""
+    limit counts the model's building too (joker_model.OutOfTime where that outruns it);
+    with a `cutoff` (an objective value reached already) only a better move is sought."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     mip, layout = build_model(board, objective, rack_only_freeing, deadline)
+    if cutoff is not None:
+        mip = dataclasses.replace(mip, cutoff=cutoff)
     if time_limit is not None:
         time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
     # No rack tile can join any set: nothing to decide, no backend needed.
