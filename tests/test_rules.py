@@ -1,0 +1,147 @@
+"""Rule profiles end to end: the words of a board's rules: line, --rules on the command
+line, `rummisolve rules`, and the rules each answer carries (docs/rules.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from rummisolve.board import format_board, parse_board
+from rummisolve.cli import cli
+from rummisolve.rules import (
+    OPTIONS,
+    PROFILE_NAMES,
+    PROFILES,
+    Blocked,
+    JokerRetrieval,
+    Method,
+    Rules,
+    parse_rule_word,
+)
+
+# The issue's first board: the joker may not leave for O7 B7 under the rules as written.
+JOKER_WALKS = "table:\nR3 R4 R5 J\nrack: B7 O7\n"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        pytest.param("official", Rules(), id="official"),
+        pytest.param(
+            "casual", Rules(profile="casual", joker_retrieval=JokerRetrieval.FREE), id="casual"
+        ),
+        pytest.param(
+            "hebrew",
+            Rules(profile="hebrew", wraparound=True, blocked=Blocked.FEWEST_TILES),
+            id="hebrew",
+        ),
+        pytest.param(
+            "norwegian",
+            Rules(
+                profile="norwegian", initial_meld=50, locked_joker_sets=True, scoring=Method.LAID
+            ),
+            id="norwegian",
+        ),
+        pytest.param(
+            "portuguese",
+            Rules(
+                profile="portuguese", initial_meld=50, locked_joker_sets=True, scoring=Method.LAID
+            ),
+            id="portuguese-as-norwegian",
+        ),
+        pytest.param("french", Rules(profile="french", joker_penalty=20), id="french"),
+        pytest.param("greek", Rules(profile="greek"), id="greek-house-rule-off"),
+    ],
+)
+def test_each_profile_sets_what_its_document_says(name: str, expected: Rules) -> None:
+    assert PROFILES[name].rules == expected
+    assert parse_rule_word(name.upper(), Rules()) == expected
+
+
+def test_every_profile_names_a_source_for_every_option() -> None:
+    for name in PROFILE_NAMES:
+        rules = PROFILES[name].rules
+        for option in OPTIONS:
+            source = rules.source_of(option.field)
+            # Documents by their language, never by seed number ("000", "001", ...).
+            assert source and not re.search(r"\b00[0-4]\b", source), (name, option, source)
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_a_profile_goes_through_a_board_file_unchanged(name: str) -> None:
+    board = parse_board(f"rules: {name} joker-penalty=50\n{JOKER_WALKS}")
+    assert board.rules == PROFILES[name].rules.replace(joker_penalty=50)
+    assert parse_board(format_board(board)) == board
+    assert parse_board(format_board(board, full_rules=True)) == board
+
+
+def test_words_after_a_profile_win_and_the_command_line_wins_over_the_file() -> None:
+    text = f"rules: casual joker-retrieval=replace\n{JOKER_WALKS}"
+    assert parse_board(text).rules.joker_retrieval is JokerRetrieval.REPLACE
+    code, out, _ = run("hint", "-", "--json", "--rules", "casual", stdin=text)
+    assert code == 0
+    answer = json.loads(out)
+    assert answer["rules"]["profile"] == "casual"
+    assert answer["rules"]["joker_retrieval"] == "free"
+    assert answer["tiles_played"] == 2
+
+
+def test_the_rules_as_written_by_default_and_casual_as_a_profile() -> None:
+    code, out, _ = run("hint", "-", stdin=JOKER_WALKS)
+    assert code == 0
+    assert out.startswith("No move: draw a tile.\n")
+    assert out.rstrip().endswith(", clp)")
+    code, out, _ = run("hint", "-", "--rules", "casual", stdin=JOKER_WALKS)
+    assert code == 0
+    assert out.startswith("Play 2 tiles (14 points): B7 O7\n")
+    assert out.rstrip().endswith("; rules: casual)")
+
+
+def test_the_hebrew_example_plays_all_three() -> None:
+    code, out, _ = run("hint", "-", "--json", stdin="table:\nB3 B4 J\nrack: B5 R7 O7\n")
+    answer = json.loads(out)
+    assert (code, answer["tiles_played"], answer["status"]) == (0, 3, "optimal")
+    assert sorted(map(sorted, answer["table"])) == [["B3", "B4", "B5"], ["J", "O7", "R7"]]
+
+
+def test_rules_lists_every_profile_with_its_sources() -> None:
+    code, out, _ = run("rules", "--json")
+    assert code == 0
+    profiles = json.loads(out)["profiles"]
+    assert list(profiles) == list(PROFILE_NAMES)
+    for name, entry in profiles.items():
+        assert entry["rules"] == PROFILES[name].rules.as_json()
+        assert set(entry["sources"]) == {o.field for o in OPTIONS}
+    assert "Hebrew" in profiles["hebrew"]["sources"]["wraparound"]
+    assert "rulebook" in profiles["official"]["sources"]["joker_retrieval"]
+
+
+def test_rules_of_a_profile_with_an_option_says_the_table_chose_it() -> None:
+    code, out, _ = run("rules", "norwegian", "--joker-penalty", "50")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("norwegian: ")
+    assert lines[0].endswith("(changed here: joker-penalty=50)")
+    assert ["joker-penalty=50", "chosen", "for", "this", "table"] in [x.split() for x in lines]
+    assert any(line.split()[0] == "locked-joker-sets" and "Norwegian" in line for line in lines)
+
+
+def test_rules_of_a_board_file_on_standard_input() -> None:
+    code, out, _ = run("rules", "-", "--json", stdin=f"rules: french\n{JOKER_WALKS}")
+    assert code == 0
+    answer = json.loads(out)
+    assert answer["rules"] == PROFILES["french"].rules.as_json()
+
+
+def test_an_unknown_profile_is_a_usage_error_naming_the_choices() -> None:
+    code, _, err = run("hint", "-", "--rules", "okey", stdin=JOKER_WALKS)
+    assert code == 2
+    assert "'okey' is not one of 'official', 'casual', 'hebrew'" in err
