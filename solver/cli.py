@@ -980,7 +980,7 @@ def play(
 
 
 def match_json(record: MatchRecord, seed: int) -> dict[str, Any]:
-    """`play --json`: interface.md's keys, then the seeds and each strategy's results."""
+    """`play --json`: docs/format.md's keys, then the seeds and each strategy's results."""
     return {
         "games": [
             {

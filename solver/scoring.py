@@ -1,4 +1,4 @@
-"""Scoring a finished game, and totals over a match (rules.md, "Ending and scoring a game").
+"""Scoring a finished game, and totals over a match (docs/rules.md, "Ending and scoring a game").
 
 The user's documents score a game in more than one way; each reading is an option of
 `Scoring`, so that a table can pick its own. A score file (`rummisolve score FILE`) is read
@@ -127,7 +127,7 @@ def _laid(player: PlayerResult) -> int:
 
 @dataclass(frozen=True)
 class Match:
-    """Games agreed beforehand; the highest total wins (rules.md, "A match")."""
+    """Games agreed beforehand; the highest total wins (docs/rules.md, "A match")."""
 
     games: tuple[GameScore, ...] = ()
 

@@ -46,7 +46,7 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
 
     The tiles may lie in any order. Where a joker could stand for more than one tile
     (R3 R4 J: R2 or R5), the reading worth most wins: the player names what a joker
-    stands for, and an initial meld counts that value (rules.md), so `face_value` is the
+    stands for, and an initial meld counts that value (docs/rules.md), so `face_value` is the
     most the set can be worth. A reading never depends on the order of the row, so
     `read_meld(meld.ordered)` means the same set as `meld`.
     """
