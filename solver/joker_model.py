@@ -228,17 +228,21 @@ def _hosts(
     rack_only: bool,
     deadline: float | None,
 ) -> Iterator[Host]:
-    """Every host the tiles in play can make: for each shape, each way joker sets can take
-    part in it (none, or instances of one reading with their anchor or, locked, all their
-    real tiles), as a core where it reaches no further than it must, and (`freeing`) as a
-    freeing host where two of its places can come from the rack (`rack_only`: all its free
-    places, but for those that jokers fill)."""
-    rack_jokers = rack[JOKER]
-    freeable = sum(1 for i in instances if i.role is not None and rack[i.role] > 0)
+    """Every host the tiles in play can make: the cores (`_cores`), and (`freeing`) the
+    freeing hosts, for each shape each way joker sets can take part in it (none, or
+    instances of one reading with their anchor or, locked, all their real tiles), where
+    two of its places can come from the rack (`rack_only`: all its free places, but for
+    those that jokers fill)."""
     by_set: dict[int, list[int]] = {}
     for index, instance in enumerate(instances):
         by_set.setdefault(instance.set_number, []).append(index)
     catalogue = _shapes(rules)
+    if by_role:
+        yield from _cores(joker_sets, by_set, instances, rules, available, loose_jokers, deadline)
+    if not (freeing or not by_role):
+        return
+    rack_jokers = rack[JOKER]
+    freeable = sum(1 for i in instances if i.role is not None and rack[i.role] > 0)
     # The shapes each joker set can take part in: those holding all its real tiles (locked
     # sets), or else one of its jokers' tiles.
     takes_part = []
@@ -248,7 +252,8 @@ def _hosts(
         else:
             roles = {instances[i].role for i in by_set[js.number]}
             takes_part.append(frozenset().union(*(catalogue.holding[t] for t in roles if t)))
-    # Without freeing hosts, only shapes some joker set takes part in are hosts.
+    # Without freeing hosts (free retrieval, locked sets), only shapes some joker set takes
+    # part in are hosts, cores all.
     wanted = range(len(catalogue.shapes)) if freeing else sorted(frozenset().union(*takes_part))
     for at in wanted:
         if deadline is not None and time.perf_counter() > deadline:
@@ -271,15 +276,96 @@ def _hosts(
             # Places no copy in play can fill need loose jokers.
             if sum(1 for t in free if available[t] == 0) > loose_jokers:
                 continue
-            if parts_in and _within_reach(shape, places):
-                yield Host(shape, jokers, held, freeing=False)
+            if not by_role:
+                if parts_in and _within_reach(shape, places):
+                    yield Host(shape, jokers, held, freeing=False)
+                continue
             from_rack = sum(1 for t in free if rack[t] > 0) + min(rack_jokers, len(free))
-            if not freeing or from_rack < 2:
+            if from_rack < 2:
                 continue
             if not rack_only:
                 yield Host(shape, jokers, held, freeing=True)
             elif sum(1 for t in free if rack[t] == 0) <= freeable + rack_jokers:
                 yield Host(shape, jokers, held, freeing=True, rack_only=True)
+
+
+def _cores(
+    joker_sets: list[JokerSet],
+    by_set: dict[int, list[int]],
+    instances: list[Instance],
+    rules: Rules,
+    available: Counter[Tile],
+    loose_jokers: int,
+    deadline: float | None,
+) -> Iterator[Host]:
+    """The cores: for each way joker sets can share one set of the new table (each with
+    instances of one reading and an anchor, or, locked, all its real tiles), the shapes
+    that hold all those places and reach no further than they must. Built from the places
+    up, not by trying every shape: without freeing hosts they are the whole joker part."""
+    catalogue = _shapes(rules)
+    parts = [list(_shapeless_parts(js, by_set[js.number], instances, rules)) for js in joker_sets]
+    everything = frozenset(range(len(catalogue.shapes)))
+    seen: set[tuple[object, ...]] = set()
+
+    jokers_of = {js.number: js.jokers for js in joker_sets}
+    Combined = tuple[list[_Part], list[Tile], frozenset[int]]
+
+    def combine(
+        at: int, chosen: list[_Part], places: list[Tile], shapes: frozenset[int]
+    ) -> Iterator[Combined]:
+        """Each way the sets from `at` on can join the parts chosen, with all their places
+        and the shapes holding them."""
+        if deadline is not None and time.perf_counter() > deadline:
+            raise OutOfTime
+        if at == len(joker_sets):
+            if chosen:
+                yield chosen, places, shapes
+            return
+        yield from combine(at + 1, chosen, places, shapes)
+        for part in parts[at]:
+            mine = [t for _, t in part[0]] + [t for _, t in part[1]]
+            if set(mine) & set(places):
+                continue
+            fits = shapes.intersection(*(catalogue.holding[t] for t in mine))
+            if fits:
+                yield from combine(at + 1, [*chosen, part], places + mine, fits)
+
+    for chosen, places, shapes in combine(0, [], [], everything):
+        jokers = tuple(j for p in chosen for j in p[0])
+        held = tuple(h for p in chosen for h in p[1])
+        # One joker's anchor matters not: its cores are one whichever tile holds it.
+        key = (
+            jokers,
+            tuple((s, t if jokers_of[s] > 1 or rules.locked_joker_sets else None) for s, t in held),
+        )
+        for at in sorted(shapes):
+            shape = catalogue.shapes[at]
+            if (at, key) in seen or not _within_reach(shape, places):
+                continue
+            free = [t for t in shape if t not in set(places)]
+            # Places no copy in play can fill need loose jokers.
+            if sum(1 for t in free if available[t] == 0) > loose_jokers:
+                continue
+            seen.add((at, key))
+            yield Host(shape, jokers, held, freeing=False)
+
+
+def _shapeless_parts(
+    js: JokerSet, indices: list[int], instances: list[Instance], rules: Rules
+) -> Iterator[_Part]:
+    """The ways one joker set can take part in a core, whatever its shape: instances of one
+    reading, with one of its tiles as their anchor (locked: all its real tiles)."""
+    real = sorted(js.real, key=Tile.sort_key)
+    for reading in range(len(js.readings)):
+        mine = [i for i in indices if instances[i].reading == reading]
+        for size in range(0 if rules.locked_joker_sets else 1, len(mine) + 1):
+            for chosen in combinations(mine, size):
+                jokers = tuple((i, _role(instances[i])) for i in chosen)
+                if rules.locked_joker_sets:
+                    yield jokers, tuple((js.number, t) for t in real)
+                    continue
+                for anchor in real:
+                    yield jokers, ((js.number, anchor),)
 
 
 def _parts(
