@@ -831,6 +831,13 @@ def bench_row(result: BackendResult) -> list[str]:
 @cli.command()
 @click.argument("score_path", metavar="FILE")
 @click.option(
+    "--rules",
+    "profile",
+    type=click.Choice(PROFILE_NAMES, case_sensitive=False),
+    help="A rules profile's scoring (its method, blocked-game winner and joker penalty),"
+    " over the file's; the options below win.",
+)
+@click.option(
     "--joker-penalty",
     type=click.IntRange(0, MAX_JOKER_PENALTY),
     help="A joker's value on a rack  [default: the file's rules: line, else 30]",
@@ -853,15 +860,21 @@ def bench_row(result: BackendResult) -> list[str]:
 @core_errors
 def score(
     score_path: str,
+    profile: str | None,
     joker_penalty: int | None,
     doubled: bool,
     method: str | None,
     blocked: str | None,
     as_json: bool,
 ) -> None:
-    """Score a finished game from the racks left (one line per player, NAME: tiles)."""
+    """Score a finished game from the racks left (one line per player, NAME: tiles).
+
+    Example: rummisolve score game.txt --rules norwegian
+    """
     sheet = read_score_sheet(score_path)
     scoring = sheet.scoring
+    if profile is not None:
+        scoring = Scoring.of(PROFILES[profile.lower()].rules)
     if joker_penalty is not None:
         scoring = dataclasses.replace(scoring, joker_penalty=joker_penalty)
     if method is not None:

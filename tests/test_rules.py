@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -145,3 +146,15 @@ def test_an_unknown_profile_is_a_usage_error_naming_the_choices() -> None:
     code, _, err = run("hint", "-", "--rules", "okey", stdin=JOKER_WALKS)
     assert code == 2
     assert "'okey' is not one of 'official', 'casual', 'hebrew'" in err
+
+
+def test_score_takes_a_profiles_scoring(tmp_path: Path) -> None:
+    """The Norwegian rules score the value laid minus the rack; the winner takes the value
+    laid plus the other racks (5 + 16 + 3 = 24, and 40 laid)."""
+    sheet = tmp_path / "game.txt"
+    sheet.write_text("A: laid=40\nB: R5 laid=10\nC: K10 B6 laid=0\nD: O3 laid=5\n")
+    code, out, _ = run("score", str(sheet), "--rules", "norwegian", "--json")
+    assert code == 0
+    assert json.loads(out)["scores"] == {"A": 64, "B": 5, "C": -16, "D": 2}
+    code, out, _ = run("score", str(sheet), "--rules", "norwegian", "--scoring", "standard")
+    assert (code, out.splitlines()[0].split()[:2]) == (0, ["A", "+24"])
