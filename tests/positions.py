@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from rummisolve.board import Board
-from rummisolve.rules import JokerRetrieval, Rules
+from rummisolve.rules import PROFILES, JokerRetrieval, Rules
 from rummisolve.tiles import COLOURS, JOKER, Tile
 
 
@@ -20,6 +20,7 @@ def positions(
     retrieval: JokerRetrieval | None = None,
     freeing: bool = False,
     locked: bool = False,
+    profile: str | None = None,
 ) -> Board:
     """A position; `retrieval` fixes the joker-retrieval rule, else it is drawn too.
 
@@ -28,6 +29,7 @@ def positions(
     `locked`: locked-joker-sets is on, the table is in play, its first set holds a joker,
     and the rack often holds tiles that would take a tile out of it (a group of its number,
     or the run beyond it), so that the rule has something to refuse.
+    `profile`: the rules are that profile's, as it sets them (locked as it says).
     """
     rules = Rules(
         wraparound=draw(st.booleans()),
@@ -37,6 +39,9 @@ def positions(
         joker_retrieval=retrieval or draw(st.sampled_from(JokerRetrieval)),
         locked_joker_sets=locked,
     )
+    if profile is not None:
+        rules = PROFILES[profile].rules
+        locked = rules.locked_joker_sets
     box = Counter(rules.box.tiles())
     colours = draw(st.lists(st.sampled_from(COLOURS), min_size=1, max_size=3, unique=True))
     low = draw(st.integers(1, 9))

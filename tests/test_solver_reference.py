@@ -10,7 +10,7 @@ from rummisolve import backends, clp
 from rummisolve.backends import DEFAULT_BACKEND
 from rummisolve.board import Board
 from rummisolve.legality import check_move
-from rummisolve.rules import JokerRetrieval
+from rummisolve.rules import PROFILE_NAMES, PROFILES, JokerRetrieval
 from rummisolve.solve import Action, Step, find_move
 
 from .positions import positions
@@ -127,6 +127,23 @@ def test_strict_and_locked_agree_with_reference() -> None:
         board=positions(
             max_sets=2, max_rack=2, retrieval=JokerRetrieval.STRICT, freeing=True, locked=True
         ),
+        objective=st.sampled_from(["tiles", "value"]),
+    )
+    def agrees(board: Board, objective: str) -> None:
+        assert_agrees(board, objective)
+
+    agrees()
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_every_profile_agrees_with_reference(profile: str) -> None:
+    """Each profile as it sets the rules (the Norwegian ones lock sets with a joker), on
+    the default backend."""
+    locked = PROFILES[profile].rules.locked_joker_sets
+
+    @settings(max_examples=100 * SCALE)
+    @given(
+        board=positions(max_sets=2 if locked else 3, max_rack=4 if locked else 6, profile=profile),
         objective=st.sampled_from(["tiles", "value"]),
     )
     def agrees(board: Board, objective: str) -> None:
