@@ -15,7 +15,6 @@ import json
 import multiprocessing
 import os
 import signal
-import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
@@ -173,9 +172,9 @@ def board_paths(paths: Iterable[str | Path]) -> list[str]:
 
     A path that does not exist or cannot be looked at, a folder with no boards and a
     folder below that cannot be read stay in the list: each one's row then says so,
-    like any other bad board's. Links to folders are followed, each folder once; files
-    that are neither regular files nor links (a FIFO would block the batch) are left
-    out of a folder's boards.
+    like any other bad board's. Links to folders are followed, each folder once. Every
+    name ending in .txt below a folder is a row: one that is not a regular file (a FIFO,
+    a device, a folder) says so in its row, and is never opened for reading.
     """
     found: list[str] = []
     for path in map(str, paths):
@@ -197,25 +196,13 @@ def _boards_below(folder: str) -> list[str]:
                 seen.add(real)
                 kept.append(name)
         folders[:] = kept
-        boards.extend(
-            Path(root, name)
-            for name in files
-            if name.endswith(".txt") and _is_board_file(os.path.join(root, name))
-        )
+        boards.extend(Path(root, name) for name in files + kept if name.endswith(".txt"))
     return [str(board) for board in sorted(boards)]
 
 
 def _keep(boards: list[Path]) -> Callable[[OSError], None]:
     """A folder that cannot be read below the one given is listed, to be reported."""
     return lambda error: boards.append(Path(str(error.filename)))
-
-
-def _is_board_file(path: str) -> bool:
-    """A regular file, or a link to one or to nothing (its row says it is missing)."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return True
 
 
 def header(settings: BatchSettings) -> str | None:

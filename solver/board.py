@@ -6,7 +6,9 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import stat
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -104,16 +106,43 @@ def read_text(path: str | Path) -> str:
 
 def read_bytes(path: str | Path, limit: int = MAX_BOARD_BYTES) -> bytes:
     """A file's bytes (standard input's for `-`), no more than one past `limit`:
-    `/dev/zero` or a stray disk image is refused, not read to the end."""
+    `/dev/zero` or a stray disk image is refused, not read to the end. Anything but a
+    regular file (a FIFO, a device, a folder) is refused before a byte is read, since it
+    could block for ever; standard input that is closed is named as such."""
     source = str(path)
     try:
         if source == "-":
+            if sys.stdin is None:
+                raise BoardError([Problem(source, 0, "cannot read: standard input is closed")])
             return sys.stdin.buffer.read(limit + 1)
-        with open(source, "rb") as file:  # open(""): no such file, where Path("") is "."
+        if not source:  # open(""): no such file, where Path("") is "."
+            raise FileNotFoundError(2, "No such file or directory")
+        # Opened without blocking, so that a FIFO with no writer is refused, not waited on.
+        descriptor = os.open(source, os.O_RDONLY | os.O_NONBLOCK)
+        kind = _not_regular(os.fstat(descriptor).st_mode)
+        if kind:
+            os.close(descriptor)
+            raise BoardError([Problem(source, 0, f"not a board file: {kind}")])
+        with os.fdopen(descriptor, "rb") as file:
             return file.read(limit + 1)
     except OSError as error:
         reason = error.strerror or str(error)
         raise BoardError([Problem(source, 0, f"cannot read: {reason}")]) from None
+
+
+def _not_regular(mode: int) -> str:
+    """What a file that is not a regular one is ("a FIFO", "a folder", ...); "" if it is."""
+    kinds = [
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ]
+    return next(
+        (name for test, name in kinds if test(mode)),
+        "" if stat.S_ISREG(mode) else "not a regular file",
+    )
 
 
 # `generate` without --out writes its boards one after another, each below such a line.

@@ -522,6 +522,13 @@ def batch(
         )
     # Standard input is read here: worker processes have none of their own.
     files, standard_input = read_standard_input(board_paths(paths))
+    cpus = usable_cpus()
+    if jobs > cpus:
+        # More workers than CPUs only share them: each costs a solver's memory, none helps.
+        click.echo(
+            f"--jobs {jobs}: this process may use {plural(cpus, 'CPU')}; using {cpus}", err=True
+        )
+        jobs = cpus
     jobs = max(1, min(jobs, len(files)))  # no more workers than boards
     settings = BatchSettings(
         format=Format(output_format),

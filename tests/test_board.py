@@ -457,15 +457,15 @@ def test_read_board_names_the_file_in_problems(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "reason"),
     [
-        pytest.param("missing.txt", "No such file or directory", id="missing"),
-        pytest.param(".", "Is a directory", id="directory"),
+        pytest.param("missing.txt", "cannot read: No such file or directory", id="missing"),
+        pytest.param(".", "not a board file: a folder", id="directory"),
     ],
 )
 def test_read_board_unreadable_path(tmp_path: Path, name: str, reason: str) -> None:
     path = tmp_path / name
     with pytest.raises(BoardError) as caught:
         read_board(path)
-    assert str(caught.value) == f"{path}: cannot read: {reason}"
+    assert str(caught.value) == f"{path}: {reason}"
     assert caught.value.problems[0].line == 0
 
 

@@ -88,13 +88,13 @@ def test_not_text(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "reason"),
     [
-        pytest.param("missing.txt", "No such file or directory", id="missing"),
-        pytest.param("", "Is a directory", id="directory"),
+        pytest.param("missing.txt", "cannot read: No such file or directory", id="missing"),
+        pytest.param("", "not a board file: a folder", id="directory"),
     ],
 )
 def test_unreadable_path(tmp_path: Path, name: str, reason: str) -> None:
     path = str(tmp_path / name) if name else str(tmp_path)
-    assert run(path) == (1, "", f"{path}: cannot read: {reason}\n")
+    assert run(path) == (1, "", f"{path}: {reason}\n")
 
 
 def test_no_board_is_a_usage_error() -> None:
