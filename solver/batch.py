@@ -40,7 +40,7 @@ from .board import (
     read_bytes,
     split_stream,
 )
-from .errors import BoardError, Problem, RummisolveError, unexpected
+from .errors import BoardError, Problem, RummisolveError, printable, unexpected
 from .legality import check_move
 from .model import Objective
 from .render import move_json
@@ -618,7 +618,7 @@ def _csv_row(path: str, board: Board, move: Move, mismatch: str | None, s: Batch
 
 def _table_row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSettings) -> str:
     numbers = (move.status.value, move.tiles_played, move.value_played, f"{move.seconds * 1e3:.1f}")
-    cells = [f"{path:<{s.file_width}}", *_table_numbers(numbers)]
+    cells = [f"{printable(path):<{s.file_width}}", *_table_numbers(numbers)]
     if s.check_expected:
         expect = "-" if board.expect is None else _check_cell(board, move, mismatch)
         cells.append(f"{expect:<{EXPECT_WIDTH}}")
@@ -634,7 +634,7 @@ def _failed(path: str, error: str, s: BatchSettings) -> BoardResult:
         cells[CSV_COLUMNS.index("error")] = "; ".join(error.splitlines())
         row = _csv_line(cells)
     else:
-        row = f"{path:<{s.file_width}}  {'error':<9}  " + "; ".join(error.splitlines())
+        row = f"{printable(path):<{s.file_width}}  {'error':<9}  " + "; ".join(error.splitlines())
     return BoardResult(file=path, outcome=Outcome.FAILED, row=row, error=error)
 
 

@@ -12,6 +12,7 @@ import functools
 import json
 import math
 import os
+import re
 import signal
 import sys
 import time
@@ -39,7 +40,7 @@ from .batch import (
 )
 from .bench import BackendResult, Bench, BenchReport, NamedBoard
 from .board import Board, format_board, read_board, stream_entry
-from .errors import BoardError, RummisolveError
+from .errors import BoardError, RummisolveError, printable
 from .game import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -225,6 +226,16 @@ def size_range(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return span
 
 
+def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """A folder named on the command line; an empty name is refused (it would mean the
+    current folder, unsaid)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("an empty path: name a folder")
+    return Path(value)
+
+
 def size_options(command: F) -> F:
     """Table and rack sizes of generated positions, each N or LO-HI."""
     for name, default, what in (
@@ -312,7 +323,7 @@ def rules_text(rules: Rules) -> str:
 def check(board_path: str, **options: Any) -> None:
     """Validate BOARD (a file, or - for standard input): exit 0 valid, 1 invalid."""
     board = read_board(board_path, **rule_overrides(options))
-    click.echo(f"{board_path}: valid: {describe_board(board)}")
+    click.echo(f"{printable(board_path)}: valid: {describe_board(board)}")
 
 
 @cli.command()
@@ -345,8 +356,10 @@ def hint(
 
 
 def use_colour() -> bool:
-    """Colour on a terminal, unless NO_COLOR is set (no-color.org)."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    """Colour on a terminal that shows it: not where NO_COLOR is set (no-color.org), nor
+    on a dumb terminal."""
+    dumb = os.environ.get("TERM") == "dumb"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and not dumb
 
 
 def describe_board(board: Board) -> str:
@@ -378,13 +391,15 @@ def deal(count: int, seed: int, **sizes: Any) -> Iterable[Board]:
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=click.Path(),
+    callback=folder_path,
     help="Folder for gen-00001.txt, ... (default: all boards on stdout).",
 )
 @click.option(
     "--overwrite",
     is_flag=True,
-    help="Remove the gen-*.txt already in --out first (without it, such a folder is refused).",
+    help="Remove the boards an earlier generate wrote in --out first (without it, such a"
+    " folder is refused); nothing else is touched.",
 )
 @size_options
 @click.option(
@@ -452,15 +467,39 @@ def generate(
 
 def prepare_board_folder(out: Path, overwrite: bool) -> None:
     """Make `out` hold this run's boards only: a later `batch OUT` must never solve a board
-    of an earlier run. Refused, with nothing changed, unless `overwrite` removes them."""
-    earlier = sorted(out.glob("gen-*.txt")) if out.is_dir() else []
+    of an earlier run. Refused, with nothing changed, unless `overwrite` removes them; it
+    removes only what generate wrote (its file names, its first line), and only once it
+    has checked that it can remove them all."""
+    earlier = generated_boards(out) if out.is_dir() else []
     if earlier and not overwrite:
         raise click.ClickException(
-            f"{out} already holds boards (gen-*.txt): --overwrite removes them first"
+            f"{out} already holds boards generate wrote (gen-NNNNN.txt): --overwrite"
+            " removes them first"
         )
     out.mkdir(parents=True, exist_ok=True)
+    if earlier and not os.access(out, os.W_OK | os.X_OK):
+        raise click.ClickException(f"{out}: cannot remove the earlier boards (no write access)")
     for path in earlier:
         path.unlink()
+
+
+# What generate writes in a folder: its names, and the first line of each.
+GENERATED_NAME = re.compile(r"gen-[0-9]{5,}\.txt")
+GENERATED_MARK = "# rummisolve generate "
+
+
+def generated_boards(out: Path) -> list[Path]:
+    """The boards an earlier `generate --out` wrote in `out`, and nothing else of a user's:
+    regular files named gen-NNNNN.txt whose first line is generate's."""
+    found = []
+    for path in sorted(out.iterdir()):
+        if not GENERATED_NAME.fullmatch(path.name) or not path.is_file():
+            continue
+        with path.open("rb") as file:
+            first = file.readline(len(GENERATED_MARK) + 1)
+        if first.startswith(GENERATED_MARK.encode()):
+            found.append(path)
+    return found
 
 
 def write_whole(path: Path, text: str) -> None:
@@ -537,7 +576,7 @@ def batch(
         time_limit=time_limit,
         rule_overrides=tuple(rule_overrides(options).items()),
         check_expected=check_expected,
-        file_width=max(len("file"), *map(len, files)),
+        file_width=max(len("file"), *(len(printable(f)) for f in files)),
         standard_input=standard_input,
     )
     tally = Tally()

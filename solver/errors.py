@@ -13,6 +13,12 @@ class TileError(RummisolveError):
     """A word that is not a tile; the caller adds where it stood."""
 
 
+def printable(text: str) -> str:
+    """A name as a terminal may show it: a control character (an ESC in a file name would
+    reach the terminal, a line break would split a row) written as its escape."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class Problem(NamedTuple):
     """One thing wrong with an input, where it was found."""
 
@@ -22,7 +28,8 @@ class Problem(NamedTuple):
 
     def __str__(self) -> str:
         """`FILE:LINE: message`; line 0 means the whole file (it could not be read)."""
-        where = f"{self.source}:{self.line}" if self.line else self.source
+        source = printable(self.source)
+        where = f"{source}:{self.line}" if self.line else source
         return f"{where}: {self.message}"
 
 

@@ -457,7 +457,8 @@ def test_cli_refuses_a_folder_with_earlier_boards(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr == (
-        f"Error: {tmp_path} already holds boards (gen-*.txt): --overwrite removes them first\n"
+        f"Error: {tmp_path} already holds boards generate wrote (gen-NNNNN.txt): --overwrite"
+        " removes them first\n"
     )
     assert {p.name: p.read_text() for p in tmp_path.iterdir()} == before
 

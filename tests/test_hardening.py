@@ -76,3 +76,45 @@ def test_more_jobs_than_cpus_says_so_and_uses_the_cpus() -> None:
     assert code == 0
     cpu_word = "CPU" if cpus == 1 else "CPUs"
     assert err.startswith(f"--jobs 10000: this process may use {cpus} {cpu_word}; using {cpus}\n")
+
+
+def test_overwrite_removes_only_what_generate_wrote(tmp_path: Path) -> None:
+    """A user's gen-my-notes.txt, a gen-00009.txt of their own and a folder named like a
+    board stay; generate's earlier boards go."""
+    run("generate", "--count", "3", "--out", str(tmp_path))
+    (tmp_path / "gen-my-notes.txt").write_text("mine\n")
+    (tmp_path / "gen-00009.txt").write_text("table:\nR1 R2 R3\nrack: R4\n")
+    (tmp_path / "gen-dir.txt").mkdir()
+    code, out, _ = run("generate", "--count", "1", "--out", str(tmp_path), "--overwrite")
+    assert (code, out) == (0, f"wrote 1 board to {tmp_path}\n")
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["gen-00001.txt", "gen-00009.txt", "gen-dir.txt", "gen-my-notes.txt"]
+    assert (tmp_path / "gen-my-notes.txt").read_text() == "mine\n"
+
+
+def test_an_empty_out_is_refused_not_the_current_folder() -> None:
+    code, _, err = run("generate", "--count", "1", "--out", "")
+    assert code == 2
+    assert "Invalid value for '--out': an empty path: name a folder" in err
+
+
+def test_a_control_character_in_a_name_is_shown_escaped(tmp_path: Path) -> None:
+    board = tmp_path / "a\x1b[31mred.txt"
+    board.write_text(PUZZLE.read_text())
+    code, out, _ = run("batch", str(tmp_path), "--jobs", "1")
+    assert code == 0
+    assert "\x1b" not in out
+    assert f"{tmp_path}/a\\x1b[31mred.txt" in out
+    code, out, _ = run("check", str(board))
+    assert (code, "\x1b" in out) == (0, False)
+
+
+def test_a_dumb_terminal_gets_no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummisolve import cli as commands
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert commands.use_colour()
+    monkeypatch.setenv("TERM", "dumb")
+    assert not commands.use_colour()
