@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -184,25 +184,32 @@ def board_paths(paths: Iterable[str | Path]) -> list[str]:
 
 
 def _boards_below(folder: str) -> list[str]:
+    """Every .txt name below the folder, folders walked with a list of their own rather
+    than by recursion (a folder nested a thousand deep is a RecursionError for os.walk
+    before Python 3.12), in os.walk's top-down order."""
     boards: list[Path] = []
     seen = {os.path.realpath(folder)}
-    for root, folders, files in os.walk(folder, followlinks=True, onerror=_keep(boards)):
+    waiting = [folder]
+    while waiting:
+        root = waiting.pop()
+        try:
+            with os.scandir(root) as entries:
+                listed = [(e.name, e.is_dir(), e.is_symlink()) for e in entries]
+        except OSError:
+            boards.append(Path(root))  # a folder that cannot be read gets its row
+            continue
         # Each folder once, under its own name before any link's: a link back to one
         # would loop for ever, and a link beside it would give its boards twice.
         kept = []
-        for name in sorted(folders, key=lambda n: (os.path.islink(os.path.join(root, n)), n)):
+        for name, _, _ in sorted((e for e in listed if e[1]), key=lambda e: (e[2], e[0])):
             real = os.path.realpath(os.path.join(root, name))
             if real not in seen:
                 seen.add(real)
                 kept.append(name)
-        folders[:] = kept
+        files = [name for name, is_dir, _ in listed if not is_dir]
         boards.extend(Path(root, name) for name in files + kept if name.endswith(".txt"))
+        waiting.extend(os.path.join(root, name) for name in reversed(kept))
     return [str(board) for board in sorted(boards)]
-
-
-def _keep(boards: list[Path]) -> Callable[[OSError], None]:
-    """A folder that cannot be read below the one given is listed, to be reported."""
-    return lambda error: boards.append(Path(str(error.filename)))
 
 
 def header(settings: BatchSettings) -> str | None:

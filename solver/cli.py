@@ -1114,6 +1114,12 @@ def main() -> None:
     except SystemExit:
         _flush_stdout()
         raise
+    except BrokenPipeError:
+        _reader_gone()
+    except OSError as error:
+        # Only writing the output fails outside a command (`--help > /dev/full`): the
+        # commands turn their own errors into messages.
+        _cannot_write(error)
 
 
 def _flush_stdout() -> None:
@@ -1123,9 +1129,13 @@ def _flush_stdout() -> None:
     except BrokenPipeError:
         _reader_gone()
     except OSError as error:
-        drop_stdout()
-        click.echo(f"Error: cannot write the output: {error.strerror or error}", err=True)
-        raise SystemExit(1) from None
+        _cannot_write(error)
+
+
+def _cannot_write(error: OSError) -> NoReturn:
+    drop_stdout()
+    click.echo(f"Error: cannot write the output: {error.strerror or error}", err=True)
+    raise SystemExit(1) from None
 
 
 def _reader_gone() -> NoReturn:

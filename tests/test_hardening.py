@@ -118,3 +118,30 @@ def test_a_dumb_terminal_gets_no_colour(monkeypatch: pytest.MonkeyPatch) -> None
     assert commands.use_colour()
     monkeypatch.setenv("TERM", "dumb")
     assert not commands.use_colour()
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["hint", "--help"]])
+def test_output_to_a_full_disk_is_one_line(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "rummisolve", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert (done.returncode, done.stderr) == (
+        1,
+        "Error: cannot write the output: No space left on device\n",
+    )
+
+
+def test_a_folder_nested_past_the_recursion_limit_is_walked(tmp_path: Path) -> None:
+    deep = tmp_path
+    for _ in range(sys.getrecursionlimit() + 200):
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "b.txt").write_text(PUZZLE.read_text())
+    code, out, _ = run("batch", str(tmp_path), "--jobs", "1", "--format", "csv")
+    assert code == 0
+    assert out.splitlines()[1].startswith(f"{deep / 'b.txt'},optimal,3,12,")
