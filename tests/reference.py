@@ -1,33 +1,39 @@
 """An exhaustive reference solver for small positions, sharing no code with the model.
 
-It follows every tile as a physical object: each table tile is labelled with the set it
-lies in, each played rack tile with the rack. A final table is searched for set by set:
-the first table tile not yet laid goes into some set (every run window and group, its
-places filled by tiles of that type or by jokers, from the table or the rack), until
-every table tile lies in one; the rack tiles left over may then form new sets of their
-own. Along the way it keeps, for the joker rules, what each table joker that is not freed
-stands for. The best (tiles, value, kept) over all of it is found by a memoised search.
+The rules it follows (docs/rules.md; `best_move` gives the best (tiles, value, kept)):
 
-The rules it follows (opened boards; before the initial meld the table stays as it lies
-and the played tiles form new sets worth at least the initial meld):
-
-- FREE: any cutting of the table's tiles and the played tiles into sets.
+- Before the initial meld the table stays as it lies; the played tiles make new sets of
+  their own worth at least `initial_meld` (a joker counts the most it can stand for).
+- Opened, the final table is every table tile and every played tile, cut into valid sets.
+- FREE: nothing more.
 - REPLACE and STRICT: each table set holding a joker and a real tile has one reading (what
-  its jokers stand for). Each of its jokers is either not freed (it lies in a set where it
-  stands for the same tile, beside at least one real tile physically from its own set) or
-  freed (a rack copy of the tile it stands for is played, one copy per joker freed; under
-  STRICT the freed joker's set holds at least two tiles played from the rack). A table set
-  of jokers only stays exactly as it lies.
-- locked-joker-sets: the real tiles of a table set holding a joker all lie in one final
-  set, and so does each of its jokers not freed (under FREE: all of them).
-- kept: a table set is kept when one final set is made of exactly its physical tiles.
+  each of its jokers stands for). Each of its jokers is either not freed: it lies in a set
+  where it stands for the same tile, beside at least one real tile physically from its own
+  set (two jokers in two sets need two such tiles, as a tile lies in one set); or freed: a
+  rack copy of the tile it stands for is played, one copy per joker freed, and under
+  STRICT the freed joker's set holds two tiles played from the rack (rack jokers and the
+  freeing tile count, tiles from the table do not). A table set of jokers only stays as it
+  lies. Jokers played from the rack go anywhere.
+- locked-joker-sets: the real tiles of a table set holding a joker lie in one final set,
+  with each of its jokers not freed (under FREE, where none is freed: all its jokers).
+- kept: a table set one final set is made of exactly, physically.
+
+How: tiles are followed as physical objects, by kind: a table tile by the set it lay in
+where the rules care (a set they follow, above), else as a plain table tile; the jokers of
+the followed sets under REPLACE or STRICT as one kind, each one's owner settled by where it
+lies; rack tiles as the rack's. The final table is searched set by set: the first table
+tile not yet laid goes into every set it can (each run window and group, each place filled
+by a tile of that face or a joker, from the table or the rack), noting what each table
+joker that is not freed stands for, until every table tile lies in a set; the rack tiles
+left may then make new sets of their own, which must hold the copies the freed jokers owe.
+A memoised search over what is left gives the best, lexicographically.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
 
@@ -84,84 +90,33 @@ def shapes_with(tile: Tile, wraparound: bool) -> tuple[Bag, ...]:
 @cache
 def readings(tiles: Bag, wraparound: bool) -> tuple[frozenset[Tile], ...]:
     """Each reading of a set: the tiles its jokers stand for, one each."""
+    real = frozenset(t for t in tiles if t != JOKER)
+    return tuple({frozenset(s) - real for s in _readings_as_shapes(tiles, wraparound)})
+
+
+def set_value(tiles: Bag, wraparound: bool) -> int | None:
+    """The highest face value these tiles can have as one set, or None if they make none."""
+    found = [
+        sum(t.number for t in shape) for shape in _readings_as_shapes(tuple(tiles), wraparound)
+    ]
+    return max(found, default=None)
+
+
+def _readings_as_shapes(tiles: Bag, wraparound: bool) -> list[Bag]:
     real = [t for t in tiles if t != JOKER]
     if len(set(real)) != len(real):
-        return ()
-    found = {
-        frozenset(shape) - frozenset(real)
-        for shape in shapes(wraparound)
-        if len(shape) == len(tiles) and set(real) <= set(shape)
-    }
-    return tuple(found)
+        return []
+    return [s for s in shapes(wraparound) if len(s) == len(tiles) and set(real) <= set(s)]
 
 
-def _sort_key(item: Item) -> tuple[bool, int, tuple[int, int]]:
-    """Real tiles before jokers, the table's before the rack's."""
-    return (item.tile == JOKER, item.origin == RACK, item.origin, *item.tile.sort_key())
+def _sort_key(item: Item) -> tuple[bool, int, int, int]:
+    """The table's tiles before the rack's, then by colour and number (jokers last): laid
+    in this order, the tiles left to lay are mostly the higher ones of each colour."""
+    return (item.origin == RACK, *item.tile.sort_key(), item.origin)
 
 
 def _key(tiles: Bag) -> Bag:
     return tuple(sorted(tiles, key=Tile.sort_key))
-
-
-# A set laid: its items (sorted), the tile each tracked joker stands for (sorted pairs),
-# and its face value as read so (the most, over its readings).
-Laid = tuple[tuple[Item, ...], tuple[tuple[Item, Tile], ...]]
-
-
-def sets_with(
-    first: Item, pool: Counter[Item], wraparound: bool, tracked: frozenset[int]
-) -> dict[Laid, int]:
-    """Every set holding `first` and other items of `pool`, each with what the jokers of a
-    `tracked` origin stand for in it, and its highest face value."""
-    jokers = [i for i in pool if i.tile == JOKER and pool[i] > 0]
-    by_tile: dict[Tile, list[Item]] = {}
-    for item, count in pool.items():
-        if count > 0 and item.tile != JOKER:
-            by_tile.setdefault(item.tile, []).append(item)
-    joker_count = sum(pool[j] for j in jokers)
-    if first.tile == JOKER:
-        spots = [(s, k) for s in shapes(wraparound) for k in range(len(s))]
-    else:
-        spots = [(s, s.index(first.tile)) for s in shapes_with(first.tile, wraparound)]
-    found: dict[Laid, int] = {}
-    left = Counter(pool)
-    for shape, spot in spots:
-        places = [t for k, t in enumerate(shape) if k != spot]
-        if sum(t not in by_tile for t in places) > joker_count:
-            continue
-        value = sum(t.number for t in shape)
-        for fill in _fills(places, by_tile, jokers, left):
-            items = (first, *fill)
-            roles = tuple(
-                sorted(
-                    (
-                        (item, role)
-                        for item, role in zip(items, (shape[spot], *places), strict=True)
-                        if item.tile == JOKER and item.origin in tracked
-                    ),
-                    key=lambda pair: (pair[0].origin, *pair[1].sort_key()),
-                )
-            )
-            laid = (tuple(sorted(items, key=_sort_key)), roles)
-            found[laid] = max(found.get(laid, 0), value)
-    return found
-
-
-def _fills(
-    places: list[Tile], by_tile: dict[Tile, list[Item]], jokers: list[Item], left: Counter[Item]
-) -> Iterator[tuple[Item, ...]]:
-    """Every way to fill the places, each with an item of its tile or a joker; `left`
-    counts what is still free (restored on return)."""
-    if not places:
-        yield ()
-        return
-    for item in [*by_tile.get(places[0], ()), *jokers]:
-        if left[item] > 0:
-            left[item] -= 1
-            for rest in _fills(places[1:], by_tile, jokers, left):
-                yield (item, *rest)
-            left[item] += 1
 
 
 @cache
@@ -172,67 +127,144 @@ def meldable(rack: Bag, wraparound: bool) -> dict[Bag, int]:
         return {(): 0}
     first, rest = rack[0], rack[1:]
     found = dict(meldable(rest, wraparound))  # the first tile (this copy) left out
-    pool = Counter(Item(RACK, t) for t in rest)
-    for (items, _), value in sets_with(Item(RACK, first), pool, wraparound, frozenset()).items():
+    for part, value in _sets_from(first, rest, wraparound).items():
         others = Counter(rest)
-        others.subtract(i.tile for i in items[1:])
+        others.subtract(part[1:])
         for more, more_value in meldable(_key(tuple(others.elements())), wraparound).items():
-            key = _key(tuple(i.tile for i in items) + more)
+            key = _key(part + more)
             found[key] = max(found.get(key, 0), value + more_value)
+    return found
+
+
+def _sets_from(first: Tile, others: Bag, wraparound: bool) -> dict[Bag, int]:
+    """Each set of `first` and some of `others` (first in it first), with its best value."""
+    found: dict[Bag, int] = {}
+    have = Counter(others)
+    jokers = have[JOKER]
+    for shape in shapes(wraparound) if first == JOKER else shapes_with(first, wraparound):
+        for spot in range(len(shape)) if first == JOKER else [shape.index(first)]:
+            places = [t for k, t in enumerate(shape) if k != spot]
+            real = [t for t in places if have[t]]
+            # Each place a tile of its own or a joker: every choice of the real ones.
+            for size in range(len(real) + 1):
+                if len(places) - size > jokers:
+                    continue
+                for chosen in combinations(real, size):
+                    part = (first, *chosen, *[JOKER] * (len(places) - size))
+                    key = (first, *_key(part[1:]))
+                    found[key] = max(found.get(key, 0), sum(t.number for t in shape))
     return found
 
 
 # --- The search ------------------------------------------------------------------------
 
+# The origin of a table tile no rule follows: in a set without a joker, or any table tile
+# under FREE without locked-joker-sets. Such tiles differ only in which set they keep, so
+# they are one kind per face (a final set of them alone keeps a table set it equals).
+PLAIN = -2
+# REPLACE, STRICT: the origin of the followed sets' jokers, all one kind. Where each joker
+# lies, not freed, says whose it is (it stands for a tile of that set's reading, beside a
+# real tile of it); the jokers of a set not so placed are its freed ones.
+TABLE_JOKER = -3
+FREED = -1
+Choice = tuple[int, Tile] | int  # a table joker not freed (set's slot, tile), or FREED
+Used = tuple[frozenset[Tile], ...]
+
+
+class _Step(NamedTuple):
+    """One set laid: the counts it leaves; the rank it adds (kept sets aside); the kind of
+    plain set it may keep; the slot of the followed set it keeps if all its table jokers
+    stay for that set; and each table joker's choices in it."""
+
+    left: tuple[int, ...]
+    gain: tuple[int, int, int]
+    plain: int | None
+    keeps: int | None
+    jokers: tuple[tuple[Choice, ...], ...]
+
 
 class _Search:
-    """The best final table of one opened board, for one objective."""
+    """The best final table of one opened board, for one objective.
+
+    Items are numbered; a state is how many of each item are left to lay, what the table
+    jokers laid so far (not freed) stand for, and how many plain sets are kept. The table's
+    items come first, by colour and number; the first one left is laid next, in each set it
+    can go in. When every table tile lies in a set, the rack tiles left may make new sets.
+    """
 
     def __init__(self, board: Board, objective: str) -> None:
         rules = board.rules
         self.objective = objective
         self.wraparound = rules.wraparound
         self.penalty = rules.joker_penalty
-        self.by_replacement = rules.joker_retrieval is not JokerRetrieval.FREE
+        by_replacement = rules.joker_retrieval is not JokerRetrieval.FREE
         self.strict = rules.joker_retrieval is JokerRetrieval.STRICT
-        # A table set of jokers only stays as it lies (REPLACE, STRICT): kept, and out of play.
-        self.kept_already = 0
-        self.sets: dict[int, Counter[Item]] = {}
+        locked = rules.locked_joker_sets
+        self.kept_already = 0  # table sets of jokers only (REPLACE, STRICT): they stay
+        # The table sets the rules follow (holding a joker and a real tile; or under FREE
+        # with locked-joker-sets, holding a joker), as their items; the others, by tiles.
+        followed: dict[int, Counter[Item]] = {}
+        plain: Counter[Bag] = Counter()
         for i, tiles in enumerate(board.table):
-            if self.by_replacement and all(t == JOKER for t in tiles):
+            if by_replacement and all(t == JOKER for t in tiles):
                 self.kept_already += 1
+            elif JOKER in tiles and (by_replacement or locked):
+                joker = Item(TABLE_JOKER if by_replacement else i, JOKER)
+                followed[i] = Counter(joker if t == JOKER else Item(i, t) for t in tiles)
             else:
-                self.sets[i] = Counter(Item(i, t) for t in tiles)
-        # Origins whose jokers keep standing for a tile: their readings.
-        self.readings: dict[int, tuple[frozenset[Tile], ...]] = {}
-        if self.by_replacement:
-            for i in self.sets:
-                tiles = _key(board.table[i])
-                if JOKER in tiles:
-                    self.readings[i] = readings(tiles, self.wraparound)
-        self.tracked = frozenset(self.readings)
-        self.tracked_order = sorted(self.readings)
-        # locked-joker-sets: per set holding a joker, the items that must lie together.
-        self.bound: dict[int, list[Item]] = {}
-        if rules.locked_joker_sets:
-            for i, items in self.sets.items():
-                if Item(i, JOKER) in items:
-                    self.bound[i] = [
-                        item for item in items if not (self.by_replacement and item.tile == JOKER)
-                    ]
-        table_items = sorted({item for s in self.sets.values() for item in s}, key=_sort_key)
-        rack_items = sorted({Item(RACK, t) for t in board.rack}, key=_sort_key)
-        self.items = table_items + rack_items
-        self.table_size = len(table_items)
+                plain[_key(tiles)] += 1
         whole = Counter(Item(RACK, t) for t in board.rack)
-        for items in self.sets.values():
+        for items in followed.values():
             whole.update(items)
+            if by_replacement and not locked:
+                # Once the table jokers all lie somewhere, a followed set's tiles left can
+                # anchor none and (the set broken) keep nothing: they become plain ones.
+                whole.update({Item(PLAIN, i.tile): 0 for i in items if i.tile != JOKER})
+        for bag, copies in plain.items():
+            for t in bag:
+                whole[Item(PLAIN, t)] += copies
+        self.items = sorted(whole, key=_sort_key)
+        self.index = {item: n for n, item in enumerate(self.items)}
+        self.table_size = sum(item.origin != RACK for item in self.items)
         self.start = tuple(whole[item] for item in self.items)
         self.rack = Counter(board.rack)
-        self.memo: dict[tuple[tuple[int, ...], tuple[frozenset[Tile], ...]], tuple[int, ...] | None]
+        self.origin = [item.origin for item in self.items]
+        self.worth = [tile_value(item.tile, self.penalty) for item in self.items]
+        self.jokers = [n for n, item in enumerate(self.items) if item.tile == JOKER]
+        self.of_tile: dict[Tile, list[int]] = {}
+        for n, item in enumerate(self.items):
+            if item.tile != JOKER:
+                self.of_tile.setdefault(item.tile, []).append(n)
+        self.table_joker = self.index.get(Item(TABLE_JOKER, JOKER))
+        # REPLACE, STRICT: each followed set's jokers stand for the tiles of one reading.
+        self.tracked = sorted(followed) if by_replacement else []
+        self.readings = [readings(_key(board.table[i]), self.wraparound) for i in self.tracked]
+        self.stays = [frozenset().union(*r) for r in self.readings]
+        # kept: a followed set, as its items (with its slot if tracked); plain sets by kind.
+        self.whole_set = {
+            tuple(sorted(self.index[item] for item in items.elements())): i
+            for i, items in followed.items()
+        }
+        kinds = sorted(plain, key=lambda bag: [t.sort_key() for t in bag])
+        self.plain_kinds = {bag: n for n, bag in enumerate(kinds)}
+        self.plain_limit = tuple(plain[bag] for bag in kinds)
+        # locked-joker-sets: per followed set, the items that must lie in one final set.
+        self.bound = [
+            [self.index[item] for item in items if item.tile != JOKER or not by_replacement]
+            for items in followed.values()
+            if locked
+        ]
+        self.unbound = [
+            (self.index[item], self.index[Item(PLAIN, item.tile)])
+            for items in followed.values()
+            for item in items
+            if item.tile != JOKER and by_replacement and not locked
+        ]
+        self.memo: dict[tuple[tuple[int, ...], Used, tuple[int, ...]], tuple[int, ...] | None]
         self.memo = {}
+        self.steps_memo: dict[tuple[int, ...], list[_Step]] = {}
+        self.shapes_memo: dict[Tile, list[tuple[Bag, frozenset[Tile]]]] = {}
         self.leaf_memo: dict[tuple[Bag, Bag], tuple[int, ...] | None] = {}
-        self.laid_memo: dict[tuple[int, ...], dict[Laid, int]] = {}
 
     def rank(self, tiles: int, value: int, kept: int) -> tuple[int, int, int]:
         if self.objective == "tiles":
@@ -240,8 +272,8 @@ class _Search:
         return (value, tiles, kept)
 
     def best(self) -> Best | None:
-        used = tuple(frozenset[Tile]() for _ in self.tracked_order)
-        found = self.search(self.start, used)
+        used = tuple(frozenset[Tile]() for _ in self.tracked)
+        found = self.search(self.start, used, tuple(0 for _ in self.plain_limit))
         if found is None:
             return None
         first, second, kept = found
@@ -249,127 +281,176 @@ class _Search:
         return Best(tiles, value, kept + self.kept_already)
 
     def search(
-        self, counts: tuple[int, ...], used: tuple[frozenset[Tile], ...]
+        self, counts: tuple[int, ...], used: Used, plain_kept: tuple[int, ...]
     ) -> tuple[int, ...] | None:
-        """The best rank of what is still to lay: `counts` of each item left, and `used`,
-        per tracked origin, the tiles its jokers laid so far (not freed) stand for."""
-        key = (counts, used)
+        """The best rank of what is still to lay: `counts` of each item left; `used`, per
+        tracked set, the tiles its jokers laid so far (not freed) stand for; `plain_kept`,
+        per kind of plain set, how many are kept so far."""
+        key = (counts, used, plain_kept)
         if key not in self.memo:
-            self.memo[key] = self._search(counts, used)
+            self.memo[key] = self._search(counts, used, plain_kept)
         return self.memo[key]
 
     def _search(
-        self, counts: tuple[int, ...], used: tuple[frozenset[Tile], ...]
+        self, counts: tuple[int, ...], used: Used, plain_kept: tuple[int, ...]
     ) -> tuple[int, ...] | None:
-        at = next((n for n in range(self.table_size) if counts[n]), None)
-        if at is None:
+        if not any(counts[: self.table_size]):
             return self.leaf(counts, used)
         best = None
-        for items, roles, rack_tiles, rack_value, kept, new_used in self.steps(counts, at, used):
-            left = list(counts)
-            for item in items:
-                left[self.items.index(item)] -= 1
-            rest = self.search(tuple(left), new_used)
-            if rest is None:
-                continue
-            here = self.rank(rack_tiles, rack_value, kept)
-            total = tuple(a + b for a, b in zip(here, rest, strict=True))
-            if best is None or total > best:
-                best = total
+        for step in self.steps(counts):
+            gain, kept_after = step.gain, plain_kept
+            if step.plain is not None and plain_kept[step.plain] < self.plain_limit[step.plain]:
+                # Keeping a plain set whenever one can is never worse: it only counts.
+                gain = (gain[0], gain[1], gain[2] + 1)
+                kept_after = tuple(k + (n == step.plain) for n, k in enumerate(plain_kept))
+            for picked, used_after in self.joker_choices(step, used):
+                rest = self.search(step.left, used_after, kept_after)
+                if rest is None:
+                    continue
+                kept = int(
+                    step.keeps is not None
+                    and all(pick != FREED and pick[0] == step.keeps for pick in picked)  # type: ignore[index]
+                )
+                total = (gain[0] + rest[0], gain[1] + rest[1], gain[2] + kept + rest[2])
+                if best is None or total > best:
+                    best = total
         return best
 
-    def laid(self, counts: tuple[int, ...], at: int) -> dict[Laid, int]:
-        """The sets holding item `at`, from the items `counts` leaves."""
-        if counts not in self.laid_memo:
-            pool = Counter({item: n for item, n in zip(self.items, counts, strict=True) if n})
-            pool[self.items[at]] -= 1
-            found = sets_with(self.items[at], pool, self.wraparound, self.tracked)
-            self.laid_memo[counts] = found
-        return self.laid_memo[counts]
+    def steps(self, counts: tuple[int, ...]) -> list[_Step]:
+        """Each set that may hold the first table item left, from the items left."""
+        if counts not in self.steps_memo:
+            first = next(n for n in range(self.table_size) if counts[n])
+            found = [
+                step
+                for items, roles in self.sets_with(first, counts)
+                if (step := self.step(counts, items, roles)) is not None
+            ]
+            self.steps_memo[counts] = found
+        return self.steps_memo[counts]
 
-    def steps(
-        self, counts: tuple[int, ...], at: int, used: tuple[frozenset[Tile], ...]
-    ) -> Iterator[tuple[tuple[Item, ...], object, int, int, int, tuple[frozenset[Tile], ...]]]:
-        """Each legal set holding item `at`: its items, its roles, the rack tiles and value
-        it plays, whether it keeps a table set, and the roles used after it."""
-        seen = set()
-        for items, roles in self.laid(counts, at):
-            content = Counter(items)
-            if not self.locked_ok(content, counts):
-                continue
-            from_rack = [i for i in items if i.origin == RACK]
-            rack_tiles = len(from_rack)
-            rack_value = sum(tile_value(i.tile, self.penalty) for i in from_rack)
-            origins = {i.origin for i in items}
-            kept = int(
-                len(origins) == 1 and RACK not in origins and content == self.sets[items[0].origin]
-            )
-            for new_used in self.joker_choices(items, roles, rack_tiles, used):
-                step = (items, rack_tiles, rack_value, kept, new_used)
-                if step not in seen:
-                    seen.add(step)
-                    yield items, roles, rack_tiles, rack_value, kept, new_used
+    def shapes_with(self, tile: Tile) -> list[tuple[Bag, frozenset[Tile]]]:
+        """The shapes holding the tile (any, for a joker) that the board's tiles can fill."""
+        if tile not in self.shapes_memo:
+            jokers = sum(self.start[n] for n in self.jokers)
+            faces = frozenset(self.of_tile)
+            every = shapes(self.wraparound) if tile == JOKER else shapes_with(tile, self.wraparound)
+            self.shapes_memo[tile] = [
+                (shape, _faces(shape)) for shape in every if len(_faces(shape) - faces) <= jokers
+            ]
+        return self.shapes_memo[tile]
 
-    def locked_ok(self, content: Counter[Item], counts: tuple[int, ...]) -> bool:
-        """locked-joker-sets: a set holding any bound item of a set holds all of them."""
-        for bound in self.bound.values():
-            if any(content[i] for i in bound) and any(
-                content[i] != counts[self.items.index(i)] for i in bound
-            ):
-                return False
-        return True
+    def sets_with(
+        self, first: int, counts: tuple[int, ...]
+    ) -> set[tuple[tuple[int, ...], tuple[tuple[Tile, tuple[int, ...]], ...]]]:
+        """Every set holding item `first` and other items left: its items (sorted), and for
+        each table joker in it that may stay there, the tile it stands for and the slots of
+        the sets it may stay for (beside a real tile of that set, standing for a tile of one
+        of its readings)."""
+        left = list(counts)
+        jokers = [j for j in self.jokers if left[j]]
+        spare = sum(left[j] for j in jokers)
+        faces = frozenset(t for t, ns in self.of_tile.items() if any(left[n] for n in ns))
+        tile = self.items[first].tile
+        found = set()
+        for shape, shape_faces in self.shapes_with(tile):
+            if len(shape_faces - faces) > spare:
+                continue  # more places than jokers that no tile left can fill
+            # Each place: an item of its face, or a joker; the first item's face, that item.
+            options = [
+                [first]
+                if t == tile
+                else [*(n for n in self.of_tile.get(t, ()) if left[n]), *jokers]
+                for t in shape
+            ]
+            for fill in _fills(options, 0, left):
+                if first not in fill:
+                    continue  # a joker first: some place holds it
+                roles = []
+                if self.table_joker in fill:
+                    anchors = {self.origin[n] for n in fill}
+                    for n, role in zip(fill, shape, strict=True):
+                        if n == self.table_joker:
+                            slots = tuple(
+                                k
+                                for k, i in enumerate(self.tracked)
+                                if i in anchors and role in self.stays[k]
+                            )
+                            if slots:
+                                roles.append((role, slots))
+                roles.sort(key=lambda pair: pair[0].sort_key())
+                found.add((tuple(sorted(fill)), tuple(roles)))
+        return found
 
-    def joker_choices(
+    def step(
         self,
-        items: tuple[Item, ...],
-        roles: tuple[tuple[Item, Tile], ...],
-        rack_tiles: int,
-        used: tuple[frozenset[Tile], ...],
-    ) -> Iterator[tuple[frozenset[Tile], ...]]:
-        """Each way the tracked table jokers of a set may lie in it: every one either not
-        freed (standing for a tile of its set's reading, beside a real tile of its set) or
-        freed (STRICT: the set holds two tiles from the rack). Yields the roles used after."""
-        anchored = {i.origin for i in items if i.tile != JOKER and i.origin != RACK}
-        options = []
-        for item, role in roles:
-            choice = []
-            if item.origin in anchored:
-                choice.append((item.origin, role))  # not freed, standing for `role`
-            if not self.strict or rack_tiles >= 2:
-                choice.append(None)  # freed
-            options.append(choice)
-        for picked in product(*options):
-            new_used = list(used)
-            ok = True
-            for pick in picked:
-                if pick is None:
-                    continue
-                origin, role = pick
-                n = self.tracked_order.index(origin)
-                if role in new_used[n]:
-                    ok = False  # two jokers of one set cannot stand for the same tile
-                    break
-                new_used[n] = new_used[n] | {role}
-                if not any(new_used[n] <= reading for reading in self.readings[origin]):
-                    ok = False
-                    break
-            if ok:
-                yield tuple(new_used)
+        counts: tuple[int, ...],
+        items: tuple[int, ...],
+        roles: tuple[tuple[Tile, tuple[int, ...]], ...],
+    ) -> _Step | None:
+        """A set laid, or None where the rules forbid it."""
+        content = Counter(items)
+        # locked-joker-sets: a set holding any bound item of a table set holds all of them.
+        for bound in self.bound:
+            if any(content[n] for n in bound) and any(content[n] != counts[n] for n in bound):
+                return None
+        from_rack = [n for n in items if self.origin[n] == RACK]
+        value = sum(self.worth[n] for n in from_rack)
+        kept, keeps = 0, None
+        if items in self.whole_set:
+            i = self.whole_set[items]
+            if i in self.tracked:
+                keeps = self.tracked.index(i)  # kept if its jokers stay for it
+            else:
+                kept = 1
+        plain = None
+        if all(self.origin[n] == PLAIN for n in items):
+            plain = self.plain_kinds.get(_key(tuple(self.items[n].tile for n in items)))
+        # Each table joker: not freed (then `roles` has it), or freed (STRICT: in a set
+        # holding two tiles played from the rack).
+        freeable = not self.strict or len(from_rack) >= 2
+        jokers: list[tuple[Choice, ...]] = [
+            (*((k, role) for k in slots), *([FREED] if freeable else [])) for role, slots in roles
+        ]
+        only_freed = (content[self.table_joker] if self.table_joker is not None else 0) - len(roles)
+        if only_freed and not freeable:
+            return None
+        jokers.extend([(FREED,)] * only_freed)
+        left = list(counts)
+        for n in items:
+            left[n] -= 1
+        if self.table_joker is not None and counts[self.table_joker] and not left[self.table_joker]:
+            for real, plain_copy in self.unbound:
+                left[plain_copy] += left[real]
+                left[real] = 0
+        gain = self.rank(len(from_rack), value, kept)
+        return _Step(tuple(left), gain, plain, keeps, tuple(jokers))
 
-    def leaf(
-        self, counts: tuple[int, ...], used: tuple[frozenset[Tile], ...]
-    ) -> tuple[int, ...] | None:
+    def joker_choices(self, step: _Step, used: Used) -> Iterator[tuple[tuple[Choice, ...], Used]]:
+        """Each way the step's table jokers may lie, with the tiles used after it: jokers of
+        one set not freed stand for different tiles, all of one of its readings."""
+        for picked in set(product(*step.jokers)):
+            after = list(used)
+            for pick in picked:
+                if pick == FREED:
+                    continue
+                k, role = pick  # type: ignore[misc]
+                if role in after[k]:
+                    break
+                after[k] = after[k] | {role}
+                if not any(after[k] <= reading for reading in self.readings[k]):
+                    break
+            else:
+                yield picked, tuple(after)
+
+    def leaf(self, counts: tuple[int, ...], used: Used) -> tuple[int, ...] | None:
         """Every table tile lies in a set: the rack tiles left may form new sets, holding
         (with those played already) a copy for each joker freed, in some reading."""
-        left = Counter()
-        for item, n in zip(self.items[self.table_size :], counts[self.table_size :], strict=True):
-            left[item.tile] += n
+        left: Counter[Tile] = Counter()
+        for item, k in zip(self.items[self.table_size :], counts[self.table_size :], strict=True):
+            left[item.tile] += k
         played = self.rack - left
+        choices = [[r for r in rs if u <= r] for rs, u in zip(self.readings, used, strict=True)]
         best = None
-        choices = [
-            [r for r in self.readings[origin] if used[n] <= r]
-            for n, origin in enumerate(self.tracked_order)
-        ]
         for chosen in product(*choices):
             freed = Counter(t for reading, u in zip(chosen, used, strict=True) for t in reading - u)
             owed = freed - played
@@ -397,9 +478,29 @@ class _Search:
         return self.leaf_memo[key]
 
 
+@cache
+def _faces(shape: Bag) -> frozenset[Tile]:
+    return frozenset(shape)
+
+
+def _fills(options: list[list[int]], at: int, left: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to fill the places from `at` on, each with one of its options; `left`
+    counts the items still free (restored on return)."""
+    if at == len(options):
+        yield ()
+        return
+    for n in options[at]:
+        if left[n] > 0:
+            left[n] -= 1
+            for rest in _fills(options, at + 1, left):
+                yield (n, *rest)
+            left[n] += 1
+
+
+# The property tests of several backends draw the same positions: each is solved once.
+@lru_cache(maxsize=4096)
 def best_move(board: Board, objective: str = "tiles") -> Best:
     """The best (tiles, value, sets kept) over every legal play of the rack."""
-    rules = board.rules
     if not board.opened:
         return _best_meld(board, objective)
     found = _Search(board, objective).best()
