@@ -112,10 +112,6 @@ class JokerPlan:
     locked: bool
     by_role: bool
 
-    @property
-    def freeing(self) -> bool:
-        return any(h.freeing for h in self.hosts)
-
 
 def plan_jokers(
     table: Sequence[TileRow],
