@@ -110,7 +110,6 @@ class JokerPlan:
     hosts: tuple[Host, ...]
     strict: bool
     locked: bool
-    by_role: bool
 
 
 def plan_jokers(
@@ -180,7 +179,6 @@ def plan_jokers(
         tuple(hosts),
         strict and freeing,
         rules.locked_joker_sets,
-        by_role,
     )
 
 
