@@ -108,6 +108,14 @@ CASES = [
         (0, 0, 3),
     ),
     ("split-jokers-same-anchor-free", FREE, "J R5 J / R3 K3 O3 B3 / R7 K7 O7 B7", "R5", (1, 5, 0)),
+    # -- One reading for both jokers of a set. --
+    # J R4 J is read R2 R3, R3 R5, R5 R6, or two of K4 O4 B4. O4 frees a joker read O4 into
+    # O2 J O4 (two rack tiles), but the other joker is then K4 or B4 and finds no group of
+    # 4s; R2 J R4 (R2 from the 2s, the joker as R3) would mix two readings. O4 alone goes in:
+    # J R4 J O4, the jokers K4 and B4.
+    ("one-reading-for-both-jokers", STRICT, "J R4 J / K2 O2 R2 B2", "O4 O2", (1, 4, 1)),
+    # REPLACE lets the freed joker stand beside one rack tile: J R4 O4 (K4 stays), J O2 R2.
+    ("one-reading-replace", REPLACE, "J R4 J / K2 O2 R2 B2", "O4 O2", (2, 6, 0)),
     # -- A table set of jokers only stays as it lies (REPLACE, STRICT). --
     ("jokers-only-set-stays", f"{STRICT} tile-set=160", "J J J", "R5 R6", (0, 0, 1)),
     ("jokers-only-set-free", f"{FREE} tile-set=160", "J J J", "R5 R6", (2, 11, 0)),
