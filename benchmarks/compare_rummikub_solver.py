@@ -26,6 +26,16 @@ What rummikub-solver can express, and so what this compares:
   may make its best move smaller than ours: counted as "ours more".
 - Its initial meld may use the table in a second solve: not our rules, so only opened
   positions are compared.
+- Its table jokers are free: it rearranges them like any tile. Our default rules
+  (`official`, joker-retrieval=strict) keep a table joker with its set unless the tile it
+  stands for, from the rack, frees it: a different problem wherever a joker lies on the
+  table. `--table-jokers` says what is done with those positions: `casual` (the default)
+  solves ours under the `casual` profile for them (the official rules but for free
+  jokers: the problem it solves), `skip` leaves them out and deals on. Positions without
+  a table joker are the same problem under both rule sets and are solved under our
+  default rules, as dealt. The choice is printed and recorded in the summary, with the
+  figures for the positions without table jokers apart; where ours ran `casual`, the
+  summary also counts how many of its answers the official rules pass as well.
 - Its objective counts tiles (jokers included), like ours, but has no tie-break on
   value: the value played is recorded on both sides, and compared, not asserted.
 """
@@ -33,8 +43,13 @@ What rummikub-solver can express, and so what this compares:
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import datetime
 import functools
 import json
+import platform
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -50,7 +65,7 @@ from rummisolve.board import Board, format_board
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.model import Objective, read_solution
-from rummisolve.rules import Rules
+from rummisolve.rules import PROFILES, Rules
 from rummisolve.sets import read_meld
 from rummisolve.solve import find_move, laid_sets, solve_model
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, tile_value
@@ -60,6 +75,14 @@ OUR_BACKENDS = ("clp", "highs", "cbc", "pulp-highs")
 MODEL_AND_SOLVE = ("clp", "highs")
 # Tables at least this large count as crowded in the summary's second breakdown.
 CROWDED = 40
+# What is done with positions that hold a joker on the table (see the docstring).
+TABLE_JOKERS = {
+    "casual": "positions with a joker on the table: ours solved under the casual profile "
+    "(jokers free, as rummikub-solver plays them); the others under our default rules",
+    "skip": "positions with a joker on the table skipped (rummikub-solver cannot keep a "
+    "joker with its set); every position solved under our default rules",
+}
+REPO = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -69,6 +92,9 @@ class Answer:
     tiles_played: int
     value_played: int
     played: tuple[Tile, ...]
+    # Where ours solved a looser reading than our default rules (`casual` on a table
+    # joker): whether the default rules pass its move too. None elsewhere. Not timed.
+    legal_by_default: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -85,14 +111,17 @@ class Runner:
         return f"{self.solver}/{self.backend}"
 
 
-def ours(backend: str) -> Runner:
+def ours(backend: str, default: Rules) -> Runner:
     """`find_move`: the model, the solve, and the steps (where each tile comes from)."""
 
     def solve(board: Board) -> tuple[Answer, float]:
         move, seconds = timed(functools.partial(find_move, board, backend=backend))
         problems = check_move(board, move)
         assert not problems, f"{backend}: illegal answer {problems}\n{format_board(board)}"
-        return Answer(move.tiles_played, move.value_played, move.played), seconds
+        legal = None
+        if board.rules != default:
+            legal = not check_move(dataclasses.replace(board, rules=default), move)
+        return Answer(move.tiles_played, move.value_played, move.played, legal), seconds
 
     return Runner("rummisolve", backend, solve)
 
@@ -202,15 +231,23 @@ class TheirSide:
         return judge(board, played, [tuple(self.ours[int(t)] for t in row) for row in sets])
 
 
-def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[dict[int, Board], int]:
-    """`args.positions` boards both solvers can express, and how many were skipped.
+def has_table_joker(board: Board) -> bool:
+    """A joker on the table, in play (opened): where our default rules and its differ."""
+    return board.opened and any(JOKER in s for s in board.table)
+
+
+def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[dict[int, Board], Counter[str]]:
+    """`args.positions` boards both solvers can express, and how many were skipped, why.
 
     Keyed by their number as `rummisolve generate` writes them (1 is gen-00001.txt),
-    so that any position in the results can be dealt again.
+    so that any position in the results can be dealt again. Each board carries the rules
+    ours solves it under: our default, or `casual` where a joker lies on the table and
+    `--table-jokers casual` is asked.
     """
     rules = Rules(tile_set=args.tile_set)
+    casual = PROFILES["casual"].rules.replace(tile_set=args.tile_set)
     chosen: dict[int, Board] = {}
-    skipped = 0
+    skipped = Counter[str]()
     dealt = generate_boards(
         10 * args.positions + 100,
         args.seed,
@@ -222,20 +259,26 @@ def positions(args: argparse.Namespace, theirs: TheirSide) -> tuple[dict[int, Bo
     for number, board in enumerate(dealt, start=1):
         if len(chosen) == args.positions:
             break
-        if theirs.can_express(board):
-            chosen[number] = board
+        if has_table_joker(board) and args.table_jokers == "skip":
+            skipped["table_jokers"] += 1
+        elif not theirs.can_express(board):
+            skipped["not_expressible"] += 1
+        elif has_table_joker(board):
+            chosen[number] = dataclasses.replace(board, rules=casual)
         else:
-            skipped += 1
+            chosen[number] = board
+    assert len(chosen) == args.positions, f"only {len(chosen)} positions dealt"
     return chosen, skipped
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    theirs = TheirSide(Rules(tile_set=args.tile_set))
+    default = Rules(tile_set=args.tile_set)
+    theirs = TheirSide(default)
     numbered, skipped = positions(args, theirs)
     boards = list(numbered.values())
     their_backends = args.their_backends or theirs.backends()
     runners = (
-        [ours(b) for b in args.backends]
+        [ours(b, default) for b in args.backends]
         + [our_model_and_solve(b) for b in args.model_and_solve]
         + [theirs.runner(b) for b in their_backends]
     )
@@ -246,6 +289,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     times: dict[str, list[float]] = {r.name: [] for r in runners}
     crowded: dict[str, list[float]] = {r.name: [] for r in runners}
     answers: dict[int, dict[str, Answer]] = {}
+    loads = [load_average()]
     for index, (number, board) in enumerate(numbered.items()):
         shift = index % len(runners)
         found: dict[str, Answer] = {}
@@ -267,6 +311,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "table_sets": len(board.table),
                     "rack_tiles": len(board.rack),
                     "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
+                    "table_jokers": board.table_tiles.count(JOKER),
+                    "ours_rules": board.rules.profile,
                     "solver": runner.solver,
                     "backend": runner.backend,
                     "seconds": [round(s, 6) for s in seconds],
@@ -274,16 +320,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "tiles_played": answer.tiles_played,
                     "value_played": answer.value_played,
                     "played": format_tiles(answer.played),
+                    **(
+                        {}
+                        if answer.legal_by_default is None
+                        else {"legal_by_default_rules": answer.legal_by_default}
+                    ),
                 }
             )
         answers[number] = found
+        loads.append(load_average())
         if args.progress:
             print(f"\r{index + 1}/{len(boards)}", end="", file=sys.stderr, flush=True)
     if args.progress:
         print(file=sys.stderr)
     return {
         "records": records,
-        "summary": summarise(args, runners, times, crowded, answers, boards, skipped),
+        "summary": summarise(args, runners, times, crowded, answers, numbered, skipped, loads),
     }
 
 
@@ -293,9 +345,11 @@ def summarise(
     times: dict[str, list[float]],
     crowded: dict[str, list[float]],
     answers: dict[int, dict[str, Answer]],
-    boards: list[Board],
-    skipped: int,
+    numbered: dict[int, Board],
+    skipped: Counter[str],
+    loads: list[float],
 ) -> dict[str, Any]:
+    boards = list(numbered.values())
     stats = {name: Stats.of(ts) for name, ts in times.items()}
     ours_ = [r.name for r in runners if r.solver == "rummisolve"]
     theirs_ = [r.name for r in runners if r.solver != "rummisolve"]
@@ -329,18 +383,58 @@ def summarise(
                 else "theirs higher"
             ] += 1
     crowded_stats = {n: Stats.of(ts) for n, ts in crowded.items() if ts}
+    # The positions apart: with a joker on the table (ours under casual) and without
+    # (ours under its default rules, as dealt: the same problem as its).
+    joker_table = [has_table_joker(b) for b in boards]
+    apart = {}
+    for label, wanted in (("without_table_jokers", False), ("with_table_jokers", True)):
+        kept = {
+            n: [t for t, j in zip(ts, joker_table, strict=True) if j == wanted]
+            for n, ts in times.items()
+        }
+        if not all(kept.values()):
+            continue
+        part = {n: Stats.of(ts) for n, ts in kept.items()}
+        apart[label] = {
+            "positions": sum(1 for j in joker_table if j == wanted),
+            "times": {n: {"positions": s.samples, **s.as_ms()} for n, s in part.items()},
+            "ratios_to_their_fastest": {
+                n: {
+                    "median": round(part[n].median / part[fastest].median, 3),
+                    "p90": round(part[n].p90 / part[fastest].p90, 3),
+                }
+                for n in ours_
+            },
+        }
+    casual_answers = [found[reference].legal_by_default for found in answers.values()]
+    judged = [legal for legal in casual_answers if legal is not None]
     return {
         "command": " ".join(["python", "benchmarks/compare_rummikub_solver.py", *sys.argv[1:]]),
+        "commit": args.commit,
+        "date": args.date,
         "machine": args.machine,
         "load_average_1m_at_end": load_average(),
+        "load_average_1m_max_during": max(loads),
         "positions": len(boards),
-        "skipped_not_expressible": skipped,
+        "table_jokers": args.table_jokers,
+        "table_jokers_means": TABLE_JOKERS[args.table_jokers],
+        "ours_rules": {
+            "default": Rules(tile_set=args.tile_set).words(full=True),
+            "positions_under_casual": sum(1 for b in boards if b.rules.profile == "casual"),
+            "positions_under_default": sum(1 for b in boards if b.rules.profile != "casual"),
+        },
+        "casual_answers_legal_by_default_rules": (
+            {"legal": sum(judged), "not legal": len(judged) - sum(judged)} if judged else None
+        ),
+        "skipped_not_expressible": skipped["not_expressible"],
+        "skipped_table_jokers": skipped["table_jokers"],
         "repeats": args.repeats,
         "table_tiles": "-".join(map(str, args.table_tiles)),
         "rack_tiles": "-".join(map(str, args.rack_tiles)),
         "jokers": "-".join(map(str, args.jokers)) if args.jokers else "as dealt",
         "tile_set": args.tile_set,
         "with_jokers": sum(1 for b in boards if JOKER in b.table_tiles or JOKER in b.rack),
+        "with_table_jokers": sum(joker_table),
         "times": {n: {"positions": s.samples, **s.as_ms()} for n, s in stats.items()},
         "crowded_times": {
             n: {"positions": s.samples, **s.as_ms()} for n, s in crowded_stats.items()
@@ -363,6 +457,7 @@ def summarise(
             }
             for n in ours_
         },
+        "apart": apart,
         "tiles_played": dict(agreement),
         "value_played_when_same_tiles": dict(value),
         "disagreements": disagreements,
@@ -370,11 +465,21 @@ def summarise(
 
 
 def show(summary: dict[str, Any]) -> str:
+    rules = summary["ours_rules"]
     lines = [
         f"{summary['positions']} positions (table {summary['table_tiles']}, rack "
         f"{summary['rack_tiles']}, {summary['with_jokers']} with jokers, "
+        f"{summary['with_table_jokers']} of them on the table, "
         f"{summary['tile_set']}-tile set), {summary['repeats']} repeats; "
         f"{summary['skipped_not_expressible']} skipped: table not expressible in rummikub-solver",
+        f"table jokers ({summary['table_jokers']}): {summary['table_jokers_means']}; "
+        f"{summary['skipped_table_jokers']} skipped for them",
+        f"ours solved under: default rules ({' '.join(rules['default'])}) on "
+        f"{rules['positions_under_default']} positions, casual on "
+        f"{rules['positions_under_casual']}",
+        f"commit {summary['commit']['head']}"
+        + (" (solver/ changed since)" if summary["commit"]["solver_changes_uncommitted"] else "")
+        + f", {summary['date']}",
         "",
         f"{'solver/backend':32} {'median ms':>10} {'p90 ms':>10} {'max ms':>10}"
         f"   crowded (table >= {CROWDED}): median, p90",
@@ -388,10 +493,20 @@ def show(summary: dict[str, Any]) -> str:
     fastest = summary["their_fastest"]
     for name, r in summary["ratios_to_their_fastest"].items():
         lines.append(f"{name} / {fastest}: median x{r['median']:.3f}, p90 x{r['p90']:.3f}")
+    for label, part in summary["apart"].items():
+        lines.append(f"  {part['positions']} positions {label.replace('_', ' ')}:")
+        for name, r in part["ratios_to_their_fastest"].items():
+            lines.append(f"    {name} / {fastest}: median x{r['median']:.3f}, p90 x{r['p90']:.3f}")
     lines.append(f"tiles played: {summary['tiles_played']}")
+    if summary["casual_answers_legal_by_default_rules"]:
+        lines.append(
+            "our casual answers (table jokers) that the default rules pass too: "
+            f"{summary['casual_answers_legal_by_default_rules']}"
+        )
     lines.append(
-        f"machine: {summary['machine']['cpus']} CPUs, load average (1 min) "
-        f"{summary['machine']['load_average_1m_at_start']} at start, "
+        f"machine: {summary['machine']['cpus']} CPUs ({summary['machine']['cpu_model']}), "
+        f"load average (1 min) {summary['machine']['load_average_1m_at_start']} at start, "
+        f"{summary['load_average_1m_max_during']} at most during, "
         f"{summary['load_average_1m_at_end']} at end"
     )
     lines.append(
@@ -399,6 +514,58 @@ def show(summary: dict[str, Any]) -> str:
         f"{summary['value_played_when_same_tiles']}"
     )
     return "\n".join(lines)
+
+
+def default_name(args: argparse.Namespace) -> str:
+    """The results file's name from the options that change what is measured: the same
+    invocation writes the same file again (history lives in git)."""
+    name = f"compare-rummikub-solver-seed{args.seed}-n{args.positions}"
+    if args.jokers:
+        name += f"-jokers{'-'.join(map(str, sorted(set(args.jokers))))}"
+    if args.tile_set != 106:
+        name += f"-tiles{args.tile_set}"
+    if args.their_backends == ["GLPK_MI"]:
+        name += "-glpk-only"
+    elif args.their_backends:
+        name += "-vs-" + "-".join(sorted(b.lower() for b in args.their_backends))
+    if args.table_jokers != "casual":
+        name += f"-table-jokers-{args.table_jokers}"
+    return name + ".jsonl"
+
+
+def commit() -> dict[str, Any]:
+    """The commit measured, and whether the package's code differed from it (another
+    change in progress in solver/ is what runs: the install is editable)."""
+
+    def git(*words: str) -> str:
+        done = subprocess.run(
+            ["git", *words], cwd=REPO, capture_output=True, text=True, check=False
+        )
+        return done.stdout.strip()
+
+    changed = git("status", "--porcelain", "--", "solver", "pyproject.toml").splitlines()
+    return {"head": git("rev-parse", "--short", "HEAD"), "solver_changes_uncommitted": changed}
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def versions() -> dict[str, str]:
+    from importlib import metadata
+
+    found = {}
+    for name in ("rummikub-solver", "cvxopt", "cvxpy-base", "highspy", "pulp", "cbcbox", "numpy"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            found[name] = metadata.version(name)
+    return found
 
 
 def size_range(text: str) -> tuple[int, int]:
@@ -424,13 +591,27 @@ def main(argv: list[str] | None = None) -> int:
         help="our backends also timed without the steps (default: %(default)s)",
     )
     parser.add_argument("--their-backends", nargs="+", help="default: every one installed")
-    parser.add_argument("--out", type=Path, help="JSON lines (default: benchmarks/results/...)")
+    parser.add_argument(
+        "--table-jokers",
+        choices=sorted(TABLE_JOKERS),
+        default="casual",
+        help="positions with a joker on the table: ours under casual rules (default), or skipped",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="JSON lines (default: benchmarks/results/ with a name from the options; "
+        "a later run with the same options overwrites it)",
+    )
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args(argv)
-    args.machine = machine()
+    args.machine = machine() | {"hostname": platform.node(), "cpu_model": cpu_model()}
+    args.machine["packages"] = versions()
+    args.commit = commit()
+    args.date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     with quiet_stdout():  # cvxpy's solvers and HiGHS print from C; the summary must stay clean
         result = run(args)
-    out = args.out or RESULTS / f"compare-rummikub-solver-seed{args.seed}-n{args.positions}.jsonl"
+    out = args.out or RESULTS / default_name(args)
     write_jsonl(out, result["records"])
     summary_path = out.with_name(out.stem + "-summary.json")
     summary_path.write_text(json.dumps(result["summary"], indent=2) + "\n", encoding="utf-8")
