@@ -54,7 +54,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,7 @@ from rummisolve.legality import check_move
 from rummisolve.model import Objective, read_solution
 from rummisolve.rules import PROFILES, Rules
 from rummisolve.sets import read_meld
-from rummisolve.solve import find_move, laid_sets, solve_model
+from rummisolve.solve import Move, find_move, laid_sets, solve_model
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, tile_value
 
 OUR_BACKENDS = ("clp", "highs", "cbc", "pulp-highs")
@@ -92,9 +92,9 @@ class Answer:
     tiles_played: int
     value_played: int
     played: tuple[Tile, ...]
-    # Where ours solved a looser reading than our default rules (`casual` on a table
-    # joker): whether the default rules pass its move too. None elsewhere. Not timed.
-    legal_by_default: bool | None = None
+    # Our `find_move`'s whole move (None for the others): kept to judge it once more,
+    # under our default rules, after every solve is timed.
+    move: Move | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -111,17 +111,14 @@ class Runner:
         return f"{self.solver}/{self.backend}"
 
 
-def ours(backend: str, default: Rules) -> Runner:
+def ours(backend: str) -> Runner:
     """`find_move`: the model, the solve, and the steps (where each tile comes from)."""
 
     def solve(board: Board) -> tuple[Answer, float]:
         move, seconds = timed(functools.partial(find_move, board, backend=backend))
         problems = check_move(board, move)
         assert not problems, f"{backend}: illegal answer {problems}\n{format_board(board)}"
-        legal = None
-        if board.rules != default:
-            legal = not check_move(dataclasses.replace(board, rules=default), move)
-        return Answer(move.tiles_played, move.value_played, move.played, legal), seconds
+        return Answer(move.tiles_played, move.value_played, move.played, move), seconds
 
     return Runner("rummisolve", backend, solve)
 
@@ -278,7 +275,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     boards = list(numbered.values())
     their_backends = args.their_backends or theirs.backends()
     runners = (
-        [ours(b, default) for b in args.backends]
+        [ours(b) for b in args.backends]
         + [our_model_and_solve(b) for b in args.model_and_solve]
         + [theirs.runner(b) for b in their_backends]
     )
@@ -320,11 +317,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "tiles_played": answer.tiles_played,
                     "value_played": answer.value_played,
                     "played": format_tiles(answer.played),
-                    **(
-                        {}
-                        if answer.legal_by_default is None
-                        else {"legal_by_default_rules": answer.legal_by_default}
-                    ),
                 }
             )
         answers[number] = found
@@ -333,9 +325,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             print(f"\r{index + 1}/{len(boards)}", end="", file=sys.stderr, flush=True)
     if args.progress:
         print(file=sys.stderr)
+    # Where ours solved under casual (a joker on the table), would our default rules pass
+    # its move too? Judged after the timing, so that no extra check runs between repeats.
+    reference = runners[0].name
+    legal = {}
+    for number, board in numbered.items():
+        move = answers[number][reference].move
+        if board.rules != default and move is not None:
+            legal[number] = not check_move(dataclasses.replace(board, rules=default), move)
+    for record in records:
+        if record["position"] in legal:
+            record["ours_legal_by_default_rules"] = legal[record["position"]]
     return {
         "records": records,
-        "summary": summarise(args, runners, times, crowded, answers, numbered, skipped, loads),
+        "summary": summarise(
+            args, runners, times, crowded, answers, numbered, skipped, loads, legal
+        ),
     }
 
 
@@ -348,6 +353,7 @@ def summarise(
     numbered: dict[int, Board],
     skipped: Counter[str],
     loads: list[float],
+    legal: dict[int, bool],
 ) -> dict[str, Any]:
     boards = list(numbered.values())
     stats = {name: Stats.of(ts) for name, ts in times.items()}
@@ -406,8 +412,7 @@ def summarise(
                 for n in ours_
             },
         }
-    casual_answers = [found[reference].legal_by_default for found in answers.values()]
-    judged = [legal for legal in casual_answers if legal is not None]
+    judged = list(legal.values())
     return {
         "command": " ".join(["python", "benchmarks/compare_rummikub_solver.py", *sys.argv[1:]]),
         "commit": args.commit,
@@ -479,7 +484,7 @@ def show(summary: dict[str, Any]) -> str:
         f"{rules['positions_under_casual']}",
         f"commit {summary['commit']['head']}"
         + (" (solver/ changed since)" if summary["commit"]["solver_changes_uncommitted"] else "")
-        + f", {summary['date']}",
+        + f" (rummisolve from {summary['commit']['rummisolve_from']}), {summary['date']}",
         "",
         f"{'solver/backend':32} {'median ms':>10} {'p90 ms':>10} {'max ms':>10}"
         f"   crowded (table >= {CROWDED}): median, p90",
@@ -534,17 +539,28 @@ def default_name(args: argparse.Namespace) -> str:
 
 
 def commit() -> dict[str, Any]:
-    """The commit measured, and whether the package's code differed from it (another
-    change in progress in solver/ is what runs: the install is editable)."""
+    """The commit measured: that of the checkout the imported `rummisolve` comes from (an
+    editable install may point at another clone than this one), and whether its solver/
+    differed from that commit (uncommitted changes are what runs)."""
+    import rummisolve
 
-    def git(*words: str) -> str:
+    source = Path(rummisolve.__file__).resolve().parent.parent
+
+    def git(where: Path, *words: str) -> str:
         done = subprocess.run(
-            ["git", *words], cwd=REPO, capture_output=True, text=True, check=False
+            ["git", *words], cwd=where, capture_output=True, text=True, check=False
         )
         return done.stdout.strip()
 
-    changed = git("status", "--porcelain", "--", "solver", "pyproject.toml").splitlines()
-    return {"head": git("rev-parse", "--short", "HEAD"), "solver_changes_uncommitted": changed}
+    changed = git(source, "status", "--porcelain", "--", "solver", "pyproject.toml")
+    found = {
+        "head": git(source, "rev-parse", "--short", "HEAD"),
+        "solver_changes_uncommitted": changed.splitlines(),
+        "rummisolve_from": str(source),
+    }
+    if source != REPO:
+        found["this_checkout_head"] = git(REPO, "rev-parse", "--short", "HEAD")
+    return found
 
 
 def cpu_model() -> str:
