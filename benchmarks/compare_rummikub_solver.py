@@ -60,14 +60,17 @@ from typing import Any
 
 from positions import RESULTS, Stats, load_average, machine, timed, write_jsonl
 
-from rummisolve.backends import get_backend, quiet_stdout
 from rummisolve.board import Board, format_board
+from rummisolve.engine.backends import get_backend
+from rummisolve.engine.highs import quiet_stdout
+from rummisolve.engine.model import read_solution
+from rummisolve.engine.solve import find_move, solve_model
+from rummisolve.engine.steps import laid_sets
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
-from rummisolve.model import Objective, read_solution
+from rummisolve.move import Move, Objective
 from rummisolve.rules import PROFILES, Rules
 from rummisolve.sets import read_meld
-from rummisolve.solve import Move, find_move, laid_sets, solve_model
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, tile_value
 
 OUR_BACKENDS = ("clp", "highs", "cbc", "pulp-highs")

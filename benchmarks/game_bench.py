@@ -16,7 +16,7 @@ import platform
 import statistics
 from typing import Any
 
-from rummisolve.backends import BACKENDS, DEFAULT_BACKEND
+from rummisolve.engine.backends import BACKENDS, DEFAULT_BACKEND
 from rummisolve.game import (
     STRATEGIES,
     GameOptions,

@@ -21,11 +21,11 @@ from typing import Any, NamedTuple
 
 from positions import RESULTS, Stats, load_average, machine, timed, write_jsonl
 
-from rummisolve.backends import quiet_stdout
+from rummisolve.engine.highs import quiet_stdout
+from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.rules import Rules
-from rummisolve.solve import find_move
 from rummisolve.tiles import JOKER
 
 BACKENDS = ("clp", "highs", "cbc", "pulp-highs")

@@ -25,10 +25,10 @@ from typing import Any
 from positions import RESULTS, machine, percentile, write_jsonl
 
 from rummisolve.board import Board
+from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.rules import PROFILES, Rules
-from rummisolve.solve import find_move
 
 GROUPS = {
     "dealt": {"table_tiles": (0, 60), "rack_tiles": (5, 20), "rules": Rules()},

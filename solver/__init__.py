@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .board import Board, Expectation, format_board, parse_board, read_board
+    from .engine.solve import find_move
     from .errors import BoardError, Problem, RummisolveError, SolverError
     from .legality import check_move
-    from .model import Objective
+    from .move import Move, Objective, Status
     from .rules import Rules
-    from .solve import Move, Status, find_move
     from .tiles import JOKER, Colour, Tile, format_tile, parse_tile
 
 __version__ = "0.1.0"
@@ -25,9 +25,9 @@ _MODULE_OF = {
     **dict.fromkeys(["Board", "Expectation", "format_board", "parse_board", "read_board"], "board"),
     **dict.fromkeys(["BoardError", "Problem", "RummisolveError", "SolverError"], "errors"),
     "check_move": "legality",
-    "Objective": "model",
     "Rules": "rules",
-    **dict.fromkeys(["Move", "Status", "find_move"], "solve"),
+    **dict.fromkeys(["Move", "Objective", "Status"], "move"),
+    "find_move": "engine.solve",
     **dict.fromkeys(["JOKER", "Colour", "Tile", "format_tile", "parse_tile"], "tiles"),
 }
 

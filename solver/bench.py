@@ -15,12 +15,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .backends import get_backend
 from .board import Board
+from .engine.backends import get_backend
+from .engine.solve import find_move
 from .errors import RummisolveError, unexpected
 from .legality import check_move
-from .model import Objective
-from .solve import Status, find_move
+from .move import Objective, Status
 
 
 class NamedBoard(NamedTuple):

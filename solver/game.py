@@ -16,11 +16,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .backends import DEFAULT_BACKEND
 from .board import Board
+from .engine.backends import DEFAULT_BACKEND
+from .engine.solve import find_move
 from .errors import RummisolveError
 from .legality import check_move
-from .model import Objective
+from .move import Move, Objective, TileRow
 from .rules import Rules
 from .scoring import (
     FinishedGame,
@@ -30,7 +31,6 @@ from .scoring import (
     Scoring,
     score_game,
 )
-from .solve import Move, TileRow, find_move
 from .tiles import JOKER, Tile, format_tile, sort_tiles, tile_value
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

@@ -10,8 +10,8 @@ from collections import Counter
 
 from .board import Board
 from .joker_rules import joker_problems
+from .move import Action, Move, Status
 from .sets import read_meld
-from .solve import Action, Move, Status
 from .tiles import Tile, format_tiles, tile_value
 
 

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from .board import Board
+from .move import Action, Move, Status, Step
 from .rules import Rules
-from .solve import Action, Move, Status, Step
 from .tiles import Colour, Tile, format_tile, format_tiles
 
 _ANSI = {

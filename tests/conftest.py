@@ -7,7 +7,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from rummisolve.backends import BACKENDS
+from rummisolve.engine.backends import BACKENDS
 
 # `ci` is the default; `thorough` (HYPOTHESIS_PROFILE=thorough) for thousands of examples.
 settings.register_profile(

@@ -18,20 +18,20 @@ from typing import NamedTuple
 import pytest
 from click.testing import CliRunner
 
-from rummisolve import batch as batch_module
-from rummisolve.backends import DEFAULT_BACKEND
 from rummisolve.batch import (
     BatchSettings,
     BoardResult,
     Workers,
-    _Task,
     board_paths,
     solve_path,
 )
+from rummisolve.batch import pool as pool_module
+from rummisolve.batch import rows as rows_module
 from rummisolve.board import MAX_BOARD_BYTES
 from rummisolve.cli import cli
+from rummisolve.engine.backends import DEFAULT_BACKEND
 from rummisolve.errors import SolverError
-from rummisolve.solve import Move, no_move
+from rummisolve.move import Move, no_move
 
 BOARDS = {
     "a.txt": "# expect: tiles=3 value=12\ntable:\nR3 R4 R5\nrack: R2 B5 O5\n",
@@ -195,7 +195,7 @@ def test_an_answer_a_time_limit_cut_short_is_not_checked(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """It may fall short of the expected answer without any bug: neither ok nor mismatch."""
-    monkeypatch.setattr(batch_module, "find_move", lambda board, *args: no_move(board, False))
+    monkeypatch.setattr(rows_module, "find_move", lambda board, *args: no_move(board, False))
     code, out, err = run("a.txt", "--check-expected", "--jobs", "1", "--format", "jsonl")
     assert (code, without_times(out)[0]["check"]) == (0, "unproved")
     assert summary(err).endswith("; expect: 0 checked, 0 mismatched, 1 unchecked")
@@ -221,7 +221,7 @@ def test_an_illegal_answer_is_that_boards_error(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """check_move sees every answer: a solver bug shows as a failed board, not a move."""
-    monkeypatch.setattr(batch_module, "check_move", lambda board, move: ["not a valid set: R1"])
+    monkeypatch.setattr(rows_module, "check_move", lambda board, move: ["not a valid set: R1"])
     result = solve_path("a.txt", BatchSettings())
     assert result.row == json.dumps(
         {
@@ -277,7 +277,7 @@ def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyP
         yield solve_path(paths[0], settings)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("rummisolve.cli.run_batch", interrupted)
+    monkeypatch.setattr("rummisolve.cli.batch.run_batch", interrupted)
     code, out, err = run(".", "--format", "jsonl")
     assert code == 130
     assert without_times(out)[0]["file"] == "a.txt"
@@ -347,15 +347,15 @@ def test_a_board_that_kills_its_worker_is_its_own_error_row(
     replaced, its chunk solved again a board at a time, and the board that kills a worker
     alone gets an error row. The workers are forked after the patch (forked even if
     HiGHS runs here, which is safe as they die before any solve)."""
-    solve = batch_module.solve_path
+    solve = pool_module.solve_path
 
     def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
         return os._exit(1) if path.endswith("b.txt") else solve(path, settings)
 
-    monkeypatch.setattr(batch_module, "solve_path", crash_on_b)
-    monkeypatch.setattr(batch_module, "highs_started", lambda: False)
+    monkeypatch.setattr(pool_module, "solve_path", crash_on_b)
+    monkeypatch.setattr(pool_module, "highs_started", lambda: False)
     # One chunk of all three: a.txt and c.txt are lost with b.txt's first worker.
-    monkeypatch.setattr(batch_module, "_chunks", lambda paths, jobs: [_Task(0, paths)])
+    monkeypatch.setattr(pool_module, "_chunks", lambda paths, jobs: [pool_module._Task(0, paths)])
     code, out, err = run(".", "--jobs", "2", "--format", "jsonl")
     rows = without_times(out)
     b = str(Path("sub", "b.txt"))
@@ -409,7 +409,7 @@ def test_a_worker_that_cannot_be_started_again_ends_the_batch(
     """Once b.txt kills its worker, no new worker can start its solver: after a few tries
     the batch ends with one message (forked workers see the patches)."""
     gone = folder / "solver-gone"
-    start, solve = batch_module.get_backend, batch_module.solve_path
+    start, solve = pool_module.get_backend, pool_module.solve_path
 
     def get_backend(name: str) -> object:
         if gone.exists():
@@ -422,9 +422,9 @@ def test_a_worker_that_cannot_be_started_again_ends_the_batch(
             os._exit(1)
         return solve(path, settings)
 
-    monkeypatch.setattr(batch_module, "get_backend", get_backend)
-    monkeypatch.setattr(batch_module, "solve_path", crash_on_b)
-    monkeypatch.setattr(batch_module, "highs_started", lambda: False)
+    monkeypatch.setattr(pool_module, "get_backend", get_backend)
+    monkeypatch.setattr(pool_module, "solve_path", crash_on_b)
+    monkeypatch.setattr(pool_module, "highs_started", lambda: False)
     code, _out, err = run(".", "--jobs", "2", "--format", "jsonl")
     assert code == 1
     assert err.splitlines()[-1] == "Error: a worker process died and could not be started again"
@@ -448,8 +448,8 @@ def test_a_worker_whose_solver_cannot_start_says_why(
     def no_solver(name: str) -> None:
         raise SolverError(f"backend {name}: no solver library found")
 
-    monkeypatch.setattr(batch_module, "get_backend", no_solver)
-    monkeypatch.setattr(batch_module, "highs_started", lambda: False)  # forked, patched
+    monkeypatch.setattr(pool_module, "get_backend", no_solver)
+    monkeypatch.setattr(pool_module, "highs_started", lambda: False)  # forked, patched
     code, out, err = run(".", "--jobs", "2")
     assert (code, out) == (1, "")
     assert err == f"Error: backend {DEFAULT_BACKEND}: no solver library found\n"
@@ -583,7 +583,7 @@ def test_a_solver_error_names_the_board(folder: Path, monkeypatch: pytest.Monkey
     def failing(*args: object) -> Move:
         raise SolverError("the solver failed: cbc: cannot execute /nowhere/cbc")
 
-    monkeypatch.setattr(batch_module, "find_move", failing)
+    monkeypatch.setattr(rows_module, "find_move", failing)
     code, out, err = run("a.txt", "--jobs", "1", "--format", "jsonl")
     message = "a.txt: the solver failed: cbc: cannot execute /nowhere/cbc"
     assert (code, errors(out), err.splitlines()[0]) == (1, {"a.txt": message}, message)
@@ -593,7 +593,7 @@ def test_boards_the_time_limit_left_unsolved_are_not_no_move(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A search cut short with nothing found has not shown that nothing can be played."""
-    monkeypatch.setattr(batch_module, "find_move", lambda board, *args: no_move(board, False))
+    monkeypatch.setattr(rows_module, "find_move", lambda board, *args: no_move(board, False))
     code, _out, err = run(".", "--jobs", "1", "--time-limit", "0.001")
     assert (code, summary(err)) == (
         0,
@@ -632,12 +632,12 @@ def test_on_one_terminal_the_progress_bar_leaves_the_rows_whole(folder: Path) ->
 SOLVE_THEN_BATCH = """\
 import sys
 
-from rummisolve import backends
+from rummisolve.engine import backends, branch
 from rummisolve.batch import BatchSettings, prepare_batch, run_batch
 
 if __name__ == "__main__":
     backends.get_backend("clp")  # HiGHS's threads start in this process
-    backends.NODE_LIMIT["clp"] = 0  # a forked worker would go straight to HiGHS's MIP
+    branch.NODE_LIMIT["clp"] = 0  # a forked worker would go straight to HiGHS's MIP
     settings = BatchSettings()
     rows = run_batch(sys.argv[1:], settings, 2, prepare_batch(settings, 2))
     print(sum(row.outcome.value == "solved" for row in rows))

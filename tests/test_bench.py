@@ -13,15 +13,15 @@ import cbcbox
 import pytest
 from click.testing import CliRunner
 
-from rummisolve import backends
 from rummisolve import bench as bench_module
-from rummisolve.backends import Backend, get_backend
 from rummisolve.bench import Bench, BenchReport, NamedBoard, percentile
 from rummisolve.board import Board, parse_board
 from rummisolve.cli import cli
+from rummisolve.engine import via_pulp
+from rummisolve.engine.backends import Backend, get_backend
+from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
-from rummisolve.model import Objective
-from rummisolve.solve import Move, find_move, no_move
+from rummisolve.move import Move, Objective, no_move
 
 # find_move's signature, for the stand-ins that make a backend misbehave.
 Solve = Callable[[Board, Objective, str, "float | None"], Move]
@@ -402,11 +402,11 @@ def test_a_stream_generate_wrote_on_standard_input_is_a_board_each() -> None:
 
 def test_a_backend_that_cannot_start_is_named_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: "/nowhere/cbc")
-    backends._cbc_binary.cache_clear()
+    via_pulp._cbc_binary.cache_clear()
     try:
         code, out, err = run("--generate", "2", "--backend", "cbc", "--backend", "clp", "--json")
     finally:
-        backends._cbc_binary.cache_clear()
+        via_pulp._cbc_binary.cache_clear()
     assert (code, err) == (1, "cbc: cannot run CBC's binary /nowhere/cbc\n")
     assert json.loads(out)["backends"]["cbc"] == {
         "error": "cbc: cannot run CBC's binary /nowhere/cbc"

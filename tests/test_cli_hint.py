@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rummisolve.backends import BACKENDS
 from rummisolve.board import parse_board
 from rummisolve.cli import cli
+from rummisolve.engine.backends import BACKENDS
+from rummisolve.engine.solve import find_move
 from rummisolve.render import render_move
 from rummisolve.rules import Rules
-from rummisolve.solve import find_move
 
 BOARD = """\
 table:
@@ -214,5 +214,5 @@ def test_ctrl_c_is_interrupted_not_a_traceback(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("rummisolve.cli.find_move", interrupted)
+    monkeypatch.setattr("rummisolve.cli.hint.find_move", interrupted)
     assert run("hint", str(board_file)) == (130, "", "\ninterrupted\n")

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from rummisolve.board import Board
 from rummisolve.cli import cli
+from rummisolve.engine.solve import find_move
 from rummisolve.game import (
     STRATEGIES,
     Ending,
@@ -32,10 +33,9 @@ from rummisolve.game import (
     tile_set_for,
 )
 from rummisolve.joker_rules import joker_problems
-from rummisolve.model import Objective
+from rummisolve.move import Move, Objective, no_move
 from rummisolve.rules import Blocked, JokerRetrieval, Method, Rules
 from rummisolve.sets import read_meld
-from rummisolve.solve import Move, find_move, no_move
 from rummisolve.tiles import JOKER, Tile, parse_tile
 
 

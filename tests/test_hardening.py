@@ -110,7 +110,7 @@ def test_a_control_character_in_a_name_is_shown_escaped(tmp_path: Path) -> None:
 
 
 def test_a_dumb_terminal_gets_no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rummisolve import cli as commands
+    from rummisolve.cli import options as commands
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.delenv("NO_COLOR", raising=False)

@@ -7,9 +7,10 @@ from click.testing import CliRunner
 
 from rummisolve.board import Board, format_board, parse_board
 from rummisolve.cli import cli
+from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
+from rummisolve.move import Action, Move, Status, Step
 from rummisolve.rules import JokerRetrieval
-from rummisolve.solve import Action, Move, Status, Step, find_move
 from rummisolve.tiles import parse_tiles
 
 # B5 frees the joker of B3 B4 J; under replace it then takes R11's place beside R12, a set

@@ -13,10 +13,11 @@ from click.testing import CliRunner
 
 from rummisolve.board import Board, format_board, parse_board
 from rummisolve.cli import cli
+from rummisolve.engine.model import build_model
+from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
-from rummisolve.model import Objective, build_model
+from rummisolve.move import Action, Move, Objective, Source, Status, Step
 from rummisolve.rules import Rules
-from rummisolve.solve import Action, Move, Source, Status, Step, find_move
 from rummisolve.tiles import Tile, parse_tile
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "locked-joker-sets"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from rummisolve.board import read_board
+from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
-from rummisolve.solve import find_move
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 PATHS = sorted(PUZZLES.rglob("*.txt"))

@@ -11,14 +11,15 @@ import cbcbox
 import numpy as np
 import pytest
 
-from rummisolve import backends, clp
-from rummisolve.backends import get_backend
 from rummisolve.board import parse_board
+from rummisolve.engine import backends, branch, clp, highs, via_pulp
+from rummisolve.engine.backends import get_backend
+from rummisolve.engine.model import build_model, read_solution
+from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
-from rummisolve.model import Objective, build_model, read_solution
-from rummisolve.solve import Action, Move, Status, find_move
+from rummisolve.move import Action, Move, Objective, Status
 from rummisolve.tiles import format_tiles
 
 
@@ -137,8 +138,8 @@ def test_unknown_backend_is_a_named_error() -> None:
 
 def test_loading_a_backend_starts_no_solver_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch loads the backend before forking workers: HiGHS's threads must not exist yet."""
-    monkeypatch.setattr(backends, "_highs", None)
-    monkeypatch.setattr(backends, "_highs_solver", lambda: pytest.fail("HiGHS started"))
+    monkeypatch.setattr(highs, "_highs", None)
+    monkeypatch.setattr(highs, "highs_solver", lambda: pytest.fail("HiGHS started"))
     for name in backends.BACKENDS:
         backends.load_backend(name)
 
@@ -167,7 +168,7 @@ rack: K1 K3 O3 O7 O8 O12 B6 B9 B11 B13
 
 def test_time_running_out_mid_search_gives_the_best_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
     checks = iter(range(1000))
-    monkeypatch.setattr(backends._Branching, "time_left", lambda self: next(checks) < 6)
+    monkeypatch.setattr(branch.Branching, "time_left", lambda self: next(checks) < 6)
     move = solve(DEEP, "highs")
     assert move.status is Status.FEASIBLE and move.tiles_played > 0
 
@@ -175,7 +176,7 @@ def test_time_running_out_mid_search_gives_the_best_so_far(monkeypatch: pytest.M
 def test_time_running_out_before_any_solution_is_no_move_yet(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(backends._Branching, "time_left", lambda self: False)
+    monkeypatch.setattr(branch.Branching, "time_left", lambda self: False)
     move = solve(DEEP, "highs")
     assert (move.status, move.played, move.table) == (Status.FEASIBLE, (), parse_board(DEEP).table)
 
@@ -187,7 +188,7 @@ def test_highs_mip_out_of_time(with_start: bool) -> None:
     mip, layout = build_model(board, Objective.TILES)
     proved = backends.solve_highs(mip, None)
     start = np.array(proved.values) if with_start else None
-    solution = backends._highs_mip(mip, start, time.perf_counter())
+    solution = highs.highs_mip(mip, start, time.perf_counter())
     assert not solution.proved
     if with_start:
         assert solution.values is not None
@@ -209,13 +210,13 @@ def test_a_time_limit_counts_from_this_search_not_from_the_process_start() -> No
     boards = generate_boards(400, seed=5, table_tiles=(20, 60), rack_tiles=(5, 20))
     for board in boards:
         find_move(board, backend="highs")
-        if backends._highs_solver().getRunTime() > 2 * limit:
+        if highs.highs_solver().getRunTime() > 2 * limit:
             break
-    highs = backends._highs_solver()
-    assert highs.getRunTime() > 2 * limit
-    backends._set_time_limit(highs, limit)
-    _status, applied = highs.getOptionValue("time_limit")
-    assert applied - highs.getRunTime() == pytest.approx(limit, abs=1e-3)
+    solver = highs.highs_solver()
+    assert solver.getRunTime() > 2 * limit
+    highs._set_time_limit(solver, limit)
+    _status, applied = solver.getOptionValue("time_limit")
+    assert applied - solver.getRunTime() == pytest.approx(limit, abs=1e-3)
 
 
 def test_clp_without_its_library_is_a_named_error(
@@ -257,12 +258,12 @@ def test_cbc_without_its_binary_is_named_before_any_board(
         monkeypatch.delattr(cbcbox, "cbc_bin_path")
     else:
         monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: binary)
-    backends._cbc_binary.cache_clear()
+    via_pulp._cbc_binary.cache_clear()
     try:
         with pytest.raises(SolverError, match=re.escape(message)):
             get_backend("cbc")
     finally:
-        backends._cbc_binary.cache_clear()
+        via_pulp._cbc_binary.cache_clear()
 
 
 def test_clp_frees_every_model(monkeypatch: pytest.MonkeyPatch) -> None:

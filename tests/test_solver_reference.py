@@ -6,12 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummisolve import backends, clp
-from rummisolve.backends import DEFAULT_BACKEND
 from rummisolve.board import Board
+from rummisolve.engine import branch, clp
+from rummisolve.engine.backends import DEFAULT_BACKEND
+from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
+from rummisolve.move import Action, Step
 from rummisolve.rules import PROFILE_NAMES, PROFILES, JokerRetrieval
-from rummisolve.solve import Action, Step, find_move
 
 from .positions import positions
 from .reference import best_move
@@ -52,7 +53,7 @@ def test_highs_mip_fallback_agrees_with_reference(
 ) -> None:
     """Past the node limit HiGHS's own MIP takes over: hold that path to the reference too,
     after the LPs of either engine."""
-    monkeypatch.setitem(backends.NODE_LIMIT, lp_engine, 1)
+    monkeypatch.setitem(branch.NODE_LIMIT, lp_engine, 1)
 
     @settings(max_examples=100 * SCALE)
     @given(board=positions())

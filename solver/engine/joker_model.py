@@ -35,9 +35,9 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
 
-from .rules import JokerRetrieval, Rules
-from .sets import MIN_SET, candidate_shapes, joker_roles
-from .tiles import JOKER, MAX_NUMBER, Tile
+from ..rules import JokerRetrieval, Rules
+from ..sets import MIN_SET, candidate_shapes, joker_roles
+from ..tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
 # A core reaches this many places past the places it must hold, on each side (one more

@@ -25,8 +25,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .backends import LpEnd
-from .errors import SolverError
+from ..errors import SolverError
+from .lp import LpEnd
 from .model import Mip, Vector
 
 # ClpSimplex::dual's startFinishOptions: keep the work areas and the factorization after

@@ -23,7 +23,6 @@ Only this module, joker_model.py and the backends see integers and matrices.
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,20 +31,14 @@ from typing import Any
 
 import numpy as np
 
-from .board import Board
+from ..board import Board
+from ..move import Objective
+from ..rules import Rules
+from ..sets import candidate_sets
+from ..tiles import ALL_COLOURED, JOKER, Tile, tile_value
 from .joker_model import Host, JokerPlan, TileRow, plan_jokers
-from .rules import Rules
-from .sets import candidate_sets
-from .tiles import ALL_COLOURED, JOKER, Tile, tile_value
 
 Vector = Any  # a numpy array; numpy's own types would add nothing a reader needs here
-
-
-class Objective(enum.Enum):
-    """What "best" puts first: tiles played, or points taken off the rack."""
-
-    TILES = "tiles"
-    VALUE = "value"
 
 
 @dataclass(frozen=True)

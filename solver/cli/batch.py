@@ -1,0 +1,309 @@
+"""`rummisolve batch` and `rummisolve bench`: many boards solved, or solved by every
+backend and compared."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import click
+
+from ..batch import (
+    BatchError,
+    BatchSettings,
+    Format,
+    Tally,
+    board_paths,
+    header,
+    prepare_batch,
+    read_standard_input,
+    run_batch,
+    usable_cpus,
+)
+from ..bench import BackendResult, Bench, BenchReport, NamedBoard
+from ..board import Board
+from ..engine.backends import BACKENDS
+from ..errors import printable
+from ..generate import Span
+from ..move import Objective
+from ..rules import (
+    Rules,
+    apply_overrides,
+)
+from .generate import deal
+from .interrupts import CtrlC, drop_stdout
+from .options import (
+    backend_option,
+    core_errors,
+    objective_option,
+    plural,
+    read_named_board,
+    rule_options,
+    rule_overrides,
+    size_options,
+    time_limit_option,
+)
+from .tables import (
+    batch_summary,
+    bench_table,
+)
+
+
+@click.command()
+@click.argument("paths", metavar="PATH...", nargs=-1, required=True)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    default=usable_cpus(),
+    show_default="the CPUs this process may use",
+    help="Worker processes solving boards in parallel.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice([f.value for f in Format]),
+    default=Format.TABLE.value,
+    show_default=True,
+    help='jsonl: one object per board, as hint --json plus "file".',
+)
+@objective_option
+@backend_option
+@time_limit_option
+@click.option(
+    "--check-expected",
+    is_flag=True,
+    help="Compare each answer with the board's '# expect: tiles=N value=N' line.",
+)
+@rule_options
+@core_errors
+def batch(
+    paths: tuple[str, ...],
+    jobs: int,
+    output_format: str,
+    objective: str,
+    backend: str,
+    time_limit: float | None,
+    check_expected: bool,
+    **options: Any,
+) -> None:
+    """Solve every board in PATH... (a board file, or a folder: every *.txt below it).
+
+    Rows come out in the order of the input, each as soon as it is ready; a board that
+    fails gets an error row and the batch goes on (exit status 1). A summary goes to stderr.
+    """
+    if check_expected and objective != Objective.TILES.value:
+        raise click.BadParameter(
+            "expect lines record answers under --objective tiles", param_hint="'--check-expected'"
+        )
+    # Standard input is read here: worker processes have none of their own.
+    files, standard_input = read_standard_input(board_paths(paths))
+    cpus = usable_cpus()
+    if jobs > cpus:
+        # More workers than CPUs only share them: each costs a solver's memory, none helps.
+        click.echo(
+            f"--jobs {jobs}: this process may use {plural(cpus, 'CPU')}; using {cpus}", err=True
+        )
+        jobs = cpus
+    jobs = max(1, min(jobs, len(files)))  # no more workers than boards
+    settings = BatchSettings(
+        format=Format(output_format),
+        objective=Objective(objective),
+        backend=backend,
+        time_limit=time_limit,
+        rule_overrides=tuple(rule_overrides(options).items()),
+        check_expected=check_expected,
+        file_width=max(len("file"), *(len(printable(f)) for f in files)),
+        standard_input=standard_input,
+    )
+    tally = Tally()
+    workers = results = None
+    started = time.perf_counter()
+    hidden = not sys.stderr.isatty()
+    try:
+        # The solver starts before the clock, in this process or in every worker.
+        workers = prepare_batch(settings, jobs)
+        started = time.perf_counter()
+        results = run_batch(files, settings, jobs, workers)
+        if (first := header(settings)) is not None:
+            click.echo(first)
+        # The bar is drawn only when a person watches stderr; never in a log or a pipe.
+        # On one terminal with the rows, the bar is taken off its line before each row.
+        clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
+        with (
+            CtrlC() as ctrl_c,
+            click.progressbar(
+                length=len(files), label="solving", file=sys.stderr, hidden=hidden, show_pos=True
+            ) as bar,
+        ):
+            for result in results:
+                # A row finished after Ctrl-C may have been cut short by it (a CBC run
+                # gets the signal too): only rows finished before are written.
+                if ctrl_c.pressed:
+                    raise KeyboardInterrupt
+                try:
+                    click.echo(clear_bar, nl=False, err=True)
+                    click.echo(result.row)
+                    sys.stdout.flush()
+                except BrokenPipeError:
+                    # Ctrl-C stops a pipeline's reader too (`| tee log`): still an interrupt.
+                    if not ctrl_c.pressed:
+                        raise
+                    drop_stdout()
+                    raise KeyboardInterrupt from None
+                tally.add(result)
+                bar.update(1)
+    except KeyboardInterrupt:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # another Ctrl-C: the summary
+        try:
+            if results is not None:
+                results.close()
+            if not hidden:
+                click.echo("", err=True)  # off the progress bar's line
+            report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+            click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        raise click.exceptions.Exit(130) from None
+    except BatchError:
+        if tally.total:  # what was written stands: its summary, then the error
+            report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+        raise
+    finally:
+        if workers is not None:  # also when no row was asked for (run_batch never ran)
+            workers.close()
+    report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+    if not tally.passed:
+        raise click.exceptions.Exit(1)
+
+
+def report_batch(tally: Tally, seconds: float, jobs: int, check_expected: bool) -> None:
+    """On stderr: a line for each board that needs a look, then the summary."""
+    for line in tally.problems:
+        click.echo(line, err=True)
+    click.echo(batch_summary(tally, seconds, jobs, check_expected), err=True)
+
+
+@click.command()
+@click.argument("paths", metavar="[PATH...]", nargs=-1)
+@click.option(
+    "--generate",
+    "count",
+    type=click.IntRange(1),
+    help="Also bench this many generated boards  [default: 50 when no PATH is given]",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of --generate.")
+@size_options
+@click.option(
+    "--backend",
+    "backends",
+    type=click.Choice(sorted(BACKENDS)),
+    multiple=True,
+    help="A backend to compare (repeat the option)  [default: all]",
+)
+@click.option(
+    "--repeat",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Solves per board and backend; a board's time is their median.",
+)
+@objective_option
+@time_limit_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rule_options
+@core_errors
+def bench(
+    paths: tuple[str, ...],
+    count: int | None,
+    seed: int,
+    table_tiles: Span,
+    rack_tiles: Span,
+    backends: tuple[str, ...],
+    repeat: int,
+    objective: str,
+    time_limit: float | None,
+    as_json: bool,
+    **options: Any,
+) -> None:
+    """Compare solver backends on boards (files, folders) or generated positions.
+
+    Per backend the median, p90 and max solve time, and how many answers the time limit
+    left not proved best; and a check that the backends' answers proved best are the same
+    on every board (exit status 1 if not, naming the boards).
+    A bad board is named on stderr and left out, a backend that fails is named and its
+    row says so, and the rest goes on (exit status 1); Ctrl-C reports the boards
+    finished (exit status 130).
+    """
+    overrides = rule_overrides(options)
+    files, standard_input = read_standard_input(board_paths(paths))
+    if count is None and not paths:
+        count = DEFAULT_BENCH_BOARDS
+    generated: Iterable[Board] = ()
+    if count:
+        rules = apply_overrides(Rules(), overrides)
+        generated = deal(count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules)
+    total = len(files) + (count or 0)
+    run = Bench(backends or BACKENDS, repeat, Objective(objective), time_limit)
+    bad_boards = 0
+    try:
+        run.start()
+        for path in files:
+            named = read_named_board(path, overrides, standard_input)
+            if isinstance(named, str):
+                click.echo(named, err=True)
+                bad_boards += 1
+            else:
+                run.add(named)
+        for number, board in enumerate(generated, start=1):
+            run.add(NamedBoard(f"seed {seed} board {number}", board))
+    except KeyboardInterrupt:
+        # The board under way is left out; those finished still make a report.
+        report = run.report()
+        click.echo(f"\ninterrupted: {report.boards} of {plural(total, 'board')} benched", err=True)
+        show_bench(report, as_json)
+        raise click.exceptions.Exit(130) from None
+    report = run.report()
+    show_bench(report, as_json)
+    if bad_boards or not report.passed:
+        raise click.exceptions.Exit(1)
+
+
+DEFAULT_BENCH_BOARDS = 50
+
+
+def show_bench(report: BenchReport, as_json: bool) -> None:
+    """What stopped a backend on stderr, one line each; the report on stdout."""
+    for failure in report.failures:
+        click.echo(str(failure), err=True)
+    click.echo(json.dumps(bench_json(report)) if as_json else bench_table(report))
+
+
+def bench_json(report: BenchReport) -> dict[str, Any]:
+    return {
+        "boards": report.boards,
+        "repeat": report.repeat,
+        "backends": {b.backend: backend_json(b) for b in report.backends},
+        "same_optimum": not report.disagreements,
+        "unproved_boards": report.unproved_boards,
+        "differences": [
+            {"board": d.board, "optima": {b: o._asdict() for b, o in d.optima.items()}}
+            for d in report.disagreements
+        ],
+        "illegal": list(report.illegal),
+    }
+
+
+def backend_json(result: BackendResult) -> dict[str, Any]:
+    """Times in ms (null before any board) and answers not proved best, or `error` for a
+    backend that failed, as in batch."""
+    if result.failure is not None:
+        return {"error": str(result.failure)}
+    keys = ("median_ms", "p90_ms", "max_ms")
+    times: dict[str, float | None] = dict.fromkeys(keys)
+    if result.timing is not None:
+        times = {key: round(s * 1000, 3) for key, s in zip(keys, result.timing, strict=True)}
+    return {**times, "unproved": result.unproved}

@@ -1,0 +1,243 @@
+"""Options that several commands share, each declared once, and small helpers for
+what commands print; nothing here runs a command."""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ..batch import (
+    folder_problem,
+    read_path,
+)
+from ..bench import NamedBoard
+from ..engine.backends import BACKENDS, DEFAULT_BACKEND
+from ..errors import BoardError, RummisolveError
+from ..game import (
+    SetupError,
+    Strategy,
+    strategy_named,
+)
+from ..generate import Span
+from ..move import Objective
+from ..rules import (
+    LARGEST_NUMBER,
+    MAX_JOKER_PENALTY,
+    OPTIONS,
+    PROFILE_NAMES,
+    PROFILES,
+    Rules,
+)
+from ..tiles import TILE_SETS
+from .interrupts import reader_gone
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class ProblemsError(click.ClickException):
+    """Several `FILE:LINE: message` lines on stderr, exit 1, no `Error:` prefix."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, err=True)
+
+
+def core_errors(command: F) -> F:
+    """Turn the core's named errors into click's exit-1 messages."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except BoardError as error:
+            raise ProblemsError(str(error)) from None
+        except RummisolveError as error:
+            raise click.ClickException(str(error)) from None
+        except BrokenPipeError:
+            reader_gone()
+        except KeyboardInterrupt:
+            # Commands with work to keep (batch) take Ctrl-C themselves first.
+            click.echo("\ninterrupted", err=True)
+            raise click.exceptions.Exit(130) from None
+        except OSError as error:
+            # A file the command writes (--out, --log) that cannot be made or written.
+            where = f"{error.filename}: " if error.filename else ""
+            raise click.ClickException(f"{where}{error.strerror or error}") from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+# What a board file's `rules:` line can hold, so that every board written can be read back.
+RULE_NUMBER = click.IntRange(0, LARGEST_NUMBER)
+
+
+def rule_options(command: F) -> F:
+    """The rule options every board-reading command takes (rules.OPTIONS, declared once),
+    and `--rules NAME`, a profile; the command line wins over a board's `rules:` line."""
+    options = [
+        click.option(
+            "--rules",
+            "profile",
+            type=click.Choice(PROFILE_NAMES, case_sensitive=False),
+            help="A rules profile, set before the options below (see 'rummisolve rules').",
+        )
+    ]
+    for option in OPTIONS:
+        if option.kind is bool:
+            flags = f"--{option.word}/--no-{option.word}"
+            options.append(click.option(flags, option.field, default=None, help=option.help))
+            continue
+        kind: click.ParamType[Any]
+        if option.word == "tile-set":
+            kind = click.Choice([str(n) for n in sorted(TILE_SETS)])
+        elif option.word == "joker-penalty":
+            kind = click.IntRange(0, MAX_JOKER_PENALTY)
+        elif option.kind is int:
+            kind = RULE_NUMBER
+        else:
+            kind = click.Choice(option.choices, case_sensitive=False)
+        options.append(click.option(f"--{option.word}", option.field, type=kind, help=option.help))
+    for decorator in reversed(options):
+        command = decorator(command)
+    return command
+
+
+def rule_overrides(kwargs: dict[str, Any]) -> dict[str, object]:
+    """The rule options given on the command line (None: not given), as `parse_board` and
+    `rules.apply_overrides` take them: a `profile`, then each option by its field."""
+    overrides: dict[str, object] = {"profile": kwargs.pop("profile", None)}
+    for option in OPTIONS:
+        value = kwargs.pop(option.field, None)
+        if value is not None and option.kind is not bool:
+            value = option.parse(str(value))
+        overrides[option.field] = value
+    return overrides
+
+
+def rule_flags(rules: Rules) -> str:
+    """The command-line options that give these rules: ` --rules hebrew --joker-penalty 20`."""
+    flags = []
+    for word in rules.words():
+        name, _, value = word.partition("=")
+        if name in PROFILES:
+            flags.append(f"--rules {name}")
+        elif value == "no":
+            flags.append(f"--no-{name}")
+        elif value:
+            flags.append(f"--{name} {value}")
+        else:
+            flags.append(f"--{name}")
+    return "".join(" " + flag for flag in flags)
+
+
+objective_option = click.option(
+    "--objective",
+    type=click.Choice([o.value for o in Objective]),
+    default=Objective.TILES.value,
+    show_default=True,
+    help="Most tiles first, or most points first.",
+)
+
+
+backend_option = click.option(
+    "--backend",
+    type=click.Choice(sorted(BACKENDS)),
+    default=DEFAULT_BACKEND,
+    show_default=True,
+    help="The solver: our branch-and-bound on CLP (fastest) or HiGHS LPs in this process,"
+    " or CBC or HiGHS through PuLP.",
+)
+
+
+def finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
+time_limit_option = click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    callback=finite,
+    help="Seconds for one move: then the best found so far, status feasible.",
+)
+
+
+def size_range(ctx: click.Context, param: click.Parameter, value: str | None) -> Span | None:
+    """A size on the command line: `N`, or `LO-HI` for a random size in that range."""
+    if value is None:
+        return None
+    low, dash, high = value.partition("-")
+    if not low.isdigit() or (dash and not high.isdigit()):
+        raise click.BadParameter(f"{value!r} is not a size N or a range LO-HI")
+    span = Span(int(low), int(high) if dash else int(low))
+    if span.low > span.high:
+        raise click.BadParameter(f"{value!r} is an empty range")
+    return span
+
+
+def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """A folder named on the command line; an empty name is refused (it would mean the
+    current folder, unsaid)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("an empty path: name a folder")
+    return Path(value)
+
+
+def size_options(command: F) -> F:
+    """Table and rack sizes of generated positions, each N or LO-HI."""
+    for name, default, what in (
+        ("--rack-tiles", "5-20", "Tiles on the rack"),
+        ("--table-tiles", "0-60", "Tiles on the table"),
+    ):
+        command = click.option(
+            name,
+            metavar="N|LO-HI",
+            default=default,
+            show_default=True,
+            callback=size_range,
+            help=f"{what}: exactly N, or between LO and HI.",
+        )(command)
+    return command
+
+
+def use_colour() -> bool:
+    """Colour on a terminal that shows it: not where NO_COLOR is set (no-color.org), nor
+    on a dumb terminal."""
+    dumb = os.environ.get("TERM") == "dumb"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and not dumb
+
+
+def plural(count: int, word: str) -> str:
+    """`1 board`, `2 boards`, `0 boards`."""
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[Strategy, ...]:
+    """`greedy,cautious`: one strategy per seat, in seat order."""
+    try:
+        return tuple(strategy_named(name) for name in value.split(","))
+    except SetupError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def read_named_board(
+    path: str, overrides: dict[str, object], standard_input: Mapping[str, bytes]
+) -> NamedBoard | str:
+    """The board in a file (or one of standard input's, as batch reads them), or why it
+    is left out: its problems, `FILE:LINE: message`."""
+    if (not_a_board := folder_problem(path)) is not None:
+        return not_a_board
+    try:
+        return NamedBoard(path, read_path(path, standard_input, overrides))
+    except BoardError as error:
+        return str(error)

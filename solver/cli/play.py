@@ -1,0 +1,219 @@
+"""`rummisolve play` and `rummisolve score`: whole games between solver-driven players,
+and a finished game's scores."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..game import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    STRATEGIES,
+    GameOptions,
+    MatchRecord,
+    Strategy,
+    Turn,
+    make_seats,
+    play_match,
+    strategy_stats,
+    tile_set_for,
+)
+from ..rules import (
+    MAX_JOKER_PENALTY,
+    PROFILE_NAMES,
+    PROFILES,
+    Blocked,
+    Method,
+    Rules,
+    apply_overrides,
+)
+from ..scoring import (
+    Scoring,
+    read_score_sheet,
+    score_game,
+)
+from .options import (
+    backend_option,
+    core_errors,
+    rule_options,
+    rule_overrides,
+    strategy_list,
+    time_limit_option,
+)
+from .tables import (
+    match_table,
+    score_table,
+)
+
+
+@click.command()
+@click.option(
+    "--players",
+    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+    default=4,
+    show_default=True,
+    help="5-6 play with the 160-tile set.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    help="Games to play  [default: one per player, the official round; with --target: no limit]",
+)
+@click.option(
+    "--target",
+    type=click.IntRange(1),
+    help="Play until a total reaches this score (--games then caps the match).",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same games.")
+@click.option(
+    "--strategy",
+    "strategies",
+    default="greedy",
+    show_default=True,
+    callback=strategy_list,
+    help=f"One per seat, comma-separated, repeated if fewer: {', '.join(STRATEGIES)}.",
+)
+# Before --double-out was a rule option, play took --doubled for it: kept, not shown.
+@click.option("--doubled", is_flag=True, hidden=True)
+@backend_option
+@time_limit_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: games and totals.")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(path_type=Path),
+    help="Write one JSON line per turn: the state after it.",
+)
+@rule_options
+@core_errors
+def play(
+    players: int,
+    games: int | None,
+    target: int | None,
+    seed: int,
+    strategies: tuple[Strategy, ...],
+    doubled: bool,
+    backend: str,
+    time_limit: float | None,
+    as_json: bool,
+    log_path: Path | None,
+    **options: Any,
+) -> None:
+    """Simulate games between solver-driven players, and score them."""
+    if len(strategies) > players:
+        raise click.BadParameter(
+            f"{len(strategies)} strategies for {players} players", param_hint="'--strategy'"
+        )
+    # Opened before the first game, so that a bad path fails at once.
+    with contextlib.ExitStack() as stack:
+        log_file = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
+        overrides = rule_overrides(options)
+        if doubled:
+            overrides["double_out"] = True
+        rules = apply_overrides(Rules(), overrides)
+        if overrides["tile_set"] is None:
+            rules = rules.replace(tile_set=tile_set_for(players))
+        game_options = GameOptions(rules=rules, backend=backend, time_limit=time_limit)
+
+        def log(turn: Turn) -> None:
+            if log_file is not None:
+                log_file.write(json.dumps(turn.as_json() | {"rules": rules.as_json()}) + "\n")
+
+        record = play_match(make_seats(strategies, players), game_options, seed, games, target, log)
+        if as_json:
+            click.echo(json.dumps(match_json(record, seed) | {"rules": rules.as_json()}))
+        else:
+            click.echo(match_table(record, seed))
+
+
+def match_json(record: MatchRecord, seed: int) -> dict[str, Any]:
+    """`play --json`: docs/format.md's keys, then the seeds and each strategy's results."""
+    return {
+        "games": [
+            {
+                "winner": g.score.winner,
+                "scores": dict(g.score.scores),
+                "turns": g.turns,
+                "end": g.end.value,
+                "starter": g.starter,
+                "seed": g.seed,
+                "doubled": g.result.doubled,
+                "solver_calls": g.solver_calls,
+            }
+            for g in record.games
+        ],
+        "totals": record.match.totals,
+        "seed": seed,
+        "players": {s.name: s.strategy.name for s in record.seats},
+        "strategies": {
+            s.name: {"seats": s.seats, "wins": s.wins, "mean_score": round(s.mean_score, 2)}
+            for s in strategy_stats(record)
+        },
+    }
+
+
+@click.command()
+@click.argument("score_path", metavar="FILE")
+@click.option(
+    "--rules",
+    "profile",
+    type=click.Choice(PROFILE_NAMES, case_sensitive=False),
+    help="A rules profile's scoring (its method, blocked-game winner and joker penalty),"
+    " over the file's; the options below win.",
+)
+@click.option(
+    "--joker-penalty",
+    type=click.IntRange(0, MAX_JOKER_PENALTY),
+    help="A joker's value on a rack  [default: the file's rules: line, else 30]",
+)
+@click.option("--doubled", is_flag=True, help="The winner went out in one turn (house rule).")
+@click.option(
+    "--scoring",
+    "method",
+    type=click.Choice([m.value for m in Method]),
+    help="standard: losers lose their rack, the winner takes the sum; laid: value laid minus"
+    " the rack, needs laid=N (the Norwegian rules).",
+)
+@click.option(
+    "--blocked",
+    type=click.Choice([b.value for b in Blocked]),
+    help="Who wins when no rack is empty: the lowest total (the rulebook) or the fewest tiles"
+    " (the Hebrew rules).",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the scores.")
+@core_errors
+def score(
+    score_path: str,
+    profile: str | None,
+    joker_penalty: int | None,
+    doubled: bool,
+    method: str | None,
+    blocked: str | None,
+    as_json: bool,
+) -> None:
+    """Score a finished game from the racks left (one line per player, NAME: tiles).
+
+    Example: rummisolve score game.txt --rules norwegian
+    """
+    sheet = read_score_sheet(score_path)
+    scoring = sheet.scoring
+    if profile is not None:
+        scoring = Scoring.of(PROFILES[profile.lower()].rules)
+    if joker_penalty is not None:
+        scoring = dataclasses.replace(scoring, joker_penalty=joker_penalty)
+    if method is not None:
+        scoring = dataclasses.replace(scoring, method=Method(method))
+    if blocked is not None:
+        scoring = dataclasses.replace(scoring, blocked=Blocked(blocked))
+    finished = dataclasses.replace(sheet.game, doubled=sheet.game.doubled or doubled)
+    result = score_game(finished, scoring)
+    if as_json:
+        click.echo(json.dumps({"scores": dict(result.scores), "winner": result.winner}))
+        return
+    click.echo(score_table(finished, result, scoring))

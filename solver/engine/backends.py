@@ -1,0 +1,110 @@
+"""Solver backends: each takes the same `Mip` and returns column values.
+
+- `highs`: HiGHS in this process through highspy, one solver object reused for every
+  solve (no subprocess, no files, no model rewriting): our branch-and-bound on its LPs.
+- `clp`: the same branch-and-bound with COIN-OR CLP solving the LPs, in this process
+  through its C interface (`clp.py`): each LP costs less than in HiGHS.
+- `cbc`: CBC through PuLP, the binary that `pulp[cbc]` installs (cbcbox), as a subprocess.
+- `pulp-highs`: HiGHS through PuLP's own interface, to compare with the direct one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..errors import SolverError
+from .branch import Branching
+from .highs import HighsLp, highs_mip, highs_solver
+from .lp import Lp, Solution
+from .model import Mip
+from .via_pulp import prepare_cbc, prepare_pulp_highs, solve_cbc, solve_pulp_highs
+
+Solve = Callable[[Mip, "float | None"], Solution]
+
+
+class Backend(NamedTuple):
+    """A solver: `prepare` does the one-off work (imports, start-up) outside the clock;
+    `modules` are what it imports, which a parent may load before forking workers."""
+
+    name: str
+    prepare: Callable[[], object]
+    solve: Solve
+    modules: tuple[str, ...]
+
+
+def solve_highs(mip: Mip, time_limit: float | None) -> Solution:
+    """The LP relaxation, a short branch-and-bound on it, and HiGHS's own MIP if need be.
+
+    On about half the positions the LP optimum is already integral. Most of the rest
+    close within a few dozen LP re-solves from the last basis, each well under a
+    millisecond, where HiGHS's MIP spends 5-30 ms on its root alone.
+    """
+    return _branch_and_bound(HighsLp(mip), mip, time_limit)
+
+
+def solve_clp(mip: Mip, time_limit: float | None) -> Solution:
+    """As `solve_highs`, with CLP solving the LPs (HiGHS's MIP still the last resort)."""
+    from .clp import ClpLp
+
+    lp = ClpLp(mip)
+    try:
+        return _branch_and_bound(lp, mip, time_limit)
+    finally:
+        lp.close()
+
+
+def _branch_and_bound(lp: Lp, mip: Mip, time_limit: float | None) -> Solution:
+    deadline = time.perf_counter() + time_limit if time_limit else None
+    search = Branching(lp, mip, deadline)
+    found = search.run()
+    if found is not None:
+        return found
+    return highs_mip(mip, search.incumbent, deadline)
+
+
+def _prepare_clp() -> None:
+    from .clp import api
+
+    api()  # loads CLP's library (a few ms)
+    highs_solver()  # HiGHS's MIP is the last resort past the node limit
+
+
+BACKENDS: dict[str, Backend] = {
+    b.name: b
+    for b in (
+        Backend("highs", highs_solver, solve_highs, ("highspy",)),
+        Backend("clp", _prepare_clp, solve_clp, ("cbcbox", "highspy")),
+        Backend("cbc", prepare_cbc, solve_cbc, ("pulp",)),
+        Backend("pulp-highs", prepare_pulp_highs, solve_pulp_highs, ("pulp", "highspy")),
+    )
+}
+# The fastest per solve (benchmarks/README.md), and as quick to start as HiGHS.
+DEFAULT_BACKEND = "clp"
+
+
+def get_backend(name: str) -> Backend:
+    """The backend by name, prepared: its first solve is timed like any other."""
+    backend = _backend(name)
+    backend.prepare()
+    return backend
+
+
+def load_backend(name: str) -> None:
+    """Import a backend's libraries without starting any solver (HiGHS starts threads,
+    which a fork must not copy): worker processes forked afterwards start with them."""
+    for module in _backend(name).modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            raise SolverError(f"backend {name} needs {module}: {error}") from None
+
+
+def _backend(name: str) -> Backend:
+    try:
+        return BACKENDS[name]
+    except KeyError:
+        known = ", ".join(BACKENDS)
+        raise SolverError(f"unknown backend {name!r} (known: {known})") from None

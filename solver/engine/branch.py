@@ -1,0 +1,125 @@
+"""Our branch-and-bound over an LP engine's re-solves (lp.py's protocol), for small
+models whose LP optimum is often integral already."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import time
+from typing import Any, NamedTuple
+
+from ..errors import SolverError
+from .lp import INTEGRALITY_TOLERANCE, Lp, LpEnd, Solution
+from .model import Mip, Vector
+
+# Nodes of our own branch-and-bound before HiGHS's MIP takes over, per LP engine: the
+# lowest p99 on generated positions (HiGHS: 100 on 300 positions, 40 ms of CPU against
+# 94 ms for its MIP alone; CLP, whose nodes cost a third: 300 on 600, p99 25.5 -> 15.8 ms).
+NODE_LIMIT = {"highs": 100, "clp": 300}
+# Relative margin on an LP bound before it prunes a node (objectives reach ~1e6).
+PRUNE_TOLERANCE = 1e-7
+
+
+class _Node(NamedTuple):
+    """An open node: its column bounds, and its parent's LP bound rounded down."""
+
+    lower: Vector
+    upper: Vector
+    ceiling: float
+    depth: int
+
+
+class Branching:
+    """Branch-and-bound over LP re-solves, for at most NODE_LIMIT nodes.
+
+    Every cost is a whole number, so a node whose LP bound rounds down to the incumbent's
+    value cannot improve on it. The search dives depth-first, down branch first, to a
+    first solution; from then on each dive starts from the open node with the best bound.
+    Diving down first alone found poor solutions first on hard positions, and then
+    improved them one unit at a time (841 LPs where best-bound dives need far fewer).
+    """
+
+    def __init__(self, lp: Lp, mip: Mip, deadline: float | None) -> None:
+        self.lp, self.mip, self.deadline = lp, mip, deadline
+        self.cost = mip.cost
+        self.incumbent: Any = None
+        # Only solutions better than the cutoff are sought (whole-number costs).
+        self.best = -float("inf") if mip.cutoff is None else mip.cutoff
+        self.dive: list[_Node] = []
+        # Open nodes off the dive, best bound first, then deepest (nearest a solution).
+        self.queued: list[tuple[float, int, int, _Node]] = []
+        self.queue_order = itertools.count()
+
+    def queue(self, node: _Node) -> None:
+        heapq.heappush(self.queued, (-node.ceiling, -node.depth, next(self.queue_order), node))
+
+    def run(self) -> Solution | None:
+        """The proved optimum, the best found when time ran out, or None when HiGHS's own
+        MIP should take over: past the node limit, or an LP that ended unexpectedly."""
+        import numpy as np
+
+        self.dive.append(_Node(self.mip.lower, self.mip.upper, math.inf, 0))
+        nodes = 0
+        while self.dive or self.queued:
+            node = self.dive.pop() if self.dive else heapq.heappop(self.queued)[-1]
+            # Closed unsolved when its parent's bound cannot beat the best found since.
+            if node.ceiling <= self.best:
+                continue
+            if nodes == NODE_LIMIT[self.lp.engine]:
+                return None
+            if not self.time_left():
+                return self.stopped()
+            if nodes:
+                self.lp.bound(node.lower, node.upper)
+            nodes += 1
+            end = self.lp.solve(self.remaining())
+            if end is LpEnd.INFEASIBLE:
+                continue
+            if end is not LpEnd.OPTIMAL:
+                return self.stopped() if not self.time_left() else None
+            bound = self.lp.objective()
+            # Whole-number costs: a bound that rounds down to the best found cannot beat it
+            # (the margin keeps an LP's rounding error from pruning a better node).
+            ceiling = math.floor(bound + PRUNE_TOLERANCE * max(1.0, abs(bound)))
+            if ceiling <= self.best:
+                continue
+            values = self.lp.values()
+            rounded = np.rint(values)
+            fraction = np.abs(values - rounded)
+            if fraction.max() < INTEGRALITY_TOLERANCE:
+                self.incumbent = rounded
+                self.best = float(self.cost @ self.incumbent)
+                # A solution ends the dive: the next starts from the best bound.
+                for waiting in self.dive:
+                    self.queue(waiting)
+                self.dive.clear()
+                continue
+            # Branch on the fractional column that weighs most in the objective, down first.
+            j = int(
+                np.argmax(np.where(fraction >= INTEGRALITY_TOLERANCE, self.cost + fraction, -1))
+            )
+            raised, lowered = node.lower.copy(), node.upper.copy()
+            raised[j], lowered[j] = np.ceil(values[j]), np.floor(values[j])
+            up = _Node(raised, node.upper, ceiling, node.depth + 1)
+            if self.incumbent is None:
+                self.dive.append(up)
+            else:
+                self.queue(up)
+            self.dive.append(_Node(node.lower, lowered, ceiling, node.depth + 1))
+        if self.incumbent is None:
+            if self.mip.cutoff is not None:  # proved: nothing beats the cutoff
+                return Solution(None, proved=True)
+            raise SolverError("the LP found the position infeasible (a bug in the model)")
+        return Solution(self.incumbent, proved=True)
+
+    def time_left(self) -> bool:
+        return self.deadline is None or time.perf_counter() < self.deadline
+
+    def remaining(self) -> float:
+        return (
+            float("inf") if self.deadline is None else max(self.deadline - time.perf_counter(), 0.0)
+        )
+
+    def stopped(self) -> Solution:
+        return Solution(self.incumbent, proved=False)

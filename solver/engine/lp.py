@@ -1,0 +1,45 @@
+"""What every solver backend shares: the answer it gives, and the LP engine protocol that
+our branch-and-bound drives (branch.py), which HiGHS (highs.py) and CLP (clp.py) fill."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol
+
+from .model import Vector
+
+# With a lexicographic objective every unit counts: no relative gap may be accepted.
+ABSOLUTE_GAP = 0.5
+# An LP solution this close to whole numbers is taken as integral.
+INTEGRALITY_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Column values (None: nothing found in time), and whether the optimum was proved."""
+
+    values: Vector | None
+    proved: bool
+
+
+class LpEnd(enum.Enum):
+    """How one LP re-solve ended, in terms the branch-and-bound needs."""
+
+    OPTIMAL = "optimal"
+    INFEASIBLE = "infeasible"
+    OTHER = "other"  # a time limit, or anything unexpected
+
+
+class Lp(Protocol):
+    """A model's LP relaxation loaded in an engine, re-solved under changing column bounds."""
+
+    engine: str
+
+    def bound(self, lower: Vector, upper: Vector) -> None: ...
+
+    def solve(self, seconds: float) -> LpEnd: ...
+
+    def objective(self) -> float: ...
+
+    def values(self) -> Vector: ...

@@ -1,0 +1,153 @@
+"""Solvers through PuLP: CBC as a subprocess (the binary `pulp[cbc]` installs, cbcbox),
+and HiGHS through PuLP's own interface, to compare with the direct one."""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import os
+import shutil
+import tempfile
+from typing import Any
+
+from ..errors import SolverError
+from .highs import highs_solver
+from .lp import ABSOLUTE_GAP, INTEGRALITY_TOLERANCE, Solution
+from .model import Mip
+
+
+def _pulp_problem(mip: Mip) -> tuple[Any, list[Any]]:
+    import pulp
+
+    problem = pulp.LpProblem("rummisolve", pulp.LpMaximize)
+    columns = [
+        problem.add_variable(
+            f"c{i}",
+            lowBound=float(mip.lower[i]),
+            upBound=None if mip.upper[i] == float("inf") else float(mip.upper[i]),
+            cat=pulp.LpInteger,
+        )
+        for i in range(mip.columns)
+    ]
+    problem += pulp.LpAffineExpression(
+        [(columns[i], float(c)) for i, c in enumerate(mip.cost) if c]
+    )
+    rows: list[list[tuple[Any, float]]] = [[] for _ in range(mip.rows)]
+    for j, column in enumerate(columns):
+        for k in range(mip.col_start[j], mip.col_start[j + 1]):
+            rows[mip.col_index[k]].append((column, float(mip.col_value[k])))
+    for r, terms in enumerate(rows):
+        if not terms:
+            continue  # a tile nothing can hold: none on the table, none in play
+        lo, hi = float(mip.row_lower[r]), float(mip.row_upper[r])
+        expression = pulp.LpAffineExpression(terms)
+        if lo == hi:
+            problem += expression == lo, f"r{r}"
+        else:
+            if lo != float("-inf"):
+                problem += expression >= lo, f"r{r}lo"
+            if hi != float("inf"):
+                problem += expression <= hi, f"r{r}hi"
+    return problem, columns
+
+
+def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None) -> Solution:
+    import pulp
+
+    problem, columns = _pulp_problem(mip)
+    try:
+        problem.solve(solver)
+    except pulp.PulpSolverError as error:
+        raise SolverError(f"the solver failed: {error}") from None
+    import numpy as np
+
+    values = np.array([c.value() or 0.0 for c in columns], dtype=np.float64)
+    # Stopped by the time limit, CBC can hand back its LP relaxation labelled "optimal":
+    # an answer that is not whole numbers is no answer.
+    if np.any(np.abs(values - np.round(values)) > INTEGRALITY_TOLERANCE):
+        return Solution(None, proved=False)
+    if problem.status == pulp.LpStatusOptimal and problem.sol_status == pulp.LpSolutionOptimal:
+        return Solution(values, proved=time_limit is None or problem.solutionTime < time_limit)
+    if problem.sol_status == pulp.LpSolutionIntegerFeasible:
+        return Solution(values, proved=False)
+    if problem.status == pulp.LpStatusNotSolved:
+        return Solution(None, proved=False)
+    raise SolverError(f"the solver ended with {pulp.LpStatus[problem.status]}")
+
+
+@functools.cache
+def _cbc_binary() -> str:
+    """CBC's binary, checked once: a missing one is a message before the first board,
+    not a failure on every board."""
+    try:
+        import cbcbox
+    except ImportError:
+        raise SolverError("backend cbc needs CBC: pip install 'pulp[cbc]'") from None
+    try:
+        # The binary's own path: `cbc` on PATH is a wrapper script that costs ~20 ms a call.
+        path = str(cbcbox.cbc_bin_path())
+    except Exception as error:  # an older or newer cbcbox, or a broken install
+        raise SolverError(f"backend cbc: cbcbox names no CBC binary ({error})") from None
+    if not os.access(path, os.X_OK):
+        raise SolverError(f"backend cbc: cannot run CBC's binary {path}")
+    return path
+
+
+def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
+    import pulp
+
+    solver = pulp.COIN_CMD(
+        path=_cbc_binary(),
+        msg=False,
+        gapRel=0.0,
+        gapAbs=ABSOLUTE_GAP,
+        timeLimit=time_limit,
+    )
+    solver.tmpDir = _cbc_scratch()
+    return _solve_pulp(mip, solver, time_limit)
+
+
+def _cbc_scratch_folder(pid: int) -> str:
+    """Where a process's CBC runs keep their files (PuLP writes the model and reads the
+    answer there): one folder a process, so that files a stopped run left (Ctrl-C, a
+    worker stopped mid-solve) go with it."""
+    return os.path.join(tempfile.gettempdir(), f"rummisolve-cbc-{pid}")
+
+
+def remove_leftovers(pid: int) -> None:
+    """What a process stopped mid-solve left behind (CBC's files), removed by the process
+    that outlives it."""
+    shutil.rmtree(_cbc_scratch_folder(pid), ignore_errors=True)
+
+
+def _cbc_scratch() -> str:
+    """This process's folder (a forked worker makes its own), removed as it exits."""
+    folder = _cbc_scratch_folder(os.getpid())
+    if not os.path.isdir(folder):
+        os.makedirs(folder)
+        atexit.register(remove_leftovers, os.getpid())
+    return folder
+
+
+def solve_pulp_highs(mip: Mip, time_limit: float | None) -> Solution:
+    import pulp
+
+    highs_solver()  # the banner is printed by the first Highs() of a process: take it silently
+    solver = pulp.HiGHS(msg=False, gapRel=0.0, gapAbs=ABSOLUTE_GAP, timeLimit=time_limit)
+    if not solver.available():
+        raise SolverError("backend pulp-highs needs highspy: pip install highspy")
+    return _solve_pulp(mip, solver, time_limit)
+
+
+def _prepare_pulp() -> None:
+    import pulp  # noqa: F401  (~130 ms: paid once, before the clock starts)
+
+
+def prepare_cbc() -> None:
+    _prepare_pulp()
+    _cbc_binary()
+
+
+def prepare_pulp_highs() -> None:
+    _prepare_pulp()
+    highs_solver()
