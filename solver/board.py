@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import BoardError, Problem, TileError
-from .rules import WHOLE_NUMBER, Rules, apply_overrides, parse_rule_word
+from .rules import NO_OVERRIDES, WHOLE_NUMBER, Overrides, Rules, parse_rule_word
 from .sets import MIN_SET, read_meld
 from .tiles import Tile, format_tile, format_tiles, parse_tile, split_tiles
 
@@ -75,7 +75,7 @@ def format_board(board: Board, full_rules: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def parse_board(text: str, source: str = "<board>", **overrides: object) -> Board:
+def parse_board(text: str, source: str = "<board>", overrides: Overrides = NO_OVERRIDES) -> Board:
     """Read a board; every problem found is reported at once, each with its line.
 
     `overrides` are rule options from the command line: they win over the file's `rules:`.
@@ -94,9 +94,9 @@ def parse_board(text: str, source: str = "<board>", **overrides: object) -> Boar
 MAX_BOARD_BYTES = 1 << 20
 
 
-def read_board(path: str | Path, **overrides: object) -> Board:
+def read_board(path: str | Path, overrides: Overrides = NO_OVERRIDES) -> Board:
     """Read a board file, or standard input when the path is `-`."""
-    return parse_board(read_text(path), str(path), **overrides)
+    return parse_board(read_text(path), str(path), overrides)
 
 
 def read_text(path: str | Path) -> str:
@@ -191,7 +191,7 @@ class _Reader:
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.source, line, message))
 
-    def read(self, lines: list[str], overrides: dict[str, object]) -> Board:
+    def read(self, lines: list[str], overrides: Overrides) -> Board:
         rules, opened = Rules(), True
         expect: Expectation | None = None
         expect_line = 0
@@ -243,7 +243,7 @@ class _Reader:
             self.problem(
                 len(lines) or 1, "no rack: section (write 'rack:' alone for an empty rack)"
             )
-        rules = apply_overrides(rules, overrides)
+        rules = overrides.apply(rules)
         self.check_sets(table, rules)
         self.check_counts(table, rack, rules)
         return Board(

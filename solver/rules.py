@@ -1,8 +1,10 @@
 """Rule options and profiles: everything that varies between the user's rule documents.
 
-Each option is declared once, in `OPTIONS`: its field of `Rules`, the word a board's
-`rules:` line and the command line use, what it means. A profile (`official`, `casual`,
-`hebrew`, ...) is one word that sets several options at once, each with its source.
+Each option is declared once, as a field of `Rules`: its type, its default, the word a
+board's `rules:` line and the command line use, what it means. `OPTIONS` is read from
+those fields, and the file parser, `differences()` and the click options are made from
+it. A profile (`official`, `casual`, `hebrew`, ...) is one word that sets several options
+at once, each with its source.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .tiles import TILE_SETS, TileSet
 
@@ -21,6 +24,30 @@ PROFILE_NAMES = ("official", "casual", "hebrew", "norwegian", "portuguese", "fre
 # The seeds play 20, 30 or 50. The solver weighs criteria lexicographically in one
 # objective; far larger penalties would outrun the LP's precision (seen at 1e8).
 MAX_JOKER_PENALTY = 1000
+# Rule values in a file are at most 9 ASCII digits; the command line takes the same range.
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+LARGEST_NUMBER = 999_999_999
+
+
+# What a rule option takes: a switch, a whole number, or one of an Enum's values.
+RuleValue = bool | int | enum.Enum
+
+
+def _option(
+    default: Any,
+    word: str,
+    help: str,
+    *,
+    allowed: tuple[int, ...] = (),
+    maximum: int = LARGEST_NUMBER,
+) -> Any:
+    """A field of `Rules` that is a rule option: its default, its word (a `rules:` line's,
+    and `--WORD`), its help; a number option may name its `allowed` values or `maximum`.
+    What it takes (a switch, a number, one of an Enum's values) is the field's type."""
+    return dataclasses.field(
+        default=default,
+        metadata={"word": word, "help": help, "allowed": allowed, "maximum": maximum},
+    )
 
 
 class JokerRetrieval(enum.Enum):
@@ -76,26 +103,56 @@ class Rules:
     """
 
     profile: str = "official"
-    wraparound: bool = False
-    initial_meld: int = 30
-    tile_set: int = 106
-    joker_penalty: int = 30
-    joker_retrieval: JokerRetrieval = JokerRetrieval.STRICT
-    locked_joker_sets: bool = False
-    scoring: Method = Method.STANDARD
-    blocked: Blocked = Blocked.DIFFERENCE
-    double_out: bool = False
+    wraparound: bool = _option(False, "wraparound", "12-13-1 is a run (13-1-2 never is).")
+    initial_meld: int = _option(30, "initial-meld", "Points the initial meld needs.")
+    tile_set: int = _option(
+        106,
+        "tile-set",
+        "Which box: 106 tiles (2 copies, 2 jokers) or 160 (3, 4).",
+        allowed=tuple(sorted(TILE_SETS)),
+    )
+    joker_penalty: int = _option(
+        30, "joker-penalty", "A joker's value left on a rack.", maximum=MAX_JOKER_PENALTY
+    )
+    joker_retrieval: JokerRetrieval = _option(
+        JokerRetrieval.STRICT,
+        "joker-retrieval",
+        "strict: a joker leaves its set only for the tile it stands for, from the rack, "
+        "and goes into a set with two tiles from the rack (the rules as written); replace: "
+        "without that last condition; free: jokers move freely (many home tables).",
+    )
+    locked_joker_sets: bool = _option(
+        False,
+        "locked-joker-sets",
+        "No tile, jokers included, may be taken out of a set that holds a joker; it may "
+        "grow (the Norwegian rules).",
+    )
+    scoring: Method = _option(
+        Method.STANDARD,
+        "scoring",
+        "standard: losers lose their rack, the winner takes the sum; laid: each scores what "
+        "it laid minus its rack (the Norwegian rules).",
+    )
+    blocked: Blocked = _option(
+        Blocked.DIFFERENCE,
+        "blocked",
+        "When the pool ran out: the lowest rack total wins and takes the differences, or "
+        "the fewest tiles win (the Hebrew rules).",
+    )
+    double_out: bool = _option(
+        False,
+        "double-out",
+        "House rule: going out in one turn, having laid nothing before, scores double "
+        "(the Greek rules' house rule).",
+    )
 
     def __post_init__(self) -> None:
         """Refuse options that cannot be played, before they fail far from the cause."""
         if self.profile not in PROFILE_NAMES:
             raise ValueError(f"unknown rules profile {self.profile!r}")
-        if self.tile_set not in TILE_SETS:
-            raise ValueError(f"tile-set must be 106 or 160, not {self.tile_set}")
-        if not 0 <= self.joker_penalty <= MAX_JOKER_PENALTY:
-            raise ValueError(
-                f"joker-penalty must be 0 to {MAX_JOKER_PENALTY}, not {self.joker_penalty}"
-            )
+        for option in OPTIONS:
+            if option.kind is int:
+                option.check(getattr(self, option.field))
 
     @property
     def box(self) -> TileSet:
@@ -143,13 +200,26 @@ class Rules:
 
 
 class RuleOption(NamedTuple):
-    """One rule option: its `Rules` field, its word (`rules:` line and `--WORD`), what it
-    takes (bool: a switch; int: a whole number; an Enum: one of its values), its help."""
+    """One rule option, as its field of `Rules` declares it: the field, its word (`rules:`
+    line and `--WORD`), what it takes (bool: a switch; int: a whole number, perhaps one of
+    `allowed` or at most `maximum`; an Enum: one of its values), its help."""
 
     field: str
     word: str
     kind: type
     help: str
+    allowed: tuple[int, ...]
+    maximum: int
+
+    def check(self, number: int) -> int:
+        """The number, if this option takes it; ValueError names what it takes."""
+        if self.allowed and number not in self.allowed:
+            raise ValueError(
+                f"{self.word} must be {_either([str(n) for n in self.allowed])}, not {number}"
+            )
+        if not 0 <= number <= self.maximum:
+            raise ValueError(f"{self.word} must be 0 to {self.maximum}, not {number}")
+        return number
 
     def word_for(self, rules: Rules) -> str:
         """This option's word for the value the rules hold: `wraparound`, `wraparound=no`,
@@ -170,7 +240,7 @@ class RuleOption(NamedTuple):
     def choices(self) -> list[str]:
         return [m.value for m in self.members]
 
-    def parse(self, value: str) -> object:
+    def parse(self, value: str) -> RuleValue:
         """The value a word gives this option; ValueError names what is wrong."""
         if self.kind is bool:
             if not value or value.lower() in _ON:
@@ -179,17 +249,25 @@ class RuleOption(NamedTuple):
                 return False
             raise ValueError(f"rule {self.word} takes no value or yes/no, not {value!r}")
         if self.kind is int:
-            return parse_number(self.word, value)
+            return self.parse_number(value)
         choices = {m.value: m for m in self.members}
         if value.lower() not in choices:
             raise ValueError(f"rule {self.word} takes {_either(self.choices)}, not {value!r}")
         return choices[value.lower()]
 
+    def parse_number(self, value: str) -> int:
+        """A whole number in ASCII digits, few enough that int() never meets a huge one."""
+        if not WHOLE_NUMBER.fullmatch(value):
+            raise ValueError(
+                f"rule {self.word} needs a whole number, as in {self.word}=30, not {value!r}"
+            )
+        try:
+            return self.check(int(value))
+        except ValueError as error:
+            raise ValueError(f"rule {error}") from None
+
 
 _ON, _OFF = ("yes", "on", "true"), ("no", "off", "false")
-# Rule values in a file are at most 9 ASCII digits; the command line takes the same range.
-WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
-LARGEST_NUMBER = 999_999_999
 
 
 def _either(words: list[str]) -> str:
@@ -197,63 +275,26 @@ def _either(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("wraparound", "wraparound", bool, "12-13-1 is a run (13-1-2 never is)."),
-    RuleOption("initial_meld", "initial-meld", int, "Points the initial meld needs."),
-    RuleOption(
-        "tile_set", "tile-set", int, "Which box: 106 tiles (2 copies, 2 jokers) or 160 (3, 4)."
-    ),
-    RuleOption("joker_penalty", "joker-penalty", int, "A joker's value left on a rack."),
-    RuleOption(
-        "joker_retrieval",
-        "joker-retrieval",
-        JokerRetrieval,
-        "strict: a joker leaves its set only for the tile it stands for, from the rack, "
-        "and goes into a set with two tiles from the rack (the rules as written); replace: "
-        "without that last condition; free: jokers move freely (many home tables).",
-    ),
-    RuleOption(
-        "locked_joker_sets",
-        "locked-joker-sets",
-        bool,
-        "No tile, jokers included, may be taken out of a set that holds a joker; it may "
-        "grow (the Norwegian rules).",
-    ),
-    RuleOption(
-        "scoring",
-        "scoring",
-        Method,
-        "standard: losers lose their rack, the winner takes the sum; laid: each scores what "
-        "it laid minus its rack (the Norwegian rules).",
-    ),
-    RuleOption(
-        "blocked",
-        "blocked",
-        Blocked,
-        "When the pool ran out: the lowest rack total wins and takes the differences, or "
-        "the fewest tiles win (the Hebrew rules).",
-    ),
-    RuleOption(
-        "double_out",
-        "double-out",
-        bool,
-        "House rule: going out in one turn, having laid nothing before, scores double "
-        "(the Greek rules' house rule).",
-    ),
-)
+def _options() -> tuple[RuleOption, ...]:
+    """Every rule option, in the order `Rules` declares them."""
+    kinds = typing.get_type_hints(Rules)
+    return tuple(
+        RuleOption(
+            f.name,
+            f.metadata["word"],
+            kinds[f.name],
+            f.metadata["help"],
+            f.metadata["allowed"],
+            f.metadata["maximum"],
+        )
+        for f in dataclasses.fields(Rules)
+        if "word" in f.metadata
+    )
+
+
+OPTIONS = _options()
 OPTION_BY_WORD = {o.word: o for o in OPTIONS}
-
-
-def parse_number(word: str, value: str) -> int:
-    """A rule's whole number: ASCII digits, few enough that int() never meets a huge one."""
-    if not WHOLE_NUMBER.fullmatch(value):
-        raise ValueError(f"rule {word} needs a whole number, as in {word}=30, not {value!r}")
-    number = int(value)
-    if word == "tile-set" and number not in TILE_SETS:
-        raise ValueError(f"rule tile-set must be 106 or 160, not {number}")
-    if word == "joker-penalty" and number > MAX_JOKER_PENALTY:
-        raise ValueError(f"rule joker-penalty must be 0 to {MAX_JOKER_PENALTY}, not {number}")
-    return number
+OPTION_BY_FIELD = {o.field: o for o in OPTIONS}
 
 
 class Profile(NamedTuple):
@@ -388,11 +429,37 @@ def _shown(option: RuleOption) -> str:
     return f"{option.word}={'|'.join(option.choices)}"
 
 
-def apply_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
-    """Options given on a command line, over a board's rules: a `profile` first (it sets
-    every option), then each option given (None: not given)."""
-    profile = overrides.get("profile")
-    if isinstance(profile, str):
-        rules = profile_rules(profile)
-    given = {k: v for k, v in overrides.items() if k != "profile" and v is not None}
-    return rules.replace(**given) if given else rules
+@dataclass(frozen=True)
+class Overrides:
+    """Rule options given on a command line, which win over a board's `rules:` line: a
+    profile first (it sets every option), then each option given, by its field."""
+
+    profile: str | None = None
+    options: tuple[tuple[str, RuleValue], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.profile is not None:
+            profile_rules(self.profile)
+        unknown = [f for f, _ in self.options if f not in OPTION_BY_FIELD]
+        if unknown:
+            raise ValueError(f"unknown rule options {unknown}")
+
+    def apply(self, rules: Rules) -> Rules:
+        """The rules with these options over them."""
+        if self.profile is not None:
+            rules = profile_rules(self.profile)
+        return rules.replace(**dict(self.options)) if self.options else rules
+
+    def given(self) -> bool:
+        return self.profile is not None or bool(self.options)
+
+    def setting(self, field: str, value: RuleValue) -> Overrides:
+        """These overrides, and one more option (an alias's, such as play's --doubled)."""
+        options = dict(self.options) | {field: value}
+        return Overrides(self.profile, tuple(options.items()))
+
+    def sets(self, field: str) -> bool:
+        return any(f == field for f, _ in self.options)
+
+
+NO_OVERRIDES = Overrides()

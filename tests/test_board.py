@@ -22,16 +22,16 @@ from rummisolve.board import (
     stream_entry,
 )
 from rummisolve.errors import BoardError
-from rummisolve.rules import JokerRetrieval, Method, Rules
+from rummisolve.rules import JokerRetrieval, Method, Overrides, Rules, RuleValue
 from rummisolve.sets import is_valid_set
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, TILE_SETS, Tile, parse_tiles
 
 from .boards import INTERFACE_EXAMPLE
 
 
-def problems(text: str, **overrides: object) -> list[str]:
+def problems(text: str, **options: RuleValue) -> list[str]:
     with pytest.raises(BoardError) as caught:
-        parse_board(text, "b.txt", **overrides)
+        parse_board(text, "b.txt", Overrides(options=tuple(options.items())))
     return str(caught.value).splitlines()
 
 
@@ -418,19 +418,38 @@ def test_override_replaces_the_file_rule() -> None:
     text = "rules: wraparound initial-meld=50\ntable:\nR12 R13 R1\nrack:"
     assert parse_board(text).rules == Rules(wraparound=True, initial_meld=50)
     assert problems(text, wraparound=False) == ["b.txt:3: not a valid run or group: R12 R13 R1"]
-    board = parse_board(text, initial_meld=30, joker_penalty=20)
+    board = parse_board(
+        text, overrides=Overrides(options=(("initial_meld", 30), ("joker_penalty", 20)))
+    )
     assert board.rules == Rules(wraparound=True, joker_penalty=20)
 
 
-def test_override_none_means_not_given() -> None:
+def test_no_override_keeps_the_file_rules() -> None:
     text = "rules: tile-set=160\nrack:"
-    assert parse_board(text, wraparound=None, tile_set=None).rules == Rules(tile_set=160)
+    assert parse_board(text, overrides=Overrides()).rules == Rules(tile_set=160)
+
+
+def test_an_override_profile_sets_every_option_before_the_options_given() -> None:
+    text = "rules: wraparound tile-set=160\nrack:"
+    overrides = Overrides("french", (("initial_meld", 50),))
+    assert parse_board(text, overrides=overrides).rules == Rules(
+        profile="french", joker_penalty=20, initial_meld=50
+    )
+
+
+def test_overrides_refuse_an_unknown_option_or_profile() -> None:
+    with pytest.raises(ValueError, match="unknown rule options"):
+        Overrides(options=(("wrap", True),))
+    with pytest.raises(ValueError, match="unknown rules profile"):
+        Overrides("klingon")
 
 
 def test_override_tile_set_decides_the_copies_allowed() -> None:
     text = "table:\nR5 R6 R7\nR5 R6 R7\nrack: R5"
     assert problems(text) == ["b.txt:4: too many copies of R5: the 106-tile set has 2"]
-    assert parse_board(text, tile_set=160).rules == Rules(tile_set=160)
+    assert parse_board(text, overrides=Overrides(options=(("tile_set", 160),))).rules == Rules(
+        tile_set=160
+    )
     assert problems("rules: tile-set=160\n" + text, tile_set=106) == [
         "b.txt:5: too many copies of R5: the 106-tile set has 2"
     ]
@@ -443,7 +462,9 @@ def test_read_board_from_a_file(tmp_path: Path) -> None:
     path = tmp_path / "board.txt"
     path.write_bytes(b"table:\r\nR1 R2 R3\r\nrack: R4\r\n")
     assert read_board(path) == Board(table=(parse_tiles("R1 R2 R3"),), rack=parse_tiles("R4"))
-    assert read_board(str(path), tile_set=160).rules == Rules(tile_set=160)
+    assert read_board(str(path), Overrides(options=(("tile_set", 160),))).rules == Rules(
+        tile_set=160
+    )
 
 
 def test_read_board_names_the_file_in_problems(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from rummisolve.cli import cli
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move, Status, Step
-from rummisolve.rules import JokerRetrieval
+from rummisolve.rules import JokerRetrieval, Overrides
 from rummisolve.tiles import parse_tiles
 
 # B5 frees the joker of B3 B4 J; under replace it then takes R11's place beside R12, a set
@@ -31,7 +31,7 @@ def test_checker_still_refuses_a_joker_leaving_without_its_tile() -> None:
     casual = parse_board("rules: casual\ntable:\nB3 B4 B5 J\nrack: K9 K10\n")
     move = find_move(casual)
     assert move.tiles_played == 2
-    official = parse_board(format_board(casual), profile="official")
+    official = parse_board(format_board(casual), overrides=Overrides("official"))
     assert check_move(official, move) == [
         "a joker left its set, or stands for another tile, and its tile was not played"
     ]

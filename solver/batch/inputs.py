@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..board import Board, decode_board, parse_board, read_board, read_bytes, split_stream
 from ..errors import BoardError, Problem
+from ..rules import Overrides
 
 # Standard input may hold a stream of boards (`generate | batch -`), each at most a board's
 # size; past this, it is refused rather than read for ever (`batch - < /dev/zero`).
@@ -60,14 +61,12 @@ def _boards_below(folder: str) -> list[str]:
     return [str(board) for board in sorted(boards)]
 
 
-def read_path(
-    path: str, standard_input: Mapping[str, bytes], overrides: dict[str, object]
-) -> Board:
+def read_path(path: str, standard_input: Mapping[str, bytes], overrides: Overrides) -> Board:
     """The board at `path`, or one of standard input's as `read_standard_input` read them
     at the start (a worker process has no standard input of its own)."""
     if (data := standard_input.get(path)) is not None:
-        return parse_board(decode_board(data, path), path, **overrides)
-    return read_board(path, **overrides)
+        return parse_board(decode_board(data, path), path, overrides)
+    return read_board(path, overrides)
 
 
 def read_standard_input(paths: Sequence[str]) -> tuple[list[str], dict[str, bytes]]:

@@ -17,6 +17,7 @@ from ..errors import BoardError, Problem, RummisolveError, printable, unexpected
 from ..legality import check_move
 from ..move import Move, Objective, Status
 from ..render import move_json
+from ..rules import NO_OVERRIDES, Overrides
 from ..tiles import format_tiles
 from .inputs import folder_problem, read_path
 
@@ -70,7 +71,7 @@ class BatchSettings:
     objective: Objective = Objective.TILES
     backend: str = DEFAULT_BACKEND
     time_limit: float | None = None
-    rule_overrides: tuple[tuple[str, object], ...] = ()
+    overrides: Overrides = NO_OVERRIDES
     check_expected: bool = False
     file_width: int = 0
     # Standard input's boards by name, read once at the start when `-` is among the paths.
@@ -170,7 +171,7 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
 
 
 def _read(path: str, settings: BatchSettings) -> Board:
-    return read_path(path, settings.standard_input, dict(settings.rule_overrides))
+    return read_path(path, settings.standard_input, settings.overrides)
 
 
 def _outcome(move: Move) -> Outcome:

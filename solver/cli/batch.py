@@ -32,7 +32,6 @@ from ..generate import Span
 from ..move import Objective
 from ..rules import (
     Rules,
-    apply_overrides,
 )
 from .generate import deal
 from .interrupts import CtrlC, drop_stdout
@@ -114,7 +113,7 @@ def batch(
         objective=Objective(objective),
         backend=backend,
         time_limit=time_limit,
-        rule_overrides=tuple(rule_overrides(options).items()),
+        overrides=rule_overrides(options),
         check_expected=check_expected,
         file_width=max(len("file"), *(len(printable(f)) for f in files)),
         standard_input=standard_input,
@@ -244,7 +243,7 @@ def bench(
         count = DEFAULT_BENCH_BOARDS
     generated: Iterable[Board] = ()
     if count:
-        rules = apply_overrides(Rules(), overrides)
+        rules = overrides.apply(Rules())
         generated = deal(count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules)
     total = len(files) + (count or 0)
     run = Bench(backends or BACKENDS, repeat, Objective(objective), time_limit)

@@ -14,7 +14,6 @@ from ..board import Board, format_board, stream_entry
 from ..generate import SizeError, Span, generate_boards
 from ..rules import (
     Rules,
-    apply_overrides,
 )
 from .interrupts import CtrlC
 from .options import (
@@ -70,7 +69,7 @@ def generate(
     """Deal random, legal positions from the box, as board files."""
     if overwrite and out is None:
         raise click.UsageError("--overwrite needs --out")
-    rules = apply_overrides(Rules(), rule_overrides(options))
+    rules = rule_overrides(options).apply(Rules())
     boards = deal(
         count,
         seed,

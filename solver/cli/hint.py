@@ -33,7 +33,7 @@ from .options import (
 @core_errors
 def check(board_path: str, **options: Any) -> None:
     """Validate BOARD (a file, or - for standard input): exit 0 valid, 1 invalid."""
-    board = read_board(board_path, **rule_overrides(options))
+    board = read_board(board_path, rule_overrides(options))
     click.echo(f"{printable(board_path)}: valid: {describe_board(board)}")
 
 
@@ -54,7 +54,7 @@ def hint(
     **options: Any,
 ) -> None:
     """The best move on BOARD (a file, or - for standard input), proved best."""
-    board = read_board(board_path, **rule_overrides(options))
+    board = read_board(board_path, rule_overrides(options))
     move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)
     if problems := check_move(board, move):
         raise click.ClickException(

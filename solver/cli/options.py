@@ -28,14 +28,13 @@ from ..game import (
 from ..generate import Span
 from ..move import Objective
 from ..rules import (
-    LARGEST_NUMBER,
-    MAX_JOKER_PENALTY,
     OPTIONS,
     PROFILE_NAMES,
     PROFILES,
+    Overrides,
     Rules,
+    RuleValue,
 )
-from ..tiles import TILE_SETS
 from .interrupts import reader_gone
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -73,10 +72,6 @@ def core_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-# What a board file's `rules:` line can hold, so that every board written can be read back.
-RULE_NUMBER = click.IntRange(0, LARGEST_NUMBER)
-
-
 def rule_options(command: F) -> F:
     """The rule options every board-reading command takes (rules.OPTIONS, declared once),
     and `--rules NAME`, a profile; the command line wins over a board's `rules:` line."""
@@ -94,12 +89,10 @@ def rule_options(command: F) -> F:
             options.append(click.option(flags, option.field, default=None, help=option.help))
             continue
         kind: click.ParamType[Any]
-        if option.word == "tile-set":
-            kind = click.Choice([str(n) for n in sorted(TILE_SETS)])
-        elif option.word == "joker-penalty":
-            kind = click.IntRange(0, MAX_JOKER_PENALTY)
+        if option.allowed:
+            kind = click.Choice([str(n) for n in option.allowed])
         elif option.kind is int:
-            kind = RULE_NUMBER
+            kind = click.IntRange(0, option.maximum)
         else:
             kind = click.Choice(option.choices, case_sensitive=False)
         options.append(click.option(f"--{option.word}", option.field, type=kind, help=option.help))
@@ -108,16 +101,16 @@ def rule_options(command: F) -> F:
     return command
 
 
-def rule_overrides(kwargs: dict[str, Any]) -> dict[str, object]:
-    """The rule options given on the command line (None: not given), as `parse_board` and
-    `rules.apply_overrides` take them: a `profile`, then each option by its field."""
-    overrides: dict[str, object] = {"profile": kwargs.pop("profile", None)}
+def rule_overrides(kwargs: dict[str, Any]) -> Overrides:
+    """The rule options given on the command line (taken out of the command's keyword
+    arguments; None: not given), as `parse_board` takes them."""
+    profile = kwargs.pop("profile", None)
+    given: list[tuple[str, RuleValue]] = []
     for option in OPTIONS:
         value = kwargs.pop(option.field, None)
-        if value is not None and option.kind is not bool:
-            value = option.parse(str(value))
-        overrides[option.field] = value
-    return overrides
+        if value is not None:
+            given.append((option.field, value if option.kind is bool else option.parse(str(value))))
+    return Overrides(profile, tuple(given))
 
 
 def rule_flags(rules: Rules) -> str:
@@ -231,7 +224,7 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
 
 
 def read_named_board(
-    path: str, overrides: dict[str, object], standard_input: Mapping[str, bytes]
+    path: str, overrides: Overrides, standard_input: Mapping[str, bytes]
 ) -> NamedBoard | str:
     """The board in a file (or one of standard input's, as batch reads them), or why it
     is left out: its problems, `FILE:LINE: message`."""

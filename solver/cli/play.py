@@ -31,7 +31,6 @@ from ..rules import (
     Blocked,
     Method,
     Rules,
-    apply_overrides,
 )
 from ..scoring import (
     Scoring,
@@ -115,9 +114,9 @@ def play(
         log_file = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
         overrides = rule_overrides(options)
         if doubled:
-            overrides["double_out"] = True
-        rules = apply_overrides(Rules(), overrides)
-        if overrides["tile_set"] is None:
+            overrides = overrides.setting("double_out", True)
+        rules = overrides.apply(Rules())
+        if not overrides.sets("tile_set"):
             rules = rules.replace(tile_set=tile_set_for(players))
         game_options = GameOptions(rules=rules, backend=backend, time_limit=time_limit)
 

@@ -13,7 +13,6 @@ from ..rules import (
     PROFILE_NAMES,
     PROFILES,
     Rules,
-    apply_overrides,
 )
 from .options import (
     core_errors,
@@ -34,7 +33,7 @@ def rules_command(name: str | None, as_json: bool, **options: Any) -> None:
     Example: rummisolve rules hebrew
     """
     overrides = rule_overrides(options)
-    if name is None and not any(v is not None for v in overrides.values()):
+    if name is None and not overrides.given():
         profiles = [PROFILES[n].rules for n in PROFILE_NAMES]
         if as_json:
             click.echo(json.dumps({"profiles": {r.profile: rules_json(r) for r in profiles}}))
@@ -42,11 +41,11 @@ def rules_command(name: str | None, as_json: bool, **options: Any) -> None:
             click.echo("\n\n".join(rules_text(r) for r in profiles))
         return
     if name is None:
-        chosen = apply_overrides(Rules(), overrides)
+        chosen = overrides.apply(Rules())
     elif name.lower() in PROFILES:
-        chosen = apply_overrides(PROFILES[name.lower()].rules, overrides)
+        chosen = overrides.apply(PROFILES[name.lower()].rules)
     else:
-        chosen = read_board(name, **overrides).rules
+        chosen = read_board(name, overrides).rules
     click.echo(json.dumps(rules_json(chosen)) if as_json else rules_text(chosen))
 
 
