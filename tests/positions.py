@@ -87,7 +87,7 @@ def positions(
             lure(row)
         return row
 
-    table = []
+    table: list[tuple[Tile, ...]] = []
     for _ in range(draw(st.integers(0, max_sets))):
         if draw(st.booleans()):
             colour = draw(st.sampled_from(colours))

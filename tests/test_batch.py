@@ -29,6 +29,7 @@ from rummisolve.batch import pool as pool_module
 from rummisolve.batch import rows as rows_module
 from rummisolve.board import MAX_BOARD_BYTES
 from rummisolve.cli import cli
+from rummisolve.engine import backends
 from rummisolve.engine.backends import DEFAULT_BACKEND
 from rummisolve.errors import SolverError
 from rummisolve.move import Move, no_move
@@ -347,7 +348,7 @@ def test_a_board_that_kills_its_worker_is_its_own_error_row(
     replaced, its chunk solved again a board at a time, and the board that kills a worker
     alone gets an error row. The workers are forked after the patch (forked even if
     HiGHS runs here, which is safe as they die before any solve)."""
-    solve = pool_module.solve_path
+    solve = rows_module.solve_path
 
     def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
         return os._exit(1) if path.endswith("b.txt") else solve(path, settings)
@@ -409,7 +410,7 @@ def test_a_worker_that_cannot_be_started_again_ends_the_batch(
     """Once b.txt kills its worker, no new worker can start its solver: after a few tries
     the batch ends with one message (forked workers see the patches)."""
     gone = folder / "solver-gone"
-    start, solve = pool_module.get_backend, pool_module.solve_path
+    start, solve = backends.get_backend, rows_module.solve_path
 
     def get_backend(name: str) -> object:
         if gone.exists():

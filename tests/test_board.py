@@ -586,7 +586,7 @@ def test_a_formatted_board_survives_lower_case_and_commas(board: Board) -> None:
 
 
 # Cheap enough for five times the default examples; never fewer than the profile asks for.
-FUZZ = settings(max_examples=max(500, settings.default.max_examples))
+FUZZ = settings(max_examples=max(500, settings().max_examples))
 
 
 def board_or_refusal(text: str) -> None:

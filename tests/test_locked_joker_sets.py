@@ -17,7 +17,7 @@ from rummisolve.engine.model import build_model
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move, Objective, Source, Status, Step
-from rummisolve.rules import Rules
+from rummisolve.rules import Overrides, Rules
 from rummisolve.tiles import Tile, parse_tile
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "locked-joker-sets"
@@ -30,9 +30,12 @@ def tiles(text: str) -> tuple[Tile, ...]:
     return tuple(parse_tile(word) for word in text.split())
 
 
+LOCKED = Overrides(options=(("locked_joker_sets", True),))
+
+
 def locked(text: str) -> Board:
     if text.startswith("rules:"):
-        return parse_board(text, locked_joker_sets=True)
+        return parse_board(text, overrides=LOCKED)
     return parse_board("rules: locked-joker-sets\n" + text)
 
 
@@ -94,7 +97,7 @@ def test_strict_counts_a_locked_tile_as_the_tables() -> None:
         Step(Action.NEW, tiles("R5 K5 O5"), (), tiles("R5 K5 O5")),
     ]
     strict = parse_board(text)
-    both = parse_board(text, locked_joker_sets=True)
+    both = parse_board(text, overrides=LOCKED)
     assert check_move(strict, move_of(strict, steps)) == []
     assert check_move(both, move_of(both, steps)) == [
         "a freed joker is in no set with two tiles from the rack"
@@ -108,7 +111,7 @@ def test_the_model_adds_nothing_where_the_rule_cannot_bite() -> None:
     """No set with a joker on the table, or not opened: the very same integer program."""
     for text in ("table:\nR5 R6 R7 R8\nrack: B5 O5 J\n", "opened: no\n" + TAKES_R5):
         off = parse_board(text)
-        on = parse_board(text, locked_joker_sets=True)
+        on = parse_board(text, overrides=LOCKED)
         (mip_off, layout_off), (mip_on, layout_on) = (
             build_model(b, Objective.TILES) for b in (off, on)
         )

@@ -151,7 +151,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[str(case[0]) for case in CASES])
 def test_hand_worked_case(case: tuple[object, ...]) -> None:
     _, rules, table, rack, expected, *opened = case
     position = board(str(rules), str(table), str(rack), opened=bool(opened[0]) if opened else True)

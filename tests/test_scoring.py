@@ -7,12 +7,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rummisolve.errors import BoardError
+from rummisolve.rules import Blocked, Method
 from rummisolve.scoring import (
-    Blocked,
     FinishedGame,
     GameScore,
     Match,
-    Method,
     PlayerResult,
     ScoreError,
     ScoreSheet,

@@ -22,7 +22,7 @@ EXAMPLES = {"highs": 400, "clp": 400, "pulp-highs": 120, "cbc": 100}
 # With locked-joker-sets on: tables of two sets at most, the first holding a joker (the
 # reference partitions every tile, so each table tile more costs it dearly).
 LOCKED_EXAMPLES = {"highs": 250, "clp": 250, "pulp-highs": 80, "cbc": 80}
-SCALE = max(1, settings.default.max_examples // 100)
+SCALE = max(1, settings().max_examples // 100)
 
 
 def kept_sets(steps: tuple[Step, ...]) -> int:
