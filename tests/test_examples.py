@@ -11,6 +11,7 @@ is masked (see `masked`); nothing is elided: a page shows whole outputs.
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import shlex
@@ -136,17 +137,26 @@ BATCH_SUMMARY = re.compile(r" in \d+\.\d+ s \(\d+ jobs?\)")
 TIMED_TABLE = re.compile(r"^(?:file|backend)\s.*\bms\b")
 TIME_CELL = re.compile(r"\s+\d+\.\d(?=\s|$)")
 TIME_KEYS = frozenset({"seconds", "median_ms", "p90_ms", "max_ms"})
+# `batch --format csv`: the rows under its header, each its `seconds` field.
+CSV_HEADER = re.compile(r"^file,(?:[a-z_]+,)*seconds,")
 
 
 def masked(text: str) -> list[str]:
     """The lines of an output, its times masked (trailing spaces do not survive a page)."""
     lines = [line.rstrip() for line in text.rstrip("\n").splitlines()]
     timed = False
+    columns: list[str] = []
     for n, line in enumerate(lines):
         line = BATCH_SUMMARY.sub(" in <s> s (<jobs>)", TIME.sub("<ms> ms", line))
         if timed and line:
             line = TIME_CELL.sub(" <ms>", line)
         timed = bool(TIMED_TABLE.match(line)) or (timed and bool(line))
+        fields = next(csv.reader([line]), [])
+        if columns and len(fields) == len(columns):
+            fields[columns.index("seconds")] = "<s>"
+            line = ",".join(fields)
+        elif CSV_HEADER.match(line):
+            columns = fields
         lines[n] = line
     return lines
 
@@ -223,6 +233,9 @@ def test_the_masks_keep_what_does_not_vary() -> None:
     assert masked(one) != masked(one.replace("R2 B5", "R2 O5"))
     assert masked("(optimal, 2 ms, clp)") == masked("(optimal, 79 ms, clp)")
     assert masked("(optimal, 2 ms, clp)") != masked("(optimal, 2 ms, highs)")
+    csv_one = "file,status,seconds,backend\nx.txt,optimal,0.019786,clp"
+    assert masked(csv_one) == masked(csv_one.replace("0.019786", "0.5"))
+    assert masked(csv_one) != masked(csv_one.replace("clp", "highs"))
     shown = '{"seconds": 0.0006, "tiles_played": 3}'
     assert comparable(shown, True) == comparable('{"seconds": 0.25, "tiles_played": 3}', True)
     assert comparable(shown, True) != comparable('{"seconds": 0.25, "tiles_played": 4}', True)
