@@ -12,11 +12,12 @@ whole process's ratio is recorded too, what two processes gain on this machine a
 all (`machine_ratio`: a busy loop), and what it gives two `--jobs 1` batches at once
 (`workload_ratio`: this very work). Memory: the resident set of the batch process and
 of its workers, sampled every 0.1 s with the number of rows written so far, so that
-the first thousand boards can be set against the last. One JSON line per part is
-appended to benchmarks/results/batch_throughput.jsonl, and printed.
+the first thousand boards can be set against the last. Each part writes its summary,
+results/batch-throughput-summary.json and results/batch-memory-summary.json, and prints
+it.
 
-The machine's load average is recorded with each line: the ratio only means something
-when two cores are free for the two workers.
+The machine's load average is recorded with each: the ratio only means something when
+two cores are free for the two workers.
 """
 
 from __future__ import annotations
@@ -24,10 +25,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import re
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,8 +35,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
-RESULTS = Path(__file__).resolve().parent / "results" / "batch_throughput.jsonl"
+from common import finished, header, median, results_option, write_results
+
 RUMMISOLVE = [sys.executable, "-m", "rummisolve"]
+# The memory part's boards: small, so that 10,000 of them take a minute.
+MEMORY_TABLE, MEMORY_RACK = "0-15", "3-8"
 
 
 def generate(folder: Path, count: int, seed: int, table: str, rack: str) -> None:
@@ -129,32 +131,29 @@ def machine_ratio() -> float:
 def throughput(folder: Path, boards: int, runs: int) -> dict[str, Any]:
     runs_by_jobs: dict[int, list[Run]] = {1: [], 2: []}
     together: list[float] = []
-    load_before = os.getloadavg()[0]
     for _ in range(runs):
         for jobs in (1, 2):
             runs_by_jobs[jobs].append(timed_batch(folder, jobs))
         together.append(two_at_once(folder))
 
-    def median(jobs: int, field: str) -> float:
-        return statistics.median(getattr(r, field) for r in runs_by_jobs[jobs])
+    def typical(jobs: int, field: str) -> float:
+        return median(getattr(r, field) for r in runs_by_jobs[jobs])
 
-    line: dict[str, Any] = {"part": "throughput", "boards": boards, "runs": runs}
+    line: dict[str, Any] = {"boards": boards, "runs": runs}
     for jobs in (1, 2):
         line[f"batch_seconds_jobs{jobs}"] = [round(r.batch, 3) for r in runs_by_jobs[jobs]]
         line[f"process_seconds_jobs{jobs}"] = [round(r.process, 3) for r in runs_by_jobs[jobs]]
-        line[f"boards_per_s_jobs{jobs}"] = round(boards / median(jobs, "batch"), 1)
-        line[f"cpu_seconds_jobs{jobs}"] = round(median(jobs, "cpu"), 3)
+        line[f"boards_per_s_jobs{jobs}"] = round(boards / typical(jobs, "batch"), 1)
+        line[f"cpu_seconds_jobs{jobs}"] = round(typical(jobs, "cpu"), 3)
     return {
         **line,
         # The target: throughput of the batch itself (Python's start-up is the same
         # ~0.3 s for both and would cap the ratio of short batches).
-        "ratio": round(median(1, "batch") / median(2, "batch"), 3),
-        "ratio_whole_process": round(median(1, "process") / median(2, "process"), 3),
+        "ratio": round(typical(1, "batch") / typical(2, "batch"), 3),
+        "ratio_whole_process": round(typical(1, "process") / typical(2, "process"), 3),
         "machine_ratio": round(machine_ratio(), 3),
         "two_single_job_batches_seconds": together,
-        "workload_ratio": round(2 * median(1, "batch") / statistics.median(together), 3),
-        "load_average_before": round(load_before, 2),
-        "load_average_after": round(os.getloadavg()[0], 2),
+        "workload_ratio": round(2 * typical(1, "batch") / median(together), 3),
     }
 
 
@@ -200,7 +199,6 @@ def memory(folder: Path, boards: int, jobs: int) -> dict[str, Any]:
         }
 
     return {
-        "part": "memory",
         "boards": boards,
         "jobs": jobs,
         "rows_written": written,
@@ -211,7 +209,7 @@ def memory(folder: Path, boards: int, jobs: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--runs", type=int, default=3)
@@ -220,32 +218,31 @@ def main() -> None:
     parser.add_argument("--rack-tiles", default="5-14")
     parser.add_argument("--memory-boards", type=int, default=10_000)
     parser.add_argument("--only", choices=["throughput", "memory"], help="Run one part.")
-    args = parser.parse_args()
-    common = {
-        "table_tiles": args.table_tiles,
-        "rack_tiles": args.rack_tiles,
-        "seed": args.seed,
-        "cpus": os.cpu_count(),
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-    }
-    lines = []
+    results_option(parser)
+    args = parser.parse_args(argv)
+    sizes = {"seed": args.seed, "table_tiles": args.table_tiles, "rack_tiles": args.rack_tiles}
     with tempfile.TemporaryDirectory() as temp:
         if args.only != "memory":
+            started = header("batch-throughput")
             folder = Path(temp) / "boards"
             generate(folder, args.boards, args.seed, args.table_tiles, args.rack_tiles)
-            lines.append({**throughput(folder, args.boards, args.runs), **common})
+            figures = {**sizes, **throughput(folder, args.boards, args.runs)}
+            report(args.results, finished(started, figures))
         if args.only != "throughput":
+            started = header("batch-memory")
             folder = Path(temp) / "many"
-            generate(folder, args.memory_boards, args.seed, "0-15", "3-8")
-            line = memory(folder, args.memory_boards, 2)
-            lines.append({**line, **common, "table_tiles": "0-15", "rack_tiles": "3-8"})
-    RESULTS.parent.mkdir(exist_ok=True)
-    with RESULTS.open("a") as results:
-        for line in lines:
-            results.write(json.dumps(line) + "\n")
-            print(json.dumps(line))
+            generate(folder, args.memory_boards, args.seed, MEMORY_TABLE, MEMORY_RACK)
+            figures = {**sizes, "table_tiles": MEMORY_TABLE, "rack_tiles": MEMORY_RACK}
+            figures |= memory(folder, args.memory_boards, 2)
+            report(args.results, finished(started, figures))
+    return 0
+
+
+def report(folder: Path, summary: dict[str, Any]) -> None:
+    (written,) = write_results(folder, summary)
+    print(json.dumps(summary))
+    print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -43,22 +43,25 @@ What rummikub-solver can express, and so what this compares:
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
-import datetime
 import functools
-import json
-import platform
-import subprocess
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from positions import RESULTS, Stats, load_average, machine, timed, write_jsonl
+from common import (
+    Stats,
+    finished,
+    header,
+    load_average,
+    median,
+    results_option,
+    timed,
+    write_results,
+)
 
 from rummisolve.board import Board, format_board
 from rummisolve.engine.backends import get_backend
@@ -85,7 +88,6 @@ TABLE_JOKERS = {
     "skip": "positions with a joker on the table skipped (rummikub-solver cannot keep a "
     "joker with its set); every position solved under our default rules",
 }
-REPO = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -299,10 +301,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             answer = results[0][0]
             assert all(a.tiles_played == answer.tiles_played for a, _ in results)
             found[runner.name] = answer
-            median = seconds[len(seconds) // 2]
-            times[runner.name].append(median)
+            typical = median(seconds)
+            times[runner.name].append(typical)
             if len(board.table_tiles) >= CROWDED:
-                crowded[runner.name].append(median)
+                crowded[runner.name].append(typical)
             records.append(
                 {
                     "position": number,
@@ -316,7 +318,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "solver": runner.solver,
                     "backend": runner.backend,
                     "seconds": [round(s, 6) for s in seconds],
-                    "median_seconds": round(median, 6),
+                    "median_seconds": round(typical, 6),
                     "tiles_played": answer.tiles_played,
                     "value_played": answer.value_played,
                     "played": format_tiles(answer.played),
@@ -417,11 +419,6 @@ def summarise(
         }
     judged = list(legal.values())
     return {
-        "command": " ".join(["python", "benchmarks/compare_rummikub_solver.py", *sys.argv[1:]]),
-        "commit": args.commit,
-        "date": args.date,
-        "machine": args.machine,
-        "load_average_1m_at_end": load_average(),
         "load_average_1m_max_during": max(loads),
         "positions": len(boards),
         "table_jokers": args.table_jokers,
@@ -524,69 +521,6 @@ def show(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def default_name(args: argparse.Namespace) -> str:
-    """The results file's name from the options that change what is measured: the same
-    invocation writes the same file again (history lives in git)."""
-    name = f"compare-rummikub-solver-seed{args.seed}-n{args.positions}"
-    if args.jokers:
-        name += f"-jokers{'-'.join(map(str, sorted(set(args.jokers))))}"
-    if args.tile_set != 106:
-        name += f"-tiles{args.tile_set}"
-    if args.their_backends == ["GLPK_MI"]:
-        name += "-glpk-only"
-    elif args.their_backends:
-        name += "-vs-" + "-".join(sorted(b.lower() for b in args.their_backends))
-    if args.table_jokers != "casual":
-        name += f"-table-jokers-{args.table_jokers}"
-    return name + ".jsonl"
-
-
-def commit() -> dict[str, Any]:
-    """The commit measured: that of the checkout the imported `rummisolve` comes from (an
-    editable install may point at another clone than this one), and whether its solver/
-    differed from that commit (uncommitted changes are what runs)."""
-    import rummisolve
-
-    source = Path(rummisolve.__file__).resolve().parent.parent
-
-    def git(where: Path, *words: str) -> str:
-        done = subprocess.run(
-            ["git", *words], cwd=where, capture_output=True, text=True, check=False
-        )
-        return done.stdout.strip()
-
-    changed = git(source, "status", "--porcelain", "--", "solver", "pyproject.toml")
-    found = {
-        "head": git(source, "rev-parse", "--short", "HEAD"),
-        "solver_changes_uncommitted": changed.splitlines(),
-        "rummisolve_from": str(source),
-    }
-    if source != REPO:
-        found["this_checkout_head"] = git(REPO, "rev-parse", "--short", "HEAD")
-    return found
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def versions() -> dict[str, str]:
-    from importlib import metadata
-
-    found = {}
-    for name in ("rummikub-solver", "cvxopt", "cvxpy-base", "highspy", "pulp", "cbcbox", "numpy"):
-        with contextlib.suppress(metadata.PackageNotFoundError):
-            found[name] = metadata.version(name)
-    return found
-
-
 def size_range(text: str) -> tuple[int, int]:
     low, _, high = text.partition("-")
     return (int(low), int(high or low))
@@ -616,26 +550,16 @@ def main(argv: list[str] | None = None) -> int:
         default="casual",
         help="positions with a joker on the table: ours under casual rules (default), or skipped",
     )
-    parser.add_argument(
-        "--out",
-        type=Path,
-        help="JSON lines (default: benchmarks/results/ with a name from the options; "
-        "a later run with the same options overwrites it)",
-    )
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
+    results_option(parser)
     args = parser.parse_args(argv)
-    args.machine = machine() | {"hostname": platform.node(), "cpu_model": cpu_model()}
-    args.machine["packages"] = versions()
-    args.commit = commit()
-    args.date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    started = header("compare-rummikub-solver")
     with quiet_stdout():  # cvxpy's solvers and HiGHS print from C; the summary must stay clean
         result = run(args)
-    out = args.out or RESULTS / default_name(args)
-    write_jsonl(out, result["records"])
-    summary_path = out.with_name(out.stem + "-summary.json")
-    summary_path.write_text(json.dumps(result["summary"], indent=2) + "\n", encoding="utf-8")
-    print(show(result["summary"]))
-    print(f"\nwrote {out} and {summary_path}")
+    summary = finished(started, result["summary"])
+    written = write_results(args.results, summary, result["records"])
+    print(show(summary))
+    print(f"\nwrote {' and '.join(map(str, written))}")
     return 0
 
 

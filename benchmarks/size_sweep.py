@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from positions import RESULTS, Stats, load_average, machine, timed, write_jsonl
+from common import Stats, finished, header, results_option, timed, write_results
 
 from rummisolve.engine.highs import quiet_stdout
 from rummisolve.engine.solve import find_move
@@ -163,26 +162,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=20, help="boards per point")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
-    parser.add_argument("--out", type=Path, default=RESULTS / "size-sweep.jsonl")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
+    results_option(parser)
     args = parser.parse_args(argv)
-    started_on = machine()
+    started = header("size-sweep")
     with quiet_stdout():  # HiGHS prints its banner from C
         records = run(args)
-    write_jsonl(args.out, records)
-    result = {
-        "command": " ".join(["python", "benchmarks/size_sweep.py", *sys.argv[1:]]),
-        "machine": started_on,
-        "load_average_1m_at_end": load_average(),
-        "positions_per_point": args.positions,
-        "times": summary(records, args.backends),
-    }
-    summary_path = args.out.with_name(args.out.stem + "-summary.json")
-    summary_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    png = args.out.with_suffix(".png")
+    result = finished(
+        started,
+        {"positions_per_point": args.positions, "times": summary(records, args.backends)},
+    )
+    written = write_results(args.results, result, records)
+    png = args.results / "size-sweep.png"
+    machine = started["machine"]
     note = (
-        f"{args.positions} positions a point, seed {args.seed}; {started_on['cpus']} CPUs, "
-        f"load average {started_on['load_average_1m_at_start']}"
+        f"{args.positions} positions a point, seed {args.seed}; commit "
+        f"{started['commit']['head']}, {started['date'][:10]}; {machine['cpus']} CPUs, "
+        f"load average {machine['load_average_1m_at_start']}"
     )
     plot(records, args.backends, png, note)
     for title, by_backend in result["times"].items():
@@ -192,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{size}:{t['median_ms']:.1f}/{t['p90_ms']:.1f}" for size, t in by_size.items()
             )
             print(f"  {backend:11} median/p90 ms  {cells}")
-    print(f"wrote {args.out}, {summary_path} and {png}")
+    print(f"wrote {', '.join(map(str, written))} and {png}")
     return 0
 
 

@@ -7,22 +7,18 @@ position `--repeat` times (its median kept). Three sets of positions: dealt ones
 (106 tiles) and exactly 4 (160 tiles). Every answer is checked by `check_move`, and the
 official answer is never better than the casual one (a looser reading's optimum bounds it).
 
-    python benchmarks/strict_vs_free.py            # writes results/strict-vs-free.jsonl
+    python benchmarks/strict_vs_free.py   # results/strict-vs-free.jsonl and -summary.json
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import json
-import statistics
-import subprocess
 import sys
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from positions import RESULTS, machine, percentile, write_jsonl
+from common import finished, header, median, percentile, results_option, write_results
 
 from rummisolve.board import Board
 from rummisolve.engine.solve import find_move
@@ -30,20 +26,20 @@ from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.rules import PROFILES, Rules
 
+
+class Group(NamedTuple):
+    """Positions dealt alike: their sizes and the rules they are dealt under."""
+
+    table_tiles: tuple[int, int]
+    rack_tiles: tuple[int, int]
+    jokers: tuple[int, int] | None
+    rules: Rules
+
+
 GROUPS = {
-    "dealt": {"table_tiles": (0, 60), "rack_tiles": (5, 20), "rules": Rules()},
-    "large-2-jokers": {
-        "table_tiles": (40, 60),
-        "rack_tiles": (10, 20),
-        "jokers": (2, 2),
-        "rules": Rules(),
-    },
-    "large-4-jokers": {
-        "table_tiles": (40, 60),
-        "rack_tiles": (10, 20),
-        "jokers": (4, 4),
-        "rules": Rules(tile_set=160),
-    },
+    "dealt": Group((0, 60), (5, 20), None, Rules()),
+    "large-2-jokers": Group((40, 60), (10, 20), (2, 2), Rules()),
+    "large-4-jokers": Group((40, 60), (10, 20), (4, 4), Rules(tile_set=160)),
 }
 
 
@@ -68,8 +64,8 @@ def solve_both(board: Board, repeat: int, first: int) -> dict[str, Any]:
         free_move.value_played,
     )
     return {
-        "official_s": statistics.median(times["official"]),
-        "casual_s": statistics.median(times["casual"]),
+        "official_s": median(times["official"]),
+        "casual_s": median(times["casual"]),
         "official_tiles": strict_move.tiles_played,
         "casual_tiles": free_move.tiles_played,
     }
@@ -87,9 +83,9 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
     def ms(values: list[float]) -> dict[str, float]:
         return {
-            "median_ms": round(statistics.median(values) * 1000, 3),
-            "p90_ms": round(percentile(values, 90) * 1000, 3),
-            "p99_ms": round(percentile(values, 99) * 1000, 3),
+            "median_ms": round(median(values) * 1000, 3),
+            "p90_ms": round(percentile(values, 0.9) * 1000, 3),
+            "p99_ms": round(percentile(values, 0.99) * 1000, 3),
             "max_ms": round(max(values) * 1000, 3),
         }
 
@@ -97,19 +93,14 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "positions": len(rows),
         "official": ms(official),
         "casual": ms(casual),
-        "ratio_of_medians": round(statistics.median(official) / statistics.median(casual), 3),
-        "ratio_of_p99": round(percentile(official, 99) / percentile(casual, 99), 3),
+        "ratio_of_medians": round(median(official) / median(casual), 3),
+        "ratio_of_p99": round(percentile(official, 0.99) / percentile(casual, 0.99), 3),
         "ratio_of_max": round(max(official) / max(casual), 3),
-        "median_of_ratios": round(statistics.median(ratio), 3),
+        "median_of_ratios": round(median(ratio), 3),
         "fewer_tiles_under_official": sum(
             1 for r in rows if r["official_tiles"] < r["casual_tiles"]
         ),
     }
-
-
-def commit() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    return done.stdout.strip() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,28 +108,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=200, help="per group")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--out", default=str(RESULTS / "strict-vs-free.jsonl"))
+    results_option(parser)
     args = parser.parse_args(argv)
+    started = header("strict-vs-free")
     rows, summaries = [], {}
     for name, spec in GROUPS.items():
-        sizes = {k: v for k, v in spec.items() if k != "rules"}
-        boards = generate_boards(args.positions, args.seed, rules=spec["rules"], **sizes)
+        boards = generate_boards(
+            args.positions,
+            args.seed,
+            table_tiles=spec.table_tiles,
+            rack_tiles=spec.rack_tiles,
+            jokers=spec.jokers,
+            rules=spec.rules,
+        )
         group = []
         for n, board in enumerate(boards):
             group.append({"group": name, "position": n, **solve_both(board, args.repeat, n)})
         rows.extend(group)
         summaries[name] = summary(group)
         print(name, json.dumps(summaries[name]), file=sys.stderr)
-    record = {
-        "benchmark": "strict-vs-free",
-        "commit": commit(),
-        "date": datetime.date.today().isoformat(),
-        "machine": machine(),
-        "args": vars(args),
-        "summaries": summaries,
-    }
-    write_jsonl(Path(args.out), [{"summary": record}, *rows])
-    print(json.dumps(record, indent=1))
+    result = finished(started, {"summaries": summaries})
+    written = write_results(args.results, result, rows)
+    print(json.dumps(result, indent=1))
+    print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
     return 0
 
 

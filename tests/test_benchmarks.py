@@ -1,0 +1,50 @@
+"""The benchmark scripts still run, and their results say what was measured, when and where."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_benchmark_writes_its_rows_and_a_summary_with_its_header(tmp_path: Path) -> None:
+    command = ["benchmarks/game_bench.py", "--players", "2", "--seeds", "1"]
+    done = subprocess.run(
+        [sys.executable, *command, "--results", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "game-bench-summary.json",
+        "game-bench.jsonl",
+    ]
+    summary = json.loads((tmp_path / "game-bench-summary.json").read_text(encoding="utf-8"))
+    assert summary["benchmark"] == "game-bench"
+    assert summary["command"].startswith("python " + " ".join(command))
+    assert summary["commit"]["head"]
+    assert {"date", "machine", "load_average_1m_at_end"} <= set(summary)
+    assert summary["players"]["2"]["games"] == 1
+    rows = (tmp_path / "game-bench.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(row)["players"] for row in rows] == [2]
+
+
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def test_every_results_file_is_one_benchmark_s_and_its_summary_has_the_header() -> None:
+    """One name per benchmark, overwritten by its latest run: no copies named by run."""
+    summaries = {p.name.removesuffix("-summary.json"): p for p in RESULTS.glob("*-summary.json")}
+    assert summaries
+    for path in RESULTS.iterdir():
+        name = path.name.removesuffix("-summary.json").removesuffix(".jsonl")
+        assert path.suffix in {".json", ".jsonl", ".png"} and Path(name).stem in summaries, path
+    for name, path in summaries.items():
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        assert summary["benchmark"] == name
+        assert {"command", "commit", "date", "machine"} <= set(summary), name
