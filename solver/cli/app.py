@@ -1,29 +1,50 @@
-"""The `rummisolve` group: every command, one module each (or a pair), and the entry
-that turns interrupts and unwritable output into one line."""
+"""The `rummisolve` group: every command, one module each (or a pair), loaded only when
+that command runs, and the entry that turns interrupts and unwritable output into one
+line."""
 
 from __future__ import annotations
 
+import importlib
 import signal
 
 import click
 
 from .. import __version__
-from .batch import batch, bench
-from .generate import generate
-from .hint import check, hint
 from .interrupts import cannot_write, flush_stdout, on_ctrl_c, reader_gone
-from .play import play, score
-from .rules import rules_command
+
+# Each command's module and function: `rummisolve hint` imports neither the batch pool,
+# nor the games, nor PuLP (issue 14: a whole `hint` near numpy's own import time).
+COMMANDS = {
+    "batch": "batch:batch",
+    "bench": "batch:bench",
+    "check": "hint:check",
+    "generate": "generate:generate",
+    "hint": "hint:hint",
+    "play": "play:play",
+    "rules": "rules:rules_command",
+    "score": "play:score",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported when named (all of them for `--help`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, name = COMMANDS[cmd_name].split(":")
+        command = getattr(importlib.import_module(f".{module}", __package__), name)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rummisolve")
 def cli() -> None:
     """Rummikub solver: the proved-best play from a table and a rack."""
-
-
-for command in (rules_command, check, hint, generate, batch, bench, score, play):
-    cli.add_command(command)
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import click
@@ -18,8 +18,10 @@ from ..batch import (
     Format,
     Tally,
     board_paths,
+    folder_problem,
     header,
     prepare_batch,
+    read_path,
     read_standard_input,
     run_batch,
     usable_cpus,
@@ -27,29 +29,38 @@ from ..batch import (
 from ..bench import BackendResult, Bench, BenchReport, NamedBoard
 from ..board import Board
 from ..engine.backends import BACKENDS
-from ..errors import printable
+from ..errors import BoardError, printable
 from ..generate import Span
 from ..move import Objective
-from ..rules import (
-    Rules,
-)
-from .generate import deal
+from ..rules import Overrides, Rules
+from .generate import deal, size_options
 from .interrupts import CtrlC, drop_stdout
 from .options import (
     backend_option,
     core_errors,
     objective_option,
     plural,
-    read_named_board,
     rule_options,
     rule_overrides,
-    size_options,
     time_limit_option,
 )
 from .tables import (
     batch_summary,
     bench_table,
 )
+
+
+def read_named_board(
+    path: str, overrides: Overrides, standard_input: Mapping[str, bytes]
+) -> NamedBoard | str:
+    """The board in a file (or one of standard input's, as batch reads them), or why it
+    is left out: its problems, `FILE:LINE: message`."""
+    if (not_a_board := folder_problem(path)) is not None:
+        return not_a_board
+    try:
+        return NamedBoard(path, read_path(path, standard_input, overrides))
+    except BoardError as error:
+        return str(error)
 
 
 @click.command()

@@ -17,15 +17,44 @@ from ..rules import (
 )
 from .interrupts import CtrlC
 from .options import (
+    F,
     core_errors,
     folder_path,
     plural,
     rule_flags,
     rule_options,
     rule_overrides,
-    size_options,
-    size_range,
 )
+
+
+def size_range(ctx: click.Context, param: click.Parameter, value: str | None) -> Span | None:
+    """A size on the command line: `N`, or `LO-HI` for a random size in that range."""
+    if value is None:
+        return None
+    low, dash, high = value.partition("-")
+    if not low.isdigit() or (dash and not high.isdigit()):
+        raise click.BadParameter(f"{value!r} is not a size N or a range LO-HI")
+    span = Span(int(low), int(high) if dash else int(low))
+    if span.low > span.high:
+        raise click.BadParameter(f"{value!r} is an empty range")
+    return span
+
+
+def size_options(command: F) -> F:
+    """Table and rack sizes of generated positions, each N or LO-HI."""
+    for name, default, what in (
+        ("--rack-tiles", "5-20", "Tiles on the rack"),
+        ("--table-tiles", "0-60", "Tiles on the table"),
+    ):
+        command = click.option(
+            name,
+            metavar="N|LO-HI",
+            default=default,
+            show_default=True,
+            callback=size_range,
+            help=f"{what}: exactly N, or between LO and HI.",
+        )(command)
+    return command
 
 
 @click.command()

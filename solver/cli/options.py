@@ -7,25 +7,14 @@ import functools
 import math
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from ..batch import (
-    folder_problem,
-    read_path,
-)
-from ..bench import NamedBoard
 from ..engine.backends import BACKENDS, DEFAULT_BACKEND
 from ..errors import BoardError, RummisolveError
-from ..game import (
-    SetupError,
-    Strategy,
-    strategy_named,
-)
-from ..generate import Span
 from ..move import Objective
 from ..rules import (
     OPTIONS,
@@ -163,19 +152,6 @@ time_limit_option = click.option(
 )
 
 
-def size_range(ctx: click.Context, param: click.Parameter, value: str | None) -> Span | None:
-    """A size on the command line: `N`, or `LO-HI` for a random size in that range."""
-    if value is None:
-        return None
-    low, dash, high = value.partition("-")
-    if not low.isdigit() or (dash and not high.isdigit()):
-        raise click.BadParameter(f"{value!r} is not a size N or a range LO-HI")
-    span = Span(int(low), int(high) if dash else int(low))
-    if span.low > span.high:
-        raise click.BadParameter(f"{value!r} is an empty range")
-    return span
-
-
 def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
     """A folder named on the command line; an empty name is refused (it would mean the
     current folder, unsaid)."""
@@ -184,23 +160,6 @@ def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -
     if not value.strip():
         raise click.BadParameter("an empty path: name a folder")
     return Path(value)
-
-
-def size_options(command: F) -> F:
-    """Table and rack sizes of generated positions, each N or LO-HI."""
-    for name, default, what in (
-        ("--rack-tiles", "5-20", "Tiles on the rack"),
-        ("--table-tiles", "0-60", "Tiles on the table"),
-    ):
-        command = click.option(
-            name,
-            metavar="N|LO-HI",
-            default=default,
-            show_default=True,
-            callback=size_range,
-            help=f"{what}: exactly N, or between LO and HI.",
-        )(command)
-    return command
 
 
 def use_colour() -> bool:
@@ -213,24 +172,3 @@ def use_colour() -> bool:
 def plural(count: int, word: str) -> str:
     """`1 board`, `2 boards`, `0 boards`."""
     return f"{count} {word}{'s' * (count != 1)}"
-
-
-def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[Strategy, ...]:
-    """`greedy,cautious`: one strategy per seat, in seat order."""
-    try:
-        return tuple(strategy_named(name) for name in value.split(","))
-    except SetupError as error:
-        raise click.BadParameter(str(error)) from None
-
-
-def read_named_board(
-    path: str, overrides: Overrides, standard_input: Mapping[str, bytes]
-) -> NamedBoard | str:
-    """The board in a file (or one of standard input's, as batch reads them), or why it
-    is left out: its problems, `FILE:LINE: message`."""
-    if (not_a_board := folder_problem(path)) is not None:
-        return not_a_board
-    try:
-        return NamedBoard(path, read_path(path, standard_input, overrides))
-    except BoardError as error:
-        return str(error)

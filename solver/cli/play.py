@@ -17,10 +17,12 @@ from ..game import (
     STRATEGIES,
     GameOptions,
     MatchRecord,
+    SetupError,
     Strategy,
     Turn,
     make_seats,
     play_match,
+    strategy_named,
     strategy_stats,
     tile_set_for,
 )
@@ -42,13 +44,20 @@ from .options import (
     core_errors,
     rule_options,
     rule_overrides,
-    strategy_list,
     time_limit_option,
 )
 from .tables import (
     match_table,
     score_table,
 )
+
+
+def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[Strategy, ...]:
+    """`greedy,cautious`: one strategy per seat, in seat order."""
+    try:
+        return tuple(strategy_named(name) for name in value.split(","))
+    except SetupError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 @click.command()

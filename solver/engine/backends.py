@@ -68,8 +68,8 @@ def _branch_and_bound(lp: Lp, mip: Mip, time_limit: float | None) -> Solution:
 def _prepare_clp() -> None:
     from .clp import api
 
-    api()  # loads CLP's library (a few ms)
-    highs_solver()  # HiGHS's MIP is the last resort past the node limit
+    api()  # loads CLP's library (a few ms); HiGHS, the last resort past the node limit,
+    # starts only when a search first needs it (its import and threads: ~40 ms)
 
 
 BACKENDS: dict[str, Backend] = {
