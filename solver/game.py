@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .board import Board
-from .engine.backends import DEFAULT_BACKEND
 from .engine.solve import find_move
 from .errors import RummisolveError
 from .legality import check_move
@@ -140,7 +139,7 @@ class GameOptions:
     """The rules a table plays under (scoring included), and how the solver is asked."""
 
     rules: Rules = field(default_factory=Rules)
-    backend: str = DEFAULT_BACKEND
+    backend: str | None = None  # None: the default backend
     time_limit: float | None = None
 
     @property

@@ -231,6 +231,26 @@ def test_clp_without_its_library_is_a_named_error(
         clp.api.cache_clear()
 
 
+def test_without_clp_the_default_is_highs_and_a_named_clp_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The default backend falls back to HiGHS where CLP's library cannot load (decided
+    once a process); asked for by name, CLP's absence is the named error it always was."""
+    monkeypatch.setattr(cbcbox, "cbc_lib_dir", lambda: str(tmp_path))
+    clp.api.cache_clear()
+    backends.default_backend.cache_clear()
+    try:
+        move = find_move(parse_board("rack: K1 K2 K3\n"))
+        assert (move.status, move.tiles_played, move.backend) == (Status.OPTIMAL, 3, "highs")
+        with pytest.raises(SolverError, match="backend clp: no CLP library in"):
+            backends.get_backend("clp")
+    finally:
+        monkeypatch.undo()
+        clp.api.cache_clear()
+        backends.default_backend.cache_clear()
+    assert find_move(parse_board("rack: K1 K2 K3\n")).backend == "clp"
+
+
 def test_a_cbcbox_that_names_no_library_folder_is_a_named_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummisolve.board import Board
-from rummisolve.engine import branch, clp
+from rummisolve.engine import branch
 from rummisolve.engine.backends import DEFAULT_BACKEND
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
@@ -59,31 +59,6 @@ def test_highs_mip_fallback_agrees_with_reference(
     @given(board=positions())
     def agrees(board: Board) -> None:
         assert_agrees(board, backend=lp_engine)
-
-    agrees()
-
-
-@pytest.mark.parametrize(
-    "missing",
-    [
-        ("dual", "set_column_bounds", "set_dual_pricing", "dantzig"),
-        ("set_dual_pricing", "dantzig"),
-    ],
-    ids=["c-interface-alone", "default-pricing"],
-)
-def test_clp_without_its_cpp_members_agrees_with_reference(
-    monkeypatch: pytest.MonkeyPatch, missing: tuple[str, ...]
-) -> None:
-    """Where CLP's library does not export the C++ members (Windows), every re-solve goes
-    through the C interface and starts afresh; without Dantzig's pricing CLP prices by
-    steepest edge: the same answers either way, more slowly."""
-    without_members = clp.api()._replace(**dict.fromkeys(missing))
-    monkeypatch.setattr(clp, "api", lambda: without_members)
-
-    @settings(max_examples=100 * SCALE)
-    @given(board=positions())
-    def agrees(board: Board) -> None:
-        assert_agrees(board, backend="clp")
 
     agrees()
 

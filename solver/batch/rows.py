@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..board import Board, Expectation
-from ..engine.backends import DEFAULT_BACKEND
 from ..engine.solve import find_move
 from ..errors import BoardError, Problem, RummisolveError, printable, unexpected
 from ..legality import check_move
@@ -69,7 +68,7 @@ class BatchSettings:
 
     format: Format = Format.JSONL
     objective: Objective = Objective.TILES
-    backend: str = DEFAULT_BACKEND
+    backend: str | None = None  # None: the default backend
     time_limit: float | None = None
     overrides: Overrides = NO_OVERRIDES
     check_expected: bool = False

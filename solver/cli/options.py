@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..engine.backends import BACKENDS, DEFAULT_BACKEND
+from ..engine.backends import BACKENDS
 from ..errors import BoardError, RummisolveError
 from ..move import Objective
 from ..rules import (
@@ -130,10 +130,9 @@ objective_option = click.option(
 backend_option = click.option(
     "--backend",
     type=click.Choice(sorted(BACKENDS)),
-    default=DEFAULT_BACKEND,
-    show_default=True,
-    help="The solver: our branch-and-bound on CLP (fastest) or HiGHS LPs in this process,"
-    " or CBC or HiGHS through PuLP.",
+    help="The solver: our branch-and-bound on CLP (the default: fastest) or HiGHS LPs in"
+    " this process, or CBC or HiGHS through PuLP. Unnamed, clp, or highs where CLP's"
+    " library cannot load.",
 )
 
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import time
 from collections.abc import Callable
@@ -81,20 +82,35 @@ BACKENDS: dict[str, Backend] = {
         Backend("pulp-highs", prepare_pulp_highs, solve_pulp_highs, ("pulp", "highspy")),
     )
 }
-# The fastest per solve (benchmarks/README.md), and as quick to start as HiGHS.
+# The default: the fastest per solve (benchmarks/README.md), and as quick to start as
+# HiGHS; where CLP's library cannot load, HiGHS, which needs none.
 DEFAULT_BACKEND = "clp"
+FALLBACK_BACKEND = "highs"
 
 
-def get_backend(name: str) -> Backend:
-    """The backend by name, prepared: its first solve is timed like any other."""
-    backend = _backend(name)
+@functools.cache
+def default_backend() -> str:
+    """The backend used where none is named, decided once a process (a library that
+    failed to load is not looked for again on every board)."""
+    try:
+        _prepare_clp()
+    except SolverError:
+        return FALLBACK_BACKEND
+    return DEFAULT_BACKEND
+
+
+def get_backend(name: str | None = None) -> Backend:
+    """The backend by name (None: the default), prepared: its first solve is timed like
+    any other. A backend named but unable to start is a SolverError."""
+    backend = _backend(default_backend() if name is None else name)
     backend.prepare()
     return backend
 
 
-def load_backend(name: str) -> None:
+def load_backend(name: str | None = None) -> None:
     """Import a backend's libraries without starting any solver (HiGHS starts threads,
     which a fork must not copy): worker processes forked afterwards start with them."""
+    name = default_backend() if name is None else name
     for module in _backend(name).modules:
         try:
             importlib.import_module(module)

@@ -1,17 +1,20 @@
-"""COIN-OR CLP in this process, through its C interface, from the library cbcbox ships.
+"""COIN-OR CLP in this process, through its documented C interface only.
 
-`pulp[cbc]` installs cbcbox, which carries CBC's binary and CLP's shared library with
-its C interface (`Clp_C_Interface.h`); ctypes loads it in a few milliseconds. Through
-cylp the same solver cost 0.15 s of imports (scipy) and leaked its matrix on every
-model loaded (cylp's CyCoinPackedMatrix has no destructor): ~7 KB a position.
+`pulp[cbc]` installs cbcbox, which carries CLP's shared library and the header of its C
+interface (`include/coin-or/Clp_C_Interface.h`); ctypes loads it in a few milliseconds.
+Through cylp the same solver cost 0.15 s of imports (scipy) and leaked its matrix on
+every model loaded (cylp's CyCoinPackedMatrix has no destructor): ~7 KB a position.
 
-Between the nodes of a branch-and-bound only column bounds change. Two C++ members of
-ClpSimplex, called by their Itanium-ABI names where the library exports them (Linux,
-macOS), let a re-solve start from the last factorization: `dual(ifValuesPass,
-startFinishOptions)` and `setColumnBounds`, which also updates the solver's own scaled
-copy. A third, `setDualRowPivotAlgorithm`, with a ClpDualRowDantzig made once, has the
-dual simplex price rows by Dantzig's rule. Where they are missing the C interface alone
-is used (each re-solve then starts afresh: slower, the same answers).
+Every function called is declared in that header and listed once, in `ENTRY_POINTS`: a
+library that lacks one is a SolverError naming it when the backend starts. The one type
+the header leaves to the build, CoinBigIndex (the matrix's column starts), is asked of
+the library itself (`_index_type`).
+
+Between the nodes of a branch-and-bound only column bounds change: the new bounds are
+set and the dual simplex goes on from the last basis, which CLP keeps with the model.
+The C interface offers no way to keep the factorization from one solve to the next nor
+to choose the dual pricing; CBC's C interface can choose it (`Cbc_setDualPivot`), but
+only through a first LP solve that costs ten times CLP's (benchmarks/clp_binding.py).
 """
 
 from __future__ import annotations
@@ -29,9 +32,6 @@ from ..errors import SolverError
 from .lp import LpEnd
 from .model import Mip, Vector
 
-# ClpSimplex::dual's startFinishOptions: keep the work areas and the factorization after
-# a solve; start the next one from that factorization.
-KEEP_WORK_AREAS, REUSE_FACTORIZATION = 1, 2
 # Clp_status: 0 optimal, 1 primal infeasible, 2 dual infeasible, 3 stopped, 4 errors.
 _OPTIMAL, _INFEASIBLE = 0, 1
 # CLP reads bounds beyond 1e27 as infinite; numpy's inf is clamped to a finite double.
@@ -39,28 +39,39 @@ _LARGEST = float(np.finfo(np.float64).max)
 
 _OR_HIGHS = " (--backend highs needs no CLP)"
 
-_DUAL = "_ZN10ClpSimplex4dualEii"
-_SET_COLUMN_BOUNDS = "_ZN10ClpSimplex15setColumnBoundsEidd"
-_SET_DUAL_PRICING = "_ZN10ClpSimplex24setDualRowPivotAlgorithmER15ClpDualRowPivot"
-_NEW_DANTZIG = "_ZN17ClpDualRowDantzigC1Ev"
-# Room for one ClpDualRowDantzig (a vtable pointer and a few fields: tens of bytes).
-_PRICING_BYTES = 1024
+_POINTER, _INT, _DOUBLE = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
+# Every C function this binding calls, as Clp_C_Interface.h declares it: arguments, result.
+ENTRY_POINTS: dict[str, tuple[tuple[Any, ...], Any]] = {
+    "Clp_newModel": ((), _POINTER),
+    "Clp_deleteModel": ((_POINTER,), None),
+    "Clp_setLogLevel": ((_POINTER, _INT), None),
+    # model, columns, rows, then starts, indices, values, column bounds, objective, row bounds
+    "Clp_loadProblem": ((_POINTER, _INT, _INT, *[_POINTER] * 8), None),
+    "Clp_getVectorLengths": ((_POINTER,), _POINTER),
+    "Clp_chgColumnLower": ((_POINTER, _POINTER), None),
+    "Clp_chgColumnUpper": ((_POINTER, _POINTER), None),
+    "Clp_dual": ((_POINTER, _INT), _INT),
+    "Clp_status": ((_POINTER,), _INT),
+    "Clp_objectiveValue": ((_POINTER,), _DOUBLE),
+    "Clp_primalColumnSolution": ((_POINTER,), _POINTER),
+}
 
 
-class _Api(NamedTuple):
-    """The loaded library, its index type, and the C++ members if it exports them."""
+class ClpApi(NamedTuple):
+    """CLP's library with every entry point declared, and CoinBigIndex as it was built."""
 
-    lib: Any
-    index_type: Any  # numpy dtype of CoinBigIndex (column starts)
-    dual: Any
-    set_column_bounds: Any
-    set_dual_pricing: Any
-    dantzig: Any  # a ClpDualRowDantzig for set_dual_pricing to copy, kept for the process
+    lib: Any  # a ctypes.CDLL: its functions are its attributes
+    index_type: type[np.signedinteger[Any]]
 
 
 @functools.cache
-def api() -> _Api:
-    """CLP's library, loaded once; a SolverError names what is missing."""
+def api() -> ClpApi:
+    """CLP's library, loaded and checked once; a SolverError says what is missing."""
+    return declare(*load_library())
+
+
+def load_library() -> tuple[Any, str]:
+    """CLP's shared library from cbcbox, and where it was found."""
     try:
         import cbcbox
     except ImportError:
@@ -85,57 +96,52 @@ def api() -> _Api:
             if os.path.isdir(folder):
                 os.add_dll_directory(folder)
     try:
-        lib = ctypes.CDLL(found[0])
+        return ctypes.CDLL(found[0]), found[0]
     except OSError as error:
         raise SolverError(f"backend clp: cannot load {found[0]}: {error}{_OR_HIGHS}") from None
-    return _Api(lib, _index_type(dist), *_declare(lib))
 
 
-def _index_type(dist: str) -> Any:
-    """CoinBigIndex, as the library was built: int unless its config says otherwise."""
-    for header in glob.glob(os.path.join(dist, "include", "*", "CoinUtilsConfig.h")):
-        with open(header, encoding="utf-8", errors="replace") as text:
-            for line in text:
-                if line.startswith("#define COINUTILS_BIGINDEX_T"):
-                    return np.int64 if "long" in line or "int64" in line else np.int32
-    return np.int32
+def declare(lib: Any, path: str) -> ClpApi:
+    """Every entry point of ENTRY_POINTS declared on `lib`, found at `path`; a SolverError
+    names the first one it lacks, before any is called."""
+    for name, (arguments, result) in ENTRY_POINTS.items():
+        try:
+            function = getattr(lib, name)
+        except AttributeError:
+            raise SolverError(
+                f"backend clp: {path} lacks {name} of CLP's C interface{_OR_HIGHS}"
+            ) from None
+        function.argtypes, function.restype = list(arguments), result
+    return ClpApi(lib, _index_type(lib, path))
 
 
-def _declare(lib: Any) -> tuple[Any, Any, Any, Any]:
-    """Declare the C functions used; return the C++ members, or None where missing, and
-    a Dantzig dual pricing object if the library can make one."""
-    pointer, integer, double = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
-    signatures: dict[str, tuple[list[Any], Any]] = {
-        "Clp_newModel": ([], pointer),
-        "Clp_deleteModel": ([pointer], None),
-        "Clp_setLogLevel": ([pointer, integer], None),
-        "Clp_loadProblem": ([pointer, integer, integer, *[pointer] * 8], None),
-        "Clp_getClpSimplex": ([pointer], pointer),
-        "Clp_chgColumnLower": ([pointer, pointer], None),
-        "Clp_chgColumnUpper": ([pointer, pointer], None),
-        "Clp_dual": ([pointer, integer], integer),
-        "Clp_status": ([pointer], integer),
-        "Clp_objectiveValue": ([pointer], double),
-        "Clp_primalColumnSolution": ([pointer], pointer),
-    }
-    for name, (arguments, result) in signatures.items():
-        function = getattr(lib, name)
-        function.argtypes, function.restype = arguments, result
-    dual = getattr(lib, _DUAL, None)
-    set_column_bounds = getattr(lib, _SET_COLUMN_BOUNDS, None)
-    if dual is None or set_column_bounds is None:
-        return None, None, None, None
-    dual.argtypes, dual.restype = [pointer, integer, integer], integer
-    set_column_bounds.argtypes, set_column_bounds.restype = [pointer, integer, double, double], None
-    set_dual_pricing = getattr(lib, _SET_DUAL_PRICING, None)
-    new_dantzig = getattr(lib, _NEW_DANTZIG, None)
-    if set_dual_pricing is None or new_dantzig is None:
-        return dual, set_column_bounds, None, None
-    set_dual_pricing.argtypes, set_dual_pricing.restype = [pointer, pointer], None
-    new_dantzig.argtypes, new_dantzig.restype = [pointer], None
-    dantzig = ctypes.create_string_buffer(_PRICING_BYTES)
-    new_dantzig(ctypes.addressof(dantzig))
-    return dual, set_column_bounds, set_dual_pricing, dantzig
+def _index_type(lib: Any, path: str) -> type[np.signedinteger[Any]]:
+    """CoinBigIndex as the library was built (C int, or 64 bits), asked of the library.
+
+    Two columns, one row, one element, loaded from column starts written as three
+    native 64-bit integers 0 1 1: read so, the element is column 0's. Read as 32-bit
+    integers, the first three of the same bytes are 0 0 1 on a little-endian machine
+    (the element is column 1's), 0 0 0 on a big-endian one (no element). Every reading
+    stays within the bytes given, and the lengths read back are plain ints.
+    """
+    starts = np.array([0, 1, 1], dtype=np.int64)
+    rows = np.zeros(1, dtype=np.int32)
+    values = np.ones(1)
+    model = lib.Clp_newModel()
+    try:
+        lib.Clp_setLogLevel(model, 0)
+        lib.Clp_loadProblem(
+            model, 2, 1, _address(starts), _address(rows), _address(values), *[None] * 5
+        )
+        lengths = lib.Clp_getVectorLengths(model)
+        found = tuple((ctypes.c_int * 2).from_address(lengths)) if lengths else ()
+    finally:
+        lib.Clp_deleteModel(model)
+    if found == (1, 0):
+        return np.int64
+    if found == (0, 1):
+        return np.int32
+    raise SolverError(f"backend clp: cannot tell the width of {path}'s CoinBigIndex{_OR_HIGHS}")
 
 
 def _address(array: Vector) -> int:
@@ -168,36 +174,18 @@ class ClpLp:
             np.minimum(np.maximum(mip.row_upper, -_LARGEST), _LARGEST),
         ]
         lib.Clp_loadProblem(self.model, mip.columns, mip.rows, *map(_address, arrays))
-        self.lower, self.upper = arrays[3], arrays[4]
-        self.simplex = lib.Clp_getClpSimplex(self.model) if self.api.dual is not None else None
-        if self.simplex is not None and self.api.dantzig is not None:
-            # Dantzig's rule prices these small LPs' rows in less time than CLP's default
-            # steepest edge saves in iterations (600 positions: median 326 -> 296 us).
-            self.api.set_dual_pricing(self.simplex, ctypes.addressof(self.api.dantzig))
-        self.solved = False
 
     def bound(self, lower: Vector, upper: Vector) -> None:
+        # CLP copies both arrays and keeps its basis: the next solve starts from it.
         lower = np.ascontiguousarray(lower, dtype=np.float64)
         upper = np.ascontiguousarray(upper, dtype=np.float64)
-        if self.simplex is not None:
-            # Few bounds differ from one node to the next: set those alone.
-            changed = np.flatnonzero((lower != self.lower) | (upper != self.upper))
-            for j in changed.tolist():
-                self.api.set_column_bounds(self.simplex, j, lower[j], upper[j])
-        else:
-            self.api.lib.Clp_chgColumnLower(self.model, _address(lower))
-            self.api.lib.Clp_chgColumnUpper(self.model, _address(upper))
-        self.lower, self.upper = lower, upper
+        self.api.lib.Clp_chgColumnLower(self.model, _address(lower))
+        self.api.lib.Clp_chgColumnUpper(self.model, _address(upper))
 
     def solve(self, seconds: float) -> LpEnd:
         # One LP here takes well under the resolution of a time limit: the search checks
         # the clock between LPs.
-        if self.simplex is not None:
-            options = KEEP_WORK_AREAS | (REUSE_FACTORIZATION if self.solved else 0)
-            self.api.dual(self.simplex, 0, options)
-        else:
-            self.api.lib.Clp_dual(self.model, 0)
-        self.solved = True
+        self.api.lib.Clp_dual(self.model, 0)
         status = self.api.lib.Clp_status(self.model)
         if status == _OPTIMAL:
             return LpEnd.OPTIMAL

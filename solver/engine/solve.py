@@ -14,7 +14,7 @@ from ..joker_rules import joker_places, lay_jokers
 from ..move import Action, Move, Objective, Source, Status, Step, TileRow, no_move
 from ..rules import JokerRetrieval, Rules
 from ..tiles import JOKER, tile_value
-from .backends import DEFAULT_BACKEND, Backend, get_backend
+from .backends import Backend, get_backend
 from .joker_model import OutOfTime
 from .lp import Solution
 from .model import Arrangement, Layout, build_model, objective_value, read_solution
@@ -24,7 +24,7 @@ from .steps import in_order_of, laid_sets, move_steps
 def find_move(
     board: Board,
     objective: Objective | str = Objective.TILES,
-    backend: str = DEFAULT_BACKEND,
+    backend: str | None = None,
     time_limit: float | None = None,
 ) -> Move:
     """The best move on the board, proved best unless the time limit cut the search short.
@@ -36,6 +36,7 @@ def find_move(
     the looser bound; only past that is the whole stricter model built.
     """
     solver = get_backend(backend)
+    backend = solver.name
     started = time.perf_counter()
     goal = Objective(objective)
 
