@@ -446,8 +446,8 @@ def test_a_worker_killed_from_outside_is_replaced(tmp_path: Path) -> None:
 def test_a_worker_whose_solver_cannot_start_says_why(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def no_solver(name: str) -> None:
-        raise SolverError(f"backend {name}: no solver library found")
+    def no_solver(name: str | None) -> None:
+        raise SolverError(f"backend {name or DEFAULT_BACKEND}: no solver library found")
 
     monkeypatch.setattr(pool_module, "get_backend", no_solver)
     monkeypatch.setattr(pool_module, "highs_started", lambda: False)  # forked, patched
