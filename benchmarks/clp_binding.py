@@ -50,7 +50,8 @@ from rummisolve.engine import backends, clp
 from rummisolve.engine.backends import Backend
 from rummisolve.engine.highs import quiet_stdout
 from rummisolve.engine.lp import LpEnd, Solution
-from rummisolve.engine.model import Layout, Mip, read_solution
+from rummisolve.engine.builder import Mip
+from rummisolve.engine.model import Layout, read_solution
 from rummisolve.engine.solve import solve_model
 from rummisolve.engine.steps import laid_sets
 from rummisolve.generate import generate_boards

@@ -18,9 +18,9 @@ from typing import NamedTuple
 
 from ..errors import SolverError
 from .branch import Branching
+from .builder import Mip
 from .highs import HighsLp, highs_mip, highs_solver
 from .lp import Lp, Solution
-from .model import Mip
 from .via_pulp import prepare_cbc, prepare_pulp_highs, solve_cbc, solve_pulp_highs
 
 Solve = Callable[[Mip, "float | None"], Solution]

@@ -10,8 +10,8 @@ import time
 from typing import Any, NamedTuple
 
 from ..errors import SolverError
+from .builder import Floats, Mip
 from .lp import INTEGRALITY_TOLERANCE, Lp, LpEnd, Solution
-from .model import Mip, Vector
 
 # Nodes of our own branch-and-bound before HiGHS's MIP takes over, per LP engine: the
 # lowest p99 on generated positions (HiGHS: 100 on 300 positions, 40 ms of CPU against
@@ -24,8 +24,8 @@ PRUNE_TOLERANCE = 1e-7
 class _Node(NamedTuple):
     """An open node: its column bounds, and its parent's LP bound rounded down."""
 
-    lower: Vector
-    upper: Vector
+    lower: Floats
+    upper: Floats
     ceiling: float
     depth: int
 

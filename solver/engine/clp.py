@@ -27,10 +27,11 @@ import sys
 from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import SolverError
+from .builder import Floats, Mip
 from .lp import LpEnd
-from .model import Mip, Vector
 
 # Clp_status: 0 optimal, 1 primal infeasible, 2 dual infeasible, 3 stopped, 4 errors.
 _OPTIMAL, _INFEASIBLE = 0, 1
@@ -144,7 +145,7 @@ def _index_type(lib: Any, path: str) -> type[np.signedinteger[Any]]:
     raise SolverError(f"backend clp: cannot tell the width of {path}'s CoinBigIndex{_OR_HIGHS}")
 
 
-def _address(array: Vector) -> int:
+def _address(array: npt.NDArray[Any]) -> int:
     return int(array.ctypes.data)
 
 
@@ -175,7 +176,7 @@ class ClpLp:
         ]
         lib.Clp_loadProblem(self.model, mip.columns, mip.rows, *map(_address, arrays))
 
-    def bound(self, lower: Vector, upper: Vector) -> None:
+    def bound(self, lower: Floats, upper: Floats) -> None:
         # CLP copies both arrays and keeps its basis: the next solve starts from it.
         lower = np.ascontiguousarray(lower, dtype=np.float64)
         upper = np.ascontiguousarray(upper, dtype=np.float64)
@@ -194,7 +195,7 @@ class ClpLp:
     def objective(self) -> float:
         return -float(self.api.lib.Clp_objectiveValue(self.model))
 
-    def values(self) -> Vector:
+    def values(self) -> Floats:
         """A copy of the column values (CLP writes the next solve's into the same place;
         a copy by memmove costs less than a ctypes array type made for each model)."""
         values = np.empty(self.columns)

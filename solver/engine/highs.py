@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import SolverError
+from .builder import Floats, Mip
 from .lp import ABSOLUTE_GAP, LpEnd, Solution
-from .model import Mip, Vector
 
 
 @contextlib.contextmanager
@@ -108,7 +108,7 @@ class HighsLp:
         _pass_model(self.h, mip)
         self.columns = np.arange(mip.columns, dtype=np.int32)
 
-    def bound(self, lower: Vector, upper: Vector) -> None:
+    def bound(self, lower: Floats, upper: Floats) -> None:
         self.h.changeColsBounds(len(self.columns), self.columns, lower, upper)
 
     def solve(self, seconds: float) -> LpEnd:
@@ -126,7 +126,7 @@ class HighsLp:
     def objective(self) -> float:
         return float(self.h.getInfo().objective_function_value)
 
-    def values(self) -> Vector:
+    def values(self) -> Floats:
         import numpy as np
 
         return np.array(self.h.getSolution().col_value)

@@ -7,7 +7,7 @@ import enum
 from dataclasses import dataclass
 from typing import Protocol
 
-from .model import Vector
+from .builder import Floats
 
 # With a lexicographic objective every unit counts: no relative gap may be accepted.
 ABSOLUTE_GAP = 0.5
@@ -19,7 +19,7 @@ INTEGRALITY_TOLERANCE = 1e-6
 class Solution:
     """Column values (None: nothing found in time), and whether the optimum was proved."""
 
-    values: Vector | None
+    values: Floats | None
     proved: bool
 
 
@@ -36,10 +36,10 @@ class Lp(Protocol):
 
     engine: str
 
-    def bound(self, lower: Vector, upper: Vector) -> None: ...
+    def bound(self, lower: Floats, upper: Floats) -> None: ...
 
     def solve(self, seconds: float) -> LpEnd: ...
 
     def objective(self) -> float: ...
 
-    def values(self) -> Vector: ...
+    def values(self) -> Floats: ...

@@ -1,14 +1,16 @@
 """The one model builder: a position as an integer program, and its solution read back.
 
-Columns (all integer, maximised), in this order:
-- x[c]  copies of candidate set c (a joker-free run of 3-5 or group of 3-4) on the table;
-- p[t]  copies of rack tile t played;
-- j[t]  jokers standing in for tile t in candidate sets (and cores) after the move;
-- q     rack jokers played;
-- k[s]  1 if the table's set s stays exactly as it lies (only once opened);
-- the joker part, where the table's jokers follow the rules as written (joker_model.py:
-  readings, freed jokers, hosts);
-- z     1 if an initial meld is made (only before opening).
+Columns (all integer, maximised), in this order, each group a named range of the layout
+(`ColumnRanges`), which the readers take by name:
+- pieces     copies of candidate set c (a joker-free run of 3-5 or group of 3-4) on the
+             table (candidates.py);
+- played     copies of rack tile t played;
+- stand_ins  jokers standing in for tile t in candidate sets (and cores) after the move;
+- rack_jokers  rack jokers played;
+- kept       1 if the table's set s stays exactly as it lies (only once opened);
+- jokers     the joker part, where the table's jokers follow the rules as written
+             (joker_model.py plans it, joker_rows.py builds it);
+- meld       1 if an initial meld is made (only before opening).
 
 Counting a joker as the tile it stands for keeps the model to the 185 joker-free sets
 (197 with wraparound) instead of every set with jokers in every place, and is exact: any
@@ -16,56 +18,28 @@ table of valid sets cuts into candidates with some tiles replaced by jokers, and
 replacement of a candidate is itself a valid set. In the plain case (opened, jokers
 free to move) with two jokers or more, a tile with no copy in play needs no stand-in
 column: the candidates holding it count a joker for it directly, and those that then
-hold the same tiles and as many jokers are one column (`_fold_absent`).
+hold the same tiles and as many jokers are one column (`candidates.fold_absent`).
 
-Only this module, joker_model.py and the backends see integers and matrices.
+Only the engine sees integers and matrices.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from ..board import Board
-from ..move import Objective
-from ..rules import Rules
-from ..sets import candidate_sets
+from ..move import Objective, TileRow
 from ..tiles import ALL_COLOURED, JOKER, Tile, tile_value
-from .joker_model import Host, JokerPlan, TileRow, plan_jokers
-
-Vector = Any  # a numpy array; numpy's own types would add nothing a reader needs here
-
-
-@dataclass(frozen=True)
-class Mip:
-    """A maximisation over bounded integer columns with ranged rows, stored by column.
-
-    `cutoff`: an objective value already reached by a known solution; only better ones are
-    sought, and "none better" is a proved answer without values (backends that cannot take
-    a cutoff solve as if there were none)."""
-
-    cost: Vector
-    lower: Vector
-    upper: Vector
-    row_lower: Vector
-    row_upper: Vector
-    col_start: Vector
-    col_index: Vector
-    col_value: Vector
-    cutoff: float | None = None
-
-    @property
-    def columns(self) -> int:
-        return len(self.cost)
-
-    @property
-    def rows(self) -> int:
-        return len(self.row_lower)
+from .builder import INFINITY, Columns, Floats, Indices, Ints, Mip, Rows
+from .candidates import FOLD_FROM_JOKERS, Catalogue, catalogue_for, fold_absent, makeable
+from .joker_model import JokerPlan, plan_jokers
+from .joker_rows import JokerLayout, JokerRows
+from .tile_rows import JOKER_ROW, NO_TILE, NUMBERS, ROW_OF, TILE_INDEX, TILES
 
 
 @dataclass(frozen=True)
@@ -82,8 +56,7 @@ class Layout:
     absent: frozenset[Tile]
     played: list[Tile]
     stand_ins: list[Tile]
-    rack_jokers: bool
-    table_sets: int
+    columns: ColumnRanges
     jokers: JokerLayout | None
 
 
@@ -104,115 +77,20 @@ class Arrangement:
     holders: list[tuple[int, int]] = field(default_factory=list)
 
 
-INFINITY = float("inf")
-# Jokers in play from which tiles with no copy in play are folded into them: with one,
-# few candidates fold, and folding cost more than it saved (dealt positions, side by
-# side with GLPK_MI: median ratio 0.236 without, 0.246 from one joker, 0.234-0.238 from
-# two; with two jokers in every position 0.316 -> 0.272).
-FOLD_FROM_JOKERS = 2
-TILE_INDEX = {t: i for i, t in enumerate(ALL_COLOURED)}
-_TILES = len(ALL_COLOURED)
-# Row of the joker count; a padding index in the candidate table, never a real tile.
-_JOKER_ROW = _NO_TILE = _TILES
-_NUMBERS = np.array([t.number for t in ALL_COLOURED], dtype=np.float64)
-# Each tile's row: a coloured tile's own, the joker's the joker count's.
-_ROW_OF = TILE_INDEX | {JOKER: _JOKER_ROW}
-
-
-@dataclass(frozen=True)
-class _Catalogue:
-    """The candidate sets of one rule set, as a padded matrix of tile indices, and the
-    same flattened (every tile of every set, set by set) to select columns by mask."""
-
-    sets: tuple[tuple[Tile, ...], ...]
-    tiles: Vector  # (sets, width) tile indices, padded with _NO_TILE
-    lengths: Vector  # tiles in each set
-    entry_set: Vector  # the set each flattened tile belongs to
-    entry_row: Vector  # the flattened tiles' indices, as rows (int32)
-
-
-def _catalogue_of(sets: tuple[tuple[Tile, ...], ...], width: int) -> _Catalogue:
-    tiles = np.full((len(sets), width), _NO_TILE, dtype=np.int64)
-    for i, c in enumerate(sets):
-        tiles[i, : len(c)] = [TILE_INDEX[t] for t in c]
-    lengths = np.array([len(c) for c in sets], dtype=np.int64)
-    return _Catalogue(
-        sets,
-        tiles,
-        lengths,
-        entry_set=np.repeat(np.arange(len(sets)), lengths),
-        entry_row=tiles[tiles != _NO_TILE].astype(np.int32),
-    )
-
-
-@lru_cache(maxsize=8)
-def _catalogue(rules: Rules) -> _Catalogue:
-    return _catalogue_of(tuple(candidate_sets(rules)), 5)
-
-
-def _makeable(in_play: Vector, jokers: int) -> Vector:
-    """Which sets the tiles in play can make, jokers filling the places of tiles with no
-    copy in play: `in_play` holds each set's copies in play, a row a set (padding never 0)."""
-    return (in_play == 0).sum(axis=1) <= jokers
-
-
 # The plain case's played and stand-in columns, for every tile: rows of the model, two
 # entries a stand-in (its tile's row, the joker row), selected by mask for each board.
-_STAND_IN_ROWS = np.column_stack([np.arange(_TILES), np.full(_TILES, _JOKER_ROW)]).astype(np.int32)
-_STAND_IN_VALUES = np.tile([-1.0, 1.0], _TILES)
-_MINUS_ONES = np.full(_TILES, -1.0)
+_STAND_IN_ROWS = np.column_stack([np.arange(TILES), np.full(TILES, JOKER_ROW)]).astype(np.int32)
+_STAND_IN_VALUES = np.tile([-1.0, 1.0], TILES)
+_MINUS_ONES = np.full(TILES, -1.0)
 
 
-def _counts(rows: list[int]) -> tuple[Vector, int]:
+def _counts(rows: list[int]) -> tuple[Ints, int]:
     """Copies of each coloured tile (plus a zero for the padding index), and jokers, from
     the tiles' rows."""
-    counts = np.bincount(rows, minlength=_TILES + 1)
-    jokers = int(counts[_JOKER_ROW])
-    counts[_JOKER_ROW] = 0
+    counts = np.bincount(rows, minlength=TILES + 1)
+    jokers = int(counts[JOKER_ROW])
+    counts[JOKER_ROW] = 0
     return counts, jokers
-
-
-def _fold_absent(
-    catalogue: _Catalogue, usable: Vector, rows: Vector, available: Vector, upper: Vector
-) -> tuple[Vector, tuple[Vector, Vector, Vector, Vector, Vector]]:
-    """The usable candidates with the tiles that have no copy in play folded into jokers:
-    representatives in catalogue order, and their columns (upper, cost, lengths, rows,
-    values) as `_Columns.add_block` takes them.
-
-    A tile with no copy in play (none on the table or the rack) has a row saying that the
-    jokers standing in for it are as many as the candidates holding it. Substituted, each
-    candidate counts its absent tiles in the joker row instead, and candidates that then
-    hold the same tiles and as many jokers (R3 R4 R5, R5 R6 R7 and R5 B5 K5 for R5 and
-    two jokers) are one column, bounded by the sum of their bounds. Only the plain case:
-    there the place a joker fills changes nothing else (before opening it changes its
-    value; under the joker-retrieval rules, its role).
-    """
-    lengths = catalogue.lengths[usable]
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    is_absent = available[rows] == 0
-    absent_count = np.add.reduceat(is_absent.astype(np.int64), starts)
-    # A candidate holds a tile once: the sum of its present tiles' bits is their union.
-    bits = np.left_shift(np.int64(1), rows.astype(np.int64))
-    present = np.add.reduceat(np.where(is_absent, 0, bits), starts)
-    _, first, same = np.unique(present * 8 + absent_count, return_index=True, return_inverse=True)
-    order = np.argsort(first)
-    chosen = first[order]
-    # Entries: each representative's present tiles, then the joker row for its absent ones.
-    column = np.repeat(np.arange(len(usable)), lengths)
-    position = np.full(len(usable), -1)
-    position[chosen] = np.arange(len(chosen))
-    keep = ~is_absent & (position[column] >= 0)
-    with_jokers = np.flatnonzero(absent_count[chosen])
-    owners = np.concatenate([position[column[keep]], with_jokers])
-    in_order = np.argsort(owners, kind="stable")
-    block = (
-        np.bincount(same, weights=upper)[order],
-        np.zeros(len(chosen)),
-        lengths[chosen] - absent_count[chosen] + (absent_count[chosen] > 0),
-        np.concatenate([rows[keep], np.full(len(with_jokers), _JOKER_ROW)])[in_order],
-        np.concatenate([np.ones(int(keep.sum())), absent_count[chosen][with_jokers]])[in_order],
-    )
-    return usable[chosen], block
 
 
 def _weights(board: Board, objective: Objective) -> tuple[float, float]:
@@ -235,6 +113,69 @@ def objective_value(board: Board, objective: Objective, tiles: int, value: int, 
     return tiles_weight * tiles + value_weight * value + kept
 
 
+class ColumnRanges(NamedTuple):
+    """Where each group of the model's columns lies, in the order they are built."""
+
+    pieces: range  # copies of each usable candidate set (`Layout.piece_numbers`)
+    played: range  # copies of each rack tile played (`Layout.played`)
+    stand_ins: range  # jokers standing in for each tile (`Layout.stand_ins`)
+    rack_jokers: range  # rack jokers played: one column, or none
+    kept: range  # each set of the table kept as it lies (opened only)
+    jokers: range  # the joker part (joker_rows.py)
+    meld: range  # the initial meld's switch (before opening only)
+
+
+@dataclass(frozen=True)
+class _Position:
+    """The tiles in play, as counts by row, and the candidate sets they can make."""
+
+    table_sets: tuple[TileRow, ...]
+    table_rows: list[int]
+    table: Ints
+    table_jokers: int
+    rack: Ints
+    rack_jokers: int
+    available: Ints
+    catalogue: Catalogue
+    in_play: Ints
+    usable: Ints
+    piece_rows: Indices
+    in_sets: npt.NDArray[np.bool_]
+
+    @property
+    def jokers(self) -> int:
+        return self.table_jokers + self.rack_jokers
+
+    @classmethod
+    def of(cls, board: Board) -> _Position:
+        # Before the initial meld the table is out of play: the model sees the rack alone.
+        table_sets = board.table if board.opened else ()
+        table_rows = [ROW_OF[t] for s in table_sets for t in s]
+        table, table_jokers = _counts(table_rows)
+        rack, rack_jokers = _counts([ROW_OF[t] for t in board.rack])
+        available = table + rack
+        available[NO_TILE] = 1 << 20
+        # Only sets that the tiles in play (jokers filling the gaps) can make.
+        catalogue = catalogue_for(board.rules)
+        in_play = available[catalogue.tiles]
+        is_usable = makeable(in_play, table_jokers + rack_jokers)
+        piece_rows = catalogue.entry_row[is_usable[catalogue.entry_set]]
+        return cls(
+            table_sets=table_sets,
+            table_rows=table_rows,
+            table=table,
+            table_jokers=table_jokers,
+            rack=rack,
+            rack_jokers=rack_jokers,
+            available=available,
+            catalogue=catalogue,
+            in_play=in_play,
+            usable=np.flatnonzero(is_usable),
+            piece_rows=piece_rows,
+            in_sets=np.bincount(piece_rows, minlength=TILES) > 0,
+        )
+
+
 def build_model(
     board: Board,
     objective: Objective,
@@ -245,449 +186,197 @@ def build_model(
     "What best means"); `rack_only_freeing`: freed jokers go only into sets of rack tiles
     and jokers, a restriction (joker_model.py); past `deadline` (perf_counter seconds),
     joker_model.OutOfTime."""
-    rules = board.rules
-    meld_only = not board.opened
-    # Before the initial meld the table is out of play: the model sees the rack alone.
-    table_sets = () if meld_only else board.table
-    table_rows = [_ROW_OF[t] for s in table_sets for t in s]
-    table, table_jokers = _counts(table_rows)
-    rack, rack_jokers = _counts([_ROW_OF[t] for t in board.rack])
-    jokers = table_jokers + rack_jokers
-    available = table + rack
-    available[_NO_TILE] = 1 << 20
-
-    # Only sets that the tiles in play (jokers filling the gaps) can make.
-    catalogue = _catalogue(rules)
-    in_play = available[catalogue.tiles]
-    is_usable = _makeable(in_play, jokers)
-    usable = np.flatnonzero(is_usable)
-    piece_rows = catalogue.entry_row[is_usable[catalogue.entry_set]]
-    in_sets = np.bincount(piece_rows, minlength=_TILES) > 0
-    played = np.flatnonzero(in_sets & (rack[:_TILES] > 0))
-    stand_ins = np.flatnonzero(in_sets) if jokers else np.zeros(0, dtype=np.int64)
-
-    penalty = rules.joker_penalty
-    rack_size = int(rack.sum()) + rack_jokers
-    tiles_weight, value_weight = _weights(board, objective)
-
-    # The table's jokers under the rules as written: their instances and hosts, if any.
+    position = _Position.of(board)
     plan = None
-    if not meld_only:
+    if board.opened:
+        # The table's jokers under the rules as written: their instances and hosts, if any.
+        available = position.available
         plan = plan_jokers(
-            table_sets,
-            rules,
+            position.table_sets,
+            board.rules,
             Counter({t: int(available[i]) for i, t in enumerate(ALL_COLOURED) if available[i]}),
             Counter(board.rack),
-            jokers,
+            position.jokers,
             rack_only_freeing,
             deadline,
         )
-    if plan is not None and plan.hosts:
-        # Rack tiles that only a host's place can take still need their played column.
-        in_sets[[TILE_INDEX[t] for h in plan.hosts for t in h.shape]] = True
-        played = np.flatnonzero(in_sets & (rack[:_TILES] > 0))
-        stand_ins = np.flatnonzero(in_sets) if jokers else np.zeros(0, dtype=np.int64)
+    return _Builder(board, objective, position, plan).build()
 
-    rows = _Rows()
-    # Every tile on the table after the move is a tile from before, a played one, or a
-    # joker; every joker stays on the table, and a played joker joins them.
-    rows.add(
-        _TILES + 1, np.append(table[:_TILES], table_jokers), np.append(table[:_TILES], table_jokers)
-    )
-    columns = _Columns()
-    plain = not (meld_only or plan is not None)
-    piece_upper = in_play[usable].min(axis=1) + jokers
-    absent: frozenset[Tile] = frozenset()
-    if plain and jokers >= FOLD_FROM_JOKERS and len(usable):
-        # Tiles with no copy in play fill their places in candidates with jokers alone.
-        usable, block = _fold_absent(catalogue, usable, piece_rows, available, piece_upper)
-        columns.add_block(*block)
-        absent = frozenset(ALL_COLOURED[i] for i in np.flatnonzero(available[:_TILES] == 0))
-        stand_ins = stand_ins[available[stand_ins] > 0]
-    else:
-        # Candidate sets: one entry per tile they hold, in that tile's row.
-        columns.add_block(
-            upper=piece_upper,
+
+class _Builder:
+    """One model's rows and columns, group by group (the order of `ColumnRanges`)."""
+
+    def __init__(
+        self, board: Board, objective: Objective, position: _Position, plan: JokerPlan | None
+    ) -> None:
+        self.board, self.position, self.plan = board, position, plan
+        self.weights = _weights(board, objective)
+        # Plain: opened, and no joker of the table bound by the rules as written; there
+        # the place a joker fills changes nothing else, and columns are built by numpy.
+        self.plain = board.opened and plan is None
+        in_sets = position.in_sets.copy()
+        if plan is not None and plan.hosts:
+            # Rack tiles that only a host's place can take still need their played column.
+            in_sets[[TILE_INDEX[t] for h in plan.hosts for t in h.shape]] = True
+        self.played = np.flatnonzero(in_sets & (position.rack[:TILES] > 0))
+        self.stand_ins = np.flatnonzero(in_sets) if position.jokers else np.zeros(0, np.int64)
+        self.rows = Rows()
+        self.columns = Columns()
+        table = np.append(position.table[:TILES], position.table_jokers)
+        # Every tile on the table after the move is a tile from before, a played one, or a
+        # joker; every joker stays on the table, and a played joker joins them.
+        self.rows.add(TILES + 1, table, table)
+        self.meld_row = self.link_row = -1
+
+    def build(self) -> tuple[Mip, Layout]:
+        position, board = self.position, self.board
+        usable, absent, pieces = self._pieces()
+        if not board.opened:
+            # An initial meld is worth the initial-meld points (meld row), or nothing is
+            # played at all (link row: tiles played <= rack size x the meld's switch).
+            self.meld_row, self.link_row = self.rows.add(2, [0.0, -INFINITY], [INFINITY, 0.0])
+        joker_rows = None
+        if self.plan is not None:
+            joker_rows = JokerRows(self.plan, self.rows, position.table_sets, position.rack)
+        played, stand_ins = self._played(joker_rows), self._stand_ins()
+        rack_jokers = self._rack_jokers()
+        kept = self._kept(joker_rows)
+        at = self.columns.count
+        if joker_rows is not None:
+            joker_rows.add_columns(self.columns)
+        jokers = self.columns.since(at)
+        ranges = ColumnRanges(pieces, played, stand_ins, rack_jokers, kept, jokers, self._meld())
+        layout = Layout(
+            catalogue=position.catalogue.sets,
+            piece_numbers=usable.tolist(),
+            absent=absent,
+            played=[ALL_COLOURED[i] for i in self.played.tolist()],
+            stand_ins=[ALL_COLOURED[i] for i in self.stand_ins.tolist()],
+            columns=ranges,
+            jokers=joker_rows.layout if joker_rows is not None else None,
+        )
+        return self.columns.mip(self.rows), layout
+
+    def _pieces(self) -> tuple[Ints, frozenset[Tile], range]:
+        """Candidate sets: one entry per tile they hold, in that tile's row; with jokers
+        enough, tiles with no copy in play fill their places with jokers alone."""
+        position = self.position
+        usable, available = position.usable, position.available
+        upper = position.in_play[usable].min(axis=1) + position.jokers
+        if self.plain and position.jokers >= FOLD_FROM_JOKERS and len(usable):
+            usable, block = fold_absent(
+                position.catalogue, usable, position.piece_rows, available, upper
+            )
+            absent = frozenset(ALL_COLOURED[i] for i in np.flatnonzero(available[:TILES] == 0))
+            self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
+            return usable, absent, self.columns.add_block(*block)
+        block_range = self.columns.add_block(
+            upper=upper,
             cost=np.zeros(len(usable)),
-            lengths=catalogue.lengths[usable],
-            rows=piece_rows,
-            values=np.ones(len(piece_rows)),
+            lengths=position.catalogue.lengths[usable],
+            rows=position.piece_rows,
+            values=np.ones(len(position.piece_rows)),
         )
-    # Before opening: an initial meld is worth the initial-meld points (meld row), or
-    # nothing is played at all (link row: tiles played <= rack size x the meld's switch).
-    meld_row, link_row = (
-        rows.add(2, [0.0, -INFINITY], [INFINITY, 0.0]) if meld_only else (None, None)
-    )
-    joker_rows = _JokerRows(plan, rows, table_sets, rack) if plan is not None else None
-    if plain:
-        # The plain case of the two loops below, by numpy: a played tile leaves the rack
-        # for its tile's row; a joker standing in counts there and in the joker row.
-        columns.add_block(
-            upper=rack[played],
-            cost=tiles_weight + value_weight * _NUMBERS[played],
-            lengths=np.ones(len(played), dtype=np.int64),
-            rows=played,
-            values=_MINUS_ONES[: len(played)],
-        )
-        columns.add_block(
-            upper=np.full(len(stand_ins), jokers),
-            cost=np.zeros(len(stand_ins)),
-            lengths=np.full(len(stand_ins), 2),
-            rows=_STAND_IN_ROWS[stand_ins].ravel(),
-            values=_STAND_IN_VALUES[: 2 * len(stand_ins)],
-        )
-    else:
-        # Rack tiles played: each leaves the rack for its tile's row.
+        return usable, frozenset(), block_range
+
+    def _played(self, joker_rows: JokerRows | None) -> range:
+        """Rack tiles played: each leaves the rack for its tile's row; before opening it
+        counts towards the meld, and in the joker part it may free a joker."""
+        tiles_weight, value_weight = self.weights
+        rack, played = self.position.rack, self.played
+        if self.plain:
+            return self.columns.add_block(
+                upper=rack[played],
+                cost=tiles_weight + value_weight * NUMBERS[played],
+                lengths=np.ones(len(played), dtype=np.int64),
+                rows=played,
+                values=_MINUS_ONES[: len(played)],
+            )
+        at = self.columns.count
         for i in played.tolist():
             entries: dict[int, float] = {i: -1.0}
-            if meld_row is not None and link_row is not None:
-                entries |= {meld_row: _NUMBERS[i], link_row: 1.0}
+            if not self.board.opened:
+                entries |= {self.meld_row: NUMBERS[i], self.link_row: 1.0}
             if joker_rows is not None:
                 entries |= joker_rows.played_entries(ALL_COLOURED[i])
-            columns.add(rack[i], tiles_weight + value_weight * _NUMBERS[i], entries)
-        # Jokers standing in for a tile: counted in that tile's row and in the joker row;
-        # before opening they are worth the tile they stand for.
+            self.columns.add(rack[i], tiles_weight + value_weight * NUMBERS[i], entries)
+        return self.columns.since(at)
+
+    def _stand_ins(self) -> range:
+        """Jokers standing in for a tile: counted in that tile's row and in the joker row;
+        before opening they are worth the tile they stand for."""
+        stand_ins, jokers = self.stand_ins, self.position.jokers
+        if self.plain:
+            return self.columns.add_block(
+                upper=np.full(len(stand_ins), jokers),
+                cost=np.zeros(len(stand_ins)),
+                lengths=np.full(len(stand_ins), 2),
+                rows=_STAND_IN_ROWS[stand_ins].ravel(),
+                values=_STAND_IN_VALUES[: 2 * len(stand_ins)],
+            )
+        at = self.columns.count
         for i in stand_ins.tolist():
-            entries = {i: -1.0, _JOKER_ROW: 1.0}
-            if meld_row is not None:
-                entries[meld_row] = _NUMBERS[i]
-            columns.add(jokers, 0.0, entries)
-    if rack_jokers:
-        entries = {_JOKER_ROW: -1.0}
-        if link_row is not None:
-            entries[link_row] = 1.0
-        columns.add(rack_jokers, tiles_weight + value_weight * penalty, entries)
-    # Sets of the table kept as they lie: their real tiles and their jokers, all at once
-    # (plain, and no set holding a joker twice: an entry for each of its tiles).
-    if plain and all(s.count(JOKER) < 2 for s in table_sets):
-        columns.add_block(
-            upper=np.ones(len(table_sets)),
-            cost=np.ones(len(table_sets)),
-            lengths=np.array([len(s) for s in table_sets], dtype=np.int64),
-            rows=np.array(table_rows, dtype=np.int64),
-            values=np.ones(len(table_rows)),
-        )
-    else:
+            entries = {i: -1.0, JOKER_ROW: 1.0}
+            if not self.board.opened:
+                entries[self.meld_row] = NUMBERS[i]
+            self.columns.add(jokers, 0.0, entries)
+        return self.columns.since(at)
+
+    def _rack_jokers(self) -> range:
+        """The rack's jokers played: out of the joker row, worth the joker penalty."""
+        at = self.columns.count
+        if count := self.position.rack_jokers:
+            entries = {JOKER_ROW: -1.0}
+            if not self.board.opened:
+                entries[self.link_row] = 1.0
+            tiles_weight, value_weight = self.weights
+            penalty = self.board.rules.joker_penalty
+            self.columns.add(count, tiles_weight + value_weight * penalty, entries)
+        return self.columns.since(at)
+
+    def _kept(self, joker_rows: JokerRows | None) -> range:
+        """Sets of the table kept as they lie: their real tiles and their jokers."""
+        table_sets, table_rows = self.position.table_sets, self.position.table_rows
+        if self.plain and all(s.count(JOKER) < 2 for s in table_sets):
+            # All at once: no set holding a joker twice, an entry for each of its tiles.
+            return self.columns.add_block(
+                upper=np.ones(len(table_sets)),
+                cost=np.ones(len(table_sets)),
+                lengths=np.array([len(s) for s in table_sets], dtype=np.int64),
+                rows=np.array(table_rows, dtype=np.int64),
+                values=np.ones(len(table_rows)),
+            )
+        at = self.columns.count
         for number, s in enumerate(table_sets):
-            entries = {}
+            entries: dict[int, float] = {}
             for tile in s:
-                row = _ROW_OF[tile]
+                row = ROW_OF[tile]
                 entries[row] = entries.get(row, 0.0) + 1.0
             if joker_rows is not None:
                 entries |= joker_rows.kept_entries(number, s)
-            columns.add(1, 1.0, entries)
-    if joker_rows is not None:
-        joker_rows.add_columns(columns)
-    if meld_row is not None and link_row is not None:
-        # The initial meld's switch: worth the initial-meld points, and lets the tiles go.
-        columns.add(1, 0.0, {meld_row: -float(rules.initial_meld), link_row: -float(rack_size)})
+            self.columns.add(1, 1.0, entries)
+        return self.columns.since(at)
 
-    layout = Layout(
-        catalogue=catalogue.sets,
-        piece_numbers=usable.tolist(),
-        absent=absent,
-        played=[ALL_COLOURED[i] for i in played.tolist()],
-        stand_ins=[ALL_COLOURED[i] for i in stand_ins.tolist()],
-        rack_jokers=bool(rack_jokers),
-        table_sets=len(table_sets),
-        jokers=joker_rows.layout if joker_rows is not None else None,
-    )
-    return columns.mip(*rows.bounds()), layout
+    def _meld(self) -> range:
+        """The initial meld's switch: worth the initial-meld points, and lets the tiles go."""
+        at = self.columns.count
+        if not self.board.opened:
+            rack_size = int(self.position.rack.sum()) + self.position.rack_jokers
+            entries = {
+                self.meld_row: -float(self.board.rules.initial_meld),
+                self.link_row: -float(rack_size),
+            }
+            self.columns.add(1, 0.0, entries)
+        return self.columns.since(at)
 
 
-class _Rows:
-    """Rows handed out in groups, each group with its bounds."""
-
-    def __init__(self) -> None:
-        self.lower: list[float] = []
-        self.upper: list[float] = []
-
-    def add(self, count: int, lower: Vector | float, upper: Vector | float) -> list[int]:
-        """`count` new rows, with these bounds (one for all, or one each): their numbers."""
-        first = len(self.lower)
-        self.lower.extend(
-            [float(lower)] * count if isinstance(lower, (int, float)) else map(float, lower)
-        )
-        self.upper.extend(
-            [float(upper)] * count if isinstance(upper, (int, float)) else map(float, upper)
-        )
-        return list(range(first, first + count))
-
-    def one(self, lower: float, upper: float) -> int:
-        return self.add(1, lower, upper)[0]
-
-    def bounds(self) -> tuple[Vector, Vector]:
-        return np.array(self.lower), np.array(self.upper)
-
-
-@dataclass(frozen=True)
-class JokerLayout:
-    """Where the joker part's columns are: after the kept sets, the readings' (one per
-    joker set and reading), the freed instances', then each host's (its copy; if freeing,
-    its freed count and each free place's fills, in `fills` order)."""
-
-    plan: JokerPlan
-    readings: int
-    freed: list[int]
-    fills: list[list[tuple[Tile, str]]]
-
-
-class _JokerRows:
-    """The rows of the joker part (joker_model.py says what they mean), and its columns."""
-
-    def __init__(
-        self, plan: JokerPlan, rows: _Rows, table_sets: Sequence[TileRow], rack: Vector
-    ) -> None:
-        self.plan = plan
-        self.rack = rack
-        self.table_sets = table_sets
-        numbers = [js.number for js in plan.joker_sets]
-        # A joker set is kept as it lies, or takes one of its readings.
-        self.choice = dict(zip(numbers, rows.add(len(numbers), 1.0, 1.0), strict=True))
-        # A set of jokers alone is kept as it lies.
-        self.alone = dict(
-            zip(plan.jokers_alone, rows.add(len(plan.jokers_alone), 1.0, 1.0), strict=True)
-        )
-        # Each joker of the reading taken lies in a host or is freed (its count, times the
-        # reading's column, equals that).
-        self.instance = rows.add(len(plan.instances), 0.0, 0.0)
-        # A joker is freed by a copy of its tile played from the rack, one copy each.
-        self.freeable = [
-            i
-            for i, inst in enumerate(plan.instances)
-            if inst.role is not None and rack[TILE_INDEX[inst.role]] > 0
-        ]
-        freed_tiles = sorted({plan.instances[i].role for i in self.freeable}, key=Tile.sort_key)  # type: ignore[arg-type]
-        self.cap = dict(zip(freed_tiles, rows.add(len(freed_tiles), -INFINITY, 0.0), strict=True))
-        # A tile of a joker set with two jokers or more anchors them in one host at most.
-        anchors = sorted(
-            {
-                (s, t)
-                for h in plan.hosts
-                for s, t in h.held
-                if not plan.locked and self._jokers_of(s) > 1
-            },
-            key=lambda anchor: (anchor[0], anchor[1].sort_key()),
-        )
-        self.anchor = dict(zip(anchors, rows.add(len(anchors), -INFINITY, 1.0), strict=True))
-        # Locked sets: a joker set is kept, or lies with all its real tiles in one host.
-        locked = numbers if plan.locked else []
-        self.lock = dict(zip(locked, rows.add(len(locked), 1.0, 1.0), strict=True))
-        self.freed_total = self.rack_count = self.real = None
-        self.place: list[dict[Tile, int]] = []
-        self.rackish: list[int] = []
-        self.room: list[int] = []
-        if plan.strict:
-            # STRICT: the freed jokers are the freeing hosts' freed ones.
-            self.freed_total = rows.one(0.0, 0.0)
-            rack_tiles = sorted(
-                {
-                    t
-                    for h in plan.hosts
-                    if h.freeing
-                    for t in h.free_places
-                    if rack[TILE_INDEX[t]] > 0
-                },
-                key=Tile.sort_key,
-            )
-            # Places counted as the rack's copies: no more than were played.
-            self.rack_count = dict(
-                zip(rack_tiles, rows.add(len(rack_tiles), -INFINITY, 0.0), strict=True)
-            )
-            real_tiles = sorted(
-                {t for h in plan.hosts for _, t in h.held}
-                | {t for h in plan.hosts if h.freeing for t in h.free_places},
-                key=Tile.sort_key,
-            )
-            # Places that hold real tiles (held places, freeing hosts' real fills, kept
-            # sets) hold no more than the copies there are (table and played).
-            table_counts = Counter(t for s in table_sets for t in s)
-            self.real = dict(
-                zip(
-                    real_tiles,
-                    rows.add(len(real_tiles), -INFINITY, [table_counts[t] for t in real_tiles]),
-                    strict=True,
-                )
-            )
-            for h in plan.hosts:
-                if not h.freeing:
-                    self.place.append({})
-                    self.rackish.append(-1)
-                    self.room.append(-1)
-                    continue
-                # Each free place of a freeing host copy holds one tile or joker.
-                self.place.append(
-                    dict(zip(h.free_places, rows.add(len(h.free_places), 0.0, 0.0), strict=True))
-                )
-                # A copy holding freed jokers holds two tiles from the rack: rack copies,
-                # or loose jokers not freed (2 x copy + freed <= those).
-                self.rackish.append(rows.one(-INFINITY, 0.0))
-                # Its freed jokers are among its loose ones.
-                self.room.append(rows.one(-INFINITY, 0.0))
-        self.fills: list[list[tuple[Tile, str]]] = []
-
-    def _jokers_of(self, number: int) -> int:
-        return self.table_sets[number].count(JOKER)
-
-    def played_entries(self, tile: Tile) -> dict[int, float]:
-        """A played tile's entries beyond its tile row: the copies that free jokers, and
-        the copies counted as the rack's, come out of it."""
-        entries = {}
-        for row in (
-            self.cap.get(tile),
-            (self.rack_count or {}).get(tile),
-            (self.real or {}).get(tile),
-        ):
-            if row is not None:
-                entries[row] = -1.0
-        return entries
-
-    def kept_entries(self, number: int, tiles: TileRow) -> dict[int, float]:
-        """A kept table set's entries beyond its tiles': its choice or lock, its real tiles."""
-        entries: dict[int, float] = {}
-        for row in (self.choice.get(number), self.alone.get(number), self.lock.get(number)):
-            if row is not None:
-                entries[row] = 1.0
-        for t in tiles:
-            if self.real is not None and t in self.real:
-                entries[self.real[t]] = entries.get(self.real[t], 0.0) + 1.0
-        return entries
-
-    def add_columns(self, columns: _Columns) -> None:
-        plan = self.plan
-        reading_column = {}
-        readings = 0
-        for js in plan.joker_sets:
-            for r in range(len(js.readings)):
-                # Joker set js takes reading r.
-                entries = {self.choice[js.number]: 1.0}
-                for i, inst in enumerate(plan.instances):
-                    if inst.set_number == js.number and inst.reading == r:
-                        entries[self.instance[i]] = -float(inst.copies)
-                columns.add(1, 0.0, entries)
-                reading_column[js.number, r] = readings
-                readings += 1
-        for i in self.freeable:
-            # Instance i is freed by a copy of its tile from the rack.
-            role = plan.instances[i].role
-            assert role is not None
-            entries = {self.instance[i]: 1.0, self.cap[role]: 1.0}
-            if self.freed_total is not None:
-                entries[self.freed_total] = -1.0
-            columns.add(1, 0.0, entries)
-        for n, host in enumerate(plan.hosts):
-            self.fills.append(self._add_host(columns, n, host))
-        self.layout = JokerLayout(plan, readings, self.freeable, self.fills)
-
-    def _add_host(self, columns: _Columns, n: int, host: Host) -> list[tuple[Tile, str]]:
-        """One host's columns: its copy; if freeing, its freed jokers and its fills."""
-        entries: dict[int, float] = {}
-        for i, _ in host.jokers:
-            entries[self.instance[i]] = entries.get(self.instance[i], 0.0) + 1.0
-        entries[_JOKER_ROW] = float(len(host.jokers))
-        for s, t in host.held:
-            entries[TILE_INDEX[t]] = 1.0
-            if (s, t) in self.anchor:
-                entries[self.anchor[s, t]] = 1.0
-            if self.real is not None:
-                entries[self.real[t]] = 1.0
-        for s in {s for s, _ in host.held}:
-            if s in self.lock:
-                entries[self.lock[s]] = 1.0
-        if not host.freeing:
-            # A core: its free places are filled as the pieces' are.
-            for t in host.free_places:
-                entries[TILE_INDEX[t]] = 1.0
-            columns.add(1, 0.0, entries)
-            return []
-        place, rackish, room = self.place[n], self.rackish[n], self.room[n]
-        entries |= {row: -1.0 for row in place.values()} | {rackish: 2.0}
-        columns.add(1, 0.0, entries)
-        # Freed jokers in the copy.
-        assert (
-            self.freed_total is not None and self.real is not None and self.rack_count is not None
-        )
-        columns.add(len(host.free_places), 0.0, {self.freed_total: 1.0, rackish: 1.0, room: 1.0})
-        fills = []
-        for t in host.free_places:
-            index = TILE_INDEX[t]
-            if not host.rack_only:
-                # A real tile at t (the table's copy, or the rack's not counted as such).
-                columns.add(1, 0.0, {place[t]: 1.0, index: 1.0, self.real[t]: 1.0})
-                fills.append((t, "real"))
-            if t in self.rack_count:
-                # The rack's copy of t, counted towards the two.
-                entries = {place[t]: 1.0, index: 1.0, self.real[t]: 1.0}
-                columns.add(1, 0.0, entries | {self.rack_count[t]: 1.0, rackish: -1.0})
-                fills.append((t, "rack"))
-            # A loose joker at t: from the rack, or freed.
-            columns.add(1, 0.0, {place[t]: 1.0, _JOKER_ROW: 1.0, rackish: -1.0, room: -1.0})
-            fills.append((t, "joker"))
-        return fills
-
-
-class _Columns:
-    """Collects columns in order: blocks built by numpy, and single ones between them."""
-
-    # The parts of a block, each a sequence with an item per column or per entry.
-    UPPER, COST, LENGTHS, ROWS, VALUES = range(5)
-
-    def __init__(self) -> None:
-        self.parts: list[tuple[Any, ...]] = []
-        self.singles: tuple[list[Any], ...] = ([], [], [], [], [])
-
-    def add_block(
-        self, upper: Vector, cost: Vector, lengths: Vector, rows: Vector, values: Vector
-    ) -> None:
-        """Columns whose entries are `rows` and `values`, `lengths[i]` of them for column i."""
-        self._close_singles()
-        self.parts.append((upper, cost, lengths, rows, values))
-
-    def add(self, upper: float, cost: float, entries: dict[int, float]) -> None:
-        singles = self.singles
-        singles[self.UPPER].append(float(upper))
-        singles[self.COST].append(float(cost))
-        singles[self.LENGTHS].append(len(entries))
-        singles[self.ROWS].extend(entries)
-        singles[self.VALUES].extend(entries.values())
-
-    def _close_singles(self) -> None:
-        if self.singles[self.UPPER]:
-            self.parts.append(self.singles)
-            self.singles = ([], [], [], [], [])
-
-    def mip(self, row_lower: Vector, row_upper: Vector) -> Mip:
-        self._close_singles()
-
-        def joined(part: int, dtype: Any) -> Vector:
-            return np.concatenate([p[part] for p in self.parts]).astype(dtype, copy=False)
-
-        lengths = joined(self.LENGTHS, np.int64)
-        return Mip(
-            cost=joined(self.COST, np.float64),
-            lower=np.zeros(len(lengths)),
-            upper=joined(self.UPPER, np.float64),
-            row_lower=row_lower,
-            row_upper=row_upper,
-            col_start=np.concatenate(([0], np.cumsum(lengths))).astype(np.int32),
-            col_index=joined(self.ROWS, np.int32),
-            col_value=joined(self.VALUES, np.float64),
-        )
-
-
-def read_solution(layout: Layout, values: Vector) -> Arrangement:
+def read_solution(layout: Layout, values: Floats) -> Arrangement:
     """The arrangement a backend's column values describe: candidates, then hosts."""
     counts = np.rint(values).astype(np.int64)
     arrangement = _read_candidates(layout, counts)
     if layout.jokers is not None:
-        _read_hosts(layout.jokers, counts[_joker_part_at(layout) :].tolist(), arrangement)
+        _read_hosts(layout.jokers, counts[layout.columns.jokers.start :].tolist(), arrangement)
     return arrangement
-
-
-def _joker_part_at(layout: Layout) -> int:
-    """The first column of the joker part: right after the kept sets'."""
-    pieces_and_played = len(layout.piece_numbers) + len(layout.played)
-    return pieces_and_played + len(layout.stand_ins) + layout.rack_jokers + layout.table_sets
 
 
 def _read_hosts(jokers: JokerLayout, counts: list[int], arrangement: Arrangement) -> None:
@@ -719,27 +408,24 @@ def _read_hosts(jokers: JokerLayout, counts: list[int], arrangement: Arrangement
         arrangement.holders.extend((s, number) for s in holding)
 
 
-def _read_candidates(layout: Layout, counts: Vector) -> Arrangement:
-    """The arrangement the columns' whole-number values describe (columns in build order)."""
+def _read_candidates(layout: Layout, counts: Ints) -> Arrangement:
+    """The arrangement the columns' whole-number values describe, group by group."""
+    ranges = layout.columns
     used = np.flatnonzero(counts)
-    played_at = len(layout.piece_numbers)
-    stand_ins_at = played_at + len(layout.played)
-    rack_joker_at = stand_ins_at + len(layout.stand_ins)
-    kept_at = rack_joker_at + layout.rack_jokers
     arrangement = Arrangement([], Counter(), Counter(), [])
     # Only the columns in use: a few dozen of a few hundred.
     for i, n in zip(used.tolist(), counts[used].tolist(), strict=True):
-        if i < played_at:
-            piece = layout.catalogue[layout.piece_numbers[i]]
+        if i in ranges.pieces:
+            piece = layout.catalogue[layout.piece_numbers[i - ranges.pieces.start]]
             arrangement.pieces.extend([piece] * n)
             for t in layout.absent.intersection(piece):
                 arrangement.stand_ins[t] += n
-        elif i < stand_ins_at:
-            arrangement.played[layout.played[i - played_at]] = n
-        elif i < rack_joker_at:
-            arrangement.stand_ins[layout.stand_ins[i - stand_ins_at]] = n
-        elif i < kept_at:
+        elif i in ranges.played:
+            arrangement.played[layout.played[i - ranges.played.start]] = n
+        elif i in ranges.stand_ins:
+            arrangement.stand_ins[layout.stand_ins[i - ranges.stand_ins.start]] = n
+        elif i in ranges.rack_jokers:
             arrangement.played[JOKER] = n
-        elif i < kept_at + layout.table_sets:
-            arrangement.kept.append(i - kept_at)
+        elif i in ranges.kept:
+            arrangement.kept.append(i - ranges.kept.start)
     return arrangement

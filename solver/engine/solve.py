@@ -226,6 +226,6 @@ def solve_model(
     if time_limit is not None:
         time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
     # No rack tile can join any set: nothing to decide, no backend needed.
-    if layout.played or layout.rack_jokers:
+    if layout.played or layout.columns.rack_jokers:
         return solver.solve(mip, time_limit), layout
     return Solution(None, proved=True), layout

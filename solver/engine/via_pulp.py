@@ -11,9 +11,9 @@ import tempfile
 from typing import Any
 
 from ..errors import SolverError
+from .builder import Mip
 from .highs import highs_solver
 from .lp import ABSOLUTE_GAP, INTEGRALITY_TOLERANCE, Solution
-from .model import Mip
 
 
 def _pulp_problem(mip: Mip) -> tuple[Any, list[Any]]:

@@ -1,0 +1,107 @@
+"""The candidate sets: every joker-free run of 3-5 and group of 3-4 a rule set allows,
+as matrices of tile rows, and the ones a position's tiles can make (model.py).
+
+Longer runs are cut into these and joined again for display (steps.py); counting a joker
+as the tile it stands for keeps the model to these 185 sets (197 with wraparound).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from ..rules import Rules
+from ..sets import candidate_sets
+from ..tiles import Tile
+from .builder import Floats, Indices, Ints
+from .tile_rows import JOKER_ROW, NO_TILE, TILE_INDEX
+
+# Jokers in play from which tiles with no copy in play are folded into them: with one,
+# few candidates fold, and folding cost more than it saved (dealt positions, side by
+# side with GLPK_MI: median ratio 0.236 without, 0.246 from one joker, 0.234-0.238 from
+# two; with two jokers in every position 0.316 -> 0.272).
+FOLD_FROM_JOKERS = 2
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The candidate sets of one rule set, as a padded matrix of tile indices, and the
+    same flattened (every tile of every set, set by set) to select columns by mask."""
+
+    sets: tuple[tuple[Tile, ...], ...]
+    tiles: Ints  # (sets, width) tile indices, padded with NO_TILE
+    lengths: Ints  # tiles in each set
+    entry_set: Ints  # the set each flattened tile belongs to
+    entry_row: Indices  # the flattened tiles' indices, as rows (int32)
+
+
+def _catalogue_of(sets: tuple[tuple[Tile, ...], ...], width: int) -> Catalogue:
+    tiles = np.full((len(sets), width), NO_TILE, dtype=np.int64)
+    for i, c in enumerate(sets):
+        tiles[i, : len(c)] = [TILE_INDEX[t] for t in c]
+    lengths = np.array([len(c) for c in sets], dtype=np.int64)
+    return Catalogue(
+        sets,
+        tiles,
+        lengths,
+        entry_set=np.repeat(np.arange(len(sets)), lengths),
+        entry_row=tiles[tiles != NO_TILE].astype(np.int32),
+    )
+
+
+@lru_cache(maxsize=8)
+def catalogue_for(rules: Rules) -> Catalogue:
+    return _catalogue_of(tuple(candidate_sets(rules)), 5)
+
+
+def makeable(in_play: Ints, jokers: int) -> npt.NDArray[np.bool_]:
+    """Which sets the tiles in play can make, jokers filling the places of tiles with no
+    copy in play: `in_play` holds each set's copies in play, a row a set (padding never 0)."""
+    makeable: npt.NDArray[np.bool_] = (in_play == 0).sum(axis=1) <= jokers
+    return makeable
+
+
+def fold_absent(
+    catalogue: Catalogue, usable: Ints, rows: Indices, available: Ints, upper: Ints
+) -> tuple[Ints, tuple[Ints, Floats, Ints, Ints, Floats]]:
+    """The usable candidates with the tiles that have no copy in play folded into jokers:
+    representatives in catalogue order, and their columns (upper, cost, lengths, rows,
+    values) as `_Columns.add_block` takes them.
+
+    A tile with no copy in play (none on the table or the rack) has a row saying that the
+    jokers standing in for it are as many as the candidates holding it. Substituted, each
+    candidate counts its absent tiles in the joker row instead, and candidates that then
+    hold the same tiles and as many jokers (R3 R4 R5, R5 R6 R7 and R5 B5 K5 for R5 and
+    two jokers) are one column, bounded by the sum of their bounds. Only the plain case:
+    there the place a joker fills changes nothing else (before opening it changes its
+    value; under the joker-retrieval rules, its role).
+    """
+    lengths = catalogue.lengths[usable]
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    is_absent = available[rows] == 0
+    absent_count = np.add.reduceat(is_absent.astype(np.int64), starts)
+    # A candidate holds a tile once: the sum of its present tiles' bits is their union.
+    bits = np.left_shift(np.int64(1), rows.astype(np.int64))
+    present = np.add.reduceat(np.where(is_absent, 0, bits), starts)
+    _, first, same = np.unique(present * 8 + absent_count, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    chosen = first[order]
+    # Entries: each representative's present tiles, then the joker row for its absent ones.
+    column = np.repeat(np.arange(len(usable)), lengths)
+    position = np.full(len(usable), -1)
+    position[chosen] = np.arange(len(chosen))
+    keep = ~is_absent & (position[column] >= 0)
+    with_jokers = np.flatnonzero(absent_count[chosen])
+    owners = np.concatenate([position[column[keep]], with_jokers])
+    in_order = np.argsort(owners, kind="stable")
+    block = (
+        np.bincount(same, weights=upper)[order],
+        np.zeros(len(chosen)),
+        lengths[chosen] - absent_count[chosen] + (absent_count[chosen] > 0),
+        np.concatenate([rows[keep], np.full(len(with_jokers), JOKER_ROW)])[in_order],
+        np.concatenate([np.ones(int(keep.sum())), absent_count[chosen][with_jokers]])[in_order],
+    )
+    return usable[chosen], block

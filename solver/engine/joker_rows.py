@@ -1,0 +1,219 @@
+"""The joker part of the model, where the table's jokers follow the rules as written:
+its rows (joker_model.py says what they mean) and its columns, after the kept sets'."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..tiles import JOKER, Tile
+from .builder import INFINITY, Columns, Ints, Rows
+from .joker_model import Host, JokerPlan, TileRow
+from .tile_rows import JOKER_ROW, TILE_INDEX
+
+
+@dataclass(frozen=True)
+class JokerLayout:
+    """Where the joker part's columns are: after the kept sets, the readings' (one per
+    joker set and reading), the freed instances', then each host's (its copy; if freeing,
+    its freed count and each free place's fills, in `fills` order)."""
+
+    plan: JokerPlan
+    readings: int
+    freed: list[int]
+    fills: list[list[tuple[Tile, str]]]
+
+
+class JokerRows:
+    """The rows of the joker part (joker_model.py says what they mean), and its columns."""
+
+    def __init__(
+        self, plan: JokerPlan, rows: Rows, table_sets: Sequence[TileRow], rack: Ints
+    ) -> None:
+        self.plan = plan
+        self.rack = rack
+        self.table_sets = table_sets
+        numbers = [js.number for js in plan.joker_sets]
+        # A joker set is kept as it lies, or takes one of its readings.
+        self.choice = dict(zip(numbers, rows.add(len(numbers), 1.0, 1.0), strict=True))
+        # A set of jokers alone is kept as it lies.
+        self.alone = dict(
+            zip(plan.jokers_alone, rows.add(len(plan.jokers_alone), 1.0, 1.0), strict=True)
+        )
+        # Each joker of the reading taken lies in a host or is freed (its count, times the
+        # reading's column, equals that).
+        self.instance = rows.add(len(plan.instances), 0.0, 0.0)
+        # A joker is freed by a copy of its tile played from the rack, one copy each.
+        self.freeable = [
+            i
+            for i, inst in enumerate(plan.instances)
+            if inst.role is not None and rack[TILE_INDEX[inst.role]] > 0
+        ]
+        freed_tiles = sorted({plan.instances[i].role for i in self.freeable}, key=Tile.sort_key)  # type: ignore[arg-type]
+        self.cap = dict(zip(freed_tiles, rows.add(len(freed_tiles), -INFINITY, 0.0), strict=True))
+        # A tile of a joker set with two jokers or more anchors them in one host at most.
+        anchors = sorted(
+            {
+                (s, t)
+                for h in plan.hosts
+                for s, t in h.held
+                if not plan.locked and self._jokers_of(s) > 1
+            },
+            key=lambda anchor: (anchor[0], anchor[1].sort_key()),
+        )
+        self.anchor = dict(zip(anchors, rows.add(len(anchors), -INFINITY, 1.0), strict=True))
+        # Locked sets: a joker set is kept, or lies with all its real tiles in one host.
+        locked = numbers if plan.locked else []
+        self.lock = dict(zip(locked, rows.add(len(locked), 1.0, 1.0), strict=True))
+        self.freed_total = self.rack_count = self.real = None
+        self.place: list[dict[Tile, int]] = []
+        self.rackish: list[int] = []
+        self.room: list[int] = []
+        if plan.strict:
+            # STRICT: the freed jokers are the freeing hosts' freed ones.
+            self.freed_total = rows.one(0.0, 0.0)
+            rack_tiles = sorted(
+                {
+                    t
+                    for h in plan.hosts
+                    if h.freeing
+                    for t in h.free_places
+                    if rack[TILE_INDEX[t]] > 0
+                },
+                key=Tile.sort_key,
+            )
+            # Places counted as the rack's copies: no more than were played.
+            self.rack_count = dict(
+                zip(rack_tiles, rows.add(len(rack_tiles), -INFINITY, 0.0), strict=True)
+            )
+            real_tiles = sorted(
+                {t for h in plan.hosts for _, t in h.held}
+                | {t for h in plan.hosts if h.freeing for t in h.free_places},
+                key=Tile.sort_key,
+            )
+            # Places that hold real tiles (held places, freeing hosts' real fills, kept
+            # sets) hold no more than the copies there are (table and played).
+            table_counts = Counter(t for s in table_sets for t in s)
+            self.real = dict(
+                zip(
+                    real_tiles,
+                    rows.add(len(real_tiles), -INFINITY, [table_counts[t] for t in real_tiles]),
+                    strict=True,
+                )
+            )
+            for h in plan.hosts:
+                if not h.freeing:
+                    self.place.append({})
+                    self.rackish.append(-1)
+                    self.room.append(-1)
+                    continue
+                # Each free place of a freeing host copy holds one tile or joker.
+                self.place.append(
+                    dict(zip(h.free_places, rows.add(len(h.free_places), 0.0, 0.0), strict=True))
+                )
+                # A copy holding freed jokers holds two tiles from the rack: rack copies,
+                # or loose jokers not freed (2 x copy + freed <= those).
+                self.rackish.append(rows.one(-INFINITY, 0.0))
+                # Its freed jokers are among its loose ones.
+                self.room.append(rows.one(-INFINITY, 0.0))
+        self.fills: list[list[tuple[Tile, str]]] = []
+
+    def _jokers_of(self, number: int) -> int:
+        return self.table_sets[number].count(JOKER)
+
+    def played_entries(self, tile: Tile) -> dict[int, float]:
+        """A played tile's entries beyond its tile row: the copies that free jokers, and
+        the copies counted as the rack's, come out of it."""
+        entries = {}
+        for row in (
+            self.cap.get(tile),
+            (self.rack_count or {}).get(tile),
+            (self.real or {}).get(tile),
+        ):
+            if row is not None:
+                entries[row] = -1.0
+        return entries
+
+    def kept_entries(self, number: int, tiles: TileRow) -> dict[int, float]:
+        """A kept table set's entries beyond its tiles': its choice or lock, its real tiles."""
+        entries: dict[int, float] = {}
+        for row in (self.choice.get(number), self.alone.get(number), self.lock.get(number)):
+            if row is not None:
+                entries[row] = 1.0
+        for t in tiles:
+            if self.real is not None and t in self.real:
+                entries[self.real[t]] = entries.get(self.real[t], 0.0) + 1.0
+        return entries
+
+    def add_columns(self, columns: Columns) -> None:
+        plan = self.plan
+        reading_column = {}
+        readings = 0
+        for js in plan.joker_sets:
+            for r in range(len(js.readings)):
+                # Joker set js takes reading r.
+                entries = {self.choice[js.number]: 1.0}
+                for i, inst in enumerate(plan.instances):
+                    if inst.set_number == js.number and inst.reading == r:
+                        entries[self.instance[i]] = -float(inst.copies)
+                columns.add(1, 0.0, entries)
+                reading_column[js.number, r] = readings
+                readings += 1
+        for i in self.freeable:
+            # Instance i is freed by a copy of its tile from the rack.
+            role = plan.instances[i].role
+            assert role is not None
+            entries = {self.instance[i]: 1.0, self.cap[role]: 1.0}
+            if self.freed_total is not None:
+                entries[self.freed_total] = -1.0
+            columns.add(1, 0.0, entries)
+        for n, host in enumerate(plan.hosts):
+            self.fills.append(self._add_host(columns, n, host))
+        self.layout = JokerLayout(plan, readings, self.freeable, self.fills)
+
+    def _add_host(self, columns: Columns, n: int, host: Host) -> list[tuple[Tile, str]]:
+        """One host's columns: its copy; if freeing, its freed jokers and its fills."""
+        entries: dict[int, float] = {}
+        for i, _ in host.jokers:
+            entries[self.instance[i]] = entries.get(self.instance[i], 0.0) + 1.0
+        entries[JOKER_ROW] = float(len(host.jokers))
+        for s, t in host.held:
+            entries[TILE_INDEX[t]] = 1.0
+            if (s, t) in self.anchor:
+                entries[self.anchor[s, t]] = 1.0
+            if self.real is not None:
+                entries[self.real[t]] = 1.0
+        for s in {s for s, _ in host.held}:
+            if s in self.lock:
+                entries[self.lock[s]] = 1.0
+        if not host.freeing:
+            # A core: its free places are filled as the pieces' are.
+            for t in host.free_places:
+                entries[TILE_INDEX[t]] = 1.0
+            columns.add(1, 0.0, entries)
+            return []
+        place, rackish, room = self.place[n], self.rackish[n], self.room[n]
+        entries |= {row: -1.0 for row in place.values()} | {rackish: 2.0}
+        columns.add(1, 0.0, entries)
+        # Freed jokers in the copy.
+        assert (
+            self.freed_total is not None and self.real is not None and self.rack_count is not None
+        )
+        columns.add(len(host.free_places), 0.0, {self.freed_total: 1.0, rackish: 1.0, room: 1.0})
+        fills = []
+        for t in host.free_places:
+            index = TILE_INDEX[t]
+            if not host.rack_only:
+                # A real tile at t (the table's copy, or the rack's not counted as such).
+                columns.add(1, 0.0, {place[t]: 1.0, index: 1.0, self.real[t]: 1.0})
+                fills.append((t, "real"))
+            if t in self.rack_count:
+                # The rack's copy of t, counted towards the two.
+                entries = {place[t]: 1.0, index: 1.0, self.real[t]: 1.0}
+                columns.add(1, 0.0, entries | {self.rack_count[t]: 1.0, rackish: -1.0})
+                fills.append((t, "rack"))
+            # A loose joker at t: from the rack, or freed.
+            columns.add(1, 0.0, {place[t]: 1.0, JOKER_ROW: 1.0, rackish: -1.0, room: -1.0})
+            fills.append((t, "joker"))
+        return fills
