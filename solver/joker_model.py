@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
 
@@ -74,7 +74,7 @@ class Host:
     # A freeing host whose free places are all the rack's tiles or loose jokers.
     rack_only: bool = False
 
-    @property
+    @cached_property
     def free_places(self) -> TileRow:
         taken = {t for _, t in self.jokers} | {t for _, t in self.held}
         return tuple(t for t in self.shape if t not in taken)
@@ -189,6 +189,8 @@ class _Shapes(NamedTuple):
     holding: dict[Tile, frozenset[int]]
     # Each shape's place of each of its tiles; groups have none (a group is whole anyway).
     places: tuple[dict[Tile, int] | None, ...]
+    # Each run's first and last numbers (0, 0 for a group).
+    ends: tuple[tuple[int, int], ...]
 
 
 @lru_cache(maxsize=8)
@@ -204,6 +206,9 @@ def _shapes(rules: Rules) -> _Shapes:
         {t: frozenset(at) for t, at in holding.items()},
         tuple(
             None if s[0].number == s[1].number else {t: i for i, t in enumerate(s)} for s in shapes
+        ),
+        tuple(
+            (0, 0) if s[0].number == s[1].number else (s[0].number, s[-1].number) for s in shapes
         ),
     )
 
@@ -336,12 +341,21 @@ def _cores(
             tuple((s, t if jokers_of[s] > 1 or rules.locked_joker_sets else None) for s, t in held),
         )
         taken = set(places)
+        numbers = [t.number for t in places]
+        lowest, highest = min(numbers), max(numbers)
+        # A run holding no 1 reads its places by number (a 1 may be a wrapping run's last).
+        by_number = lowest > 1
+        reach = CORE_REACH + (highest - lowest == 1)
         for at in sorted(shapes):
             if (at, key) in seen:
                 continue
-            shape = catalogue.shapes[at]
-            if not _within_reach(shape, catalogue.places[at], places):
+            first, last = catalogue.ends[at]
+            if by_number and first:
+                if lowest - first > reach or last - highest > reach:
+                    continue
+            elif not _within_reach(catalogue.shapes[at], catalogue.places[at], places):
                 continue
+            shape = catalogue.shapes[at]
             free = [t for t in shape if t not in taken]
             # Places no copy in play can fill need loose jokers.
             if sum(1 for t in free if available[t] == 0) > loose_jokers:
