@@ -24,6 +24,7 @@ Only this module, joker_model.py and the backends see integers and matrices.
 from __future__ import annotations
 
 import enum
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from .board import Board
-from .joker_model import Host, JokerPlan, TileRow, plan_jokers
+from .joker_model import Host, JokerPlan, OutOfTime, TileRow, plan_jokers
 from .rules import Rules
 from .sets import candidate_sets
 from .tiles import ALL_COLOURED, JOKER, Tile, tile_value
@@ -325,7 +326,7 @@ def build_model(
     meld_row, link_row = (
         rows.add(2, [0.0, -INFINITY], [INFINITY, 0.0]) if meld_only else (None, None)
     )
-    joker_rows = _JokerRows(plan, rows, table_sets, rack) if plan is not None else None
+    joker_rows = _JokerRows(plan, rows, table_sets, rack, deadline) if plan is not None else None
     if plain:
         # The plain case of the two loops below, by numpy: a played tile leaves the rack
         # for its tile's row; a joker standing in counts there and in the joker row.
@@ -443,9 +444,15 @@ class _JokerRows:
     """The rows of the joker part (joker_model.py says what they mean), and its columns."""
 
     def __init__(
-        self, plan: JokerPlan, rows: _Rows, table_sets: Sequence[TileRow], rack: Vector
+        self,
+        plan: JokerPlan,
+        rows: _Rows,
+        table_sets: Sequence[TileRow],
+        rack: Vector,
+        deadline: float | None = None,
     ) -> None:
         self.plan = plan
+        self.deadline = deadline
         self.rack = rack
         self.table_sets = table_sets
         numbers = [js.number for js in plan.joker_sets]
@@ -583,6 +590,9 @@ class _JokerRows:
                 entries[self.freed_total] = -1.0
             columns.add(1, 0.0, entries)
         for n, host in enumerate(plan.hosts):
+            # Thousands of hosts (STRICT) take tens of milliseconds: the deadline holds.
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime
             self.fills.append(self._add_host(columns, n, host))
         self.layout = JokerLayout(plan, readings, self.freeable, self.fills)
 

@@ -30,6 +30,11 @@ from .sets import read_meld
 from .tiles import JOKER, MAX_NUMBER, Tile, format_tiles, tile_value
 
 TileRow = tuple[Tile, ...]
+# Seconds an LP takes per row and column of its model, at most about, on the largest (the
+# whole STRICT model, 2,000-8,000 rows by 4,000-18,000 columns: 3-8e-9 measured a warm LP,
+# 80-400 ms; the first, from scratch, and a machine under load take several times that).
+# It keeps a time limit where an LP cannot be stopped.
+LP_SECONDS_PER_ENTRY = 5e-8
 
 
 class Status(enum.Enum):
@@ -115,10 +120,13 @@ def find_move(
             None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-3)
         )
 
-    bound = found = arrangement = looser = None
+    bound = found = arrangement = aside = None
     solution = Solution(None, proved=False)
+    looser = _looser(board)
+    if looser is not None and time_limit is not None:
+        # A legal move under every reading, at hand before anything can outrun the limit.
+        aside = _joker_sets_aside(board, goal, solver, left())
     try:
-        looser = _looser(board)
         if looser is not None:
             # Jokers free: among the optima, one keeping jokers at the tiles they stand for
             # (where freed jokers go anywhere, that tie-break cost more than it saved).
@@ -153,9 +161,10 @@ def find_move(
     if arrangement is None and not solution.proved and looser is not None:
         # Out of time: the best legal move at hand, the rack-only one or, legal under every
         # reading, one that leaves each set holding a joker as it lies.
-        found = found or _joker_sets_aside(board, goal, solver, left())
-        if found is not None:
-            return _move(board, found, False, started, backend)
+        at_hand = [a for a in (found, aside) if a is not None]
+        if at_hand:
+            best = max(at_hand, key=lambda a: _score(board, a, goal))
+            return _move(board, best, False, started, backend)
     if arrangement is None:
         return no_move(board, solution.proved, time.perf_counter() - started, backend)
     return _move(board, arrangement, solution.proved, started, backend)
@@ -308,6 +317,12 @@ def solve_model(
         mip = _keeping_roles(mip, layout, keep_roles)
     if time_limit is not None:
         time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
+        # An LP cannot be interrupted: the search starts its last one an LP's time early,
+        # and a model whose one LP outlasts the time left is not solved at all.
+        lp = LP_SECONDS_PER_ENTRY * mip.rows * mip.columns
+        if lp > time_limit:
+            raise OutOfTime
+        time_limit = max(time_limit - lp, 1e-3)
     # No rack tile can join any set: nothing to decide, no backend needed.
     if layout.played or layout.rack_jokers:
         return solver.solve(mip, time_limit), layout

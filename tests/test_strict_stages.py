@@ -15,7 +15,7 @@ from rummisolve.legality import check_move
 from rummisolve.model import Objective, read_solution
 from rummisolve.rules import Rules
 from rummisolve.sets import joker_roles
-from rummisolve.solve import Action, Move, find_move, solve_model
+from rummisolve.solve import Action, Move, Status, find_move, solve_model
 from rummisolve.tiles import ALL_COLOURED, JOKER, Tile, tile_value
 
 Score = tuple[int, int, int]
@@ -119,3 +119,21 @@ def test_set_readings_of_runs_and_groups(
             joker_roles(tiles, rules), key=lambda roles: [t.sort_key() for t in roles]
         )
         assert list(set_readings(tiles, rules)) == expected
+
+
+def test_a_time_limit_shorter_than_the_whole_model_gives_a_legal_move_at_hand() -> None:
+    """A large table where the replace answer breaks STRICT and the whole model takes
+    seconds: at 50 ms the answer is the best legal move found by then, not proved."""
+    (board,) = list(
+        generate_boards(
+            93,
+            7,
+            table_tiles=(40, 60),
+            rack_tiles=(10, 20),
+            jokers=(4, 4),
+            rules=Rules(tile_set=160),
+        )
+    )[92:]
+    move = find_move(board, time_limit=0.05)
+    assert check_move(board, move) == []
+    assert move.status is Status.FEASIBLE and move.is_move
