@@ -10,31 +10,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import numpy as np
-
 from .backends import DEFAULT_BACKEND, Backend, Solution, get_backend
 from .board import Board
 from .joker_model import OutOfTime
-from .joker_rules import joker_places, lay_jokers, set_readings
-from .model import (
-    Arrangement,
-    Layout,
-    Mip,
-    Objective,
-    build_model,
-    objective_value,
-    read_solution,
-)
+from .joker_rules import joker_places, lay_jokers
+from .model import Arrangement, Layout, Objective, build_model, objective_value, read_solution
 from .rules import JokerRetrieval, Rules
 from .sets import read_meld
 from .tiles import JOKER, MAX_NUMBER, Tile, format_tiles, tile_value
 
 TileRow = tuple[Tile, ...]
-# Seconds an LP takes per row and column of its model, at most about, on the largest (the
-# whole STRICT model, 2,000-8,000 rows by 4,000-18,000 columns: 3-8e-9 measured a warm LP,
-# 80-400 ms; the first, from scratch, and a machine under load take several times that).
-# It keeps a time limit where an LP cannot be stopped.
-LP_SECONDS_PER_ENTRY = 5e-8
 
 
 class Status(enum.Enum):
@@ -123,15 +108,12 @@ def find_move(
     bound = found = arrangement = aside = None
     solution = Solution(None, proved=False)
     looser = _looser(board)
-    if looser is not None and time_limit is not None:
-        # A legal move under every reading, at hand before anything can outrun the limit.
-        aside = _joker_sets_aside(board, goal, solver, left())
     try:
+        if looser is not None and time_limit is not None:
+            # A legal move under every reading, at hand before anything can outrun the limit.
+            aside = _joker_sets_aside(board, goal, solver, left())
         if looser is not None:
-            # Jokers free: among the optima, one keeping jokers at the tiles they stand for
-            # (where freed jokers go anywhere, that tie-break cost more than it saved).
-            keep = board if looser.rules.joker_retrieval is JokerRetrieval.FREE else None
-            solution, layout = solve_model(looser, goal, solver, left(), keep_roles=keep)
+            solution, layout = solve_model(looser, goal, solver, left())
             loose = _arrangement(layout, solution)
             if loose is None and solution.proved:  # nothing to play even so
                 return no_move(board, True, time.perf_counter() - started, backend)
@@ -294,6 +276,13 @@ def _move(
     )
 
 
+# Seconds an LP takes per row and column of its model, at most about, on the largest (the
+# whole STRICT model, 2,000-8,000 rows by 4,000-18,000 columns: 3-8e-9 measured a warm LP,
+# 80-400 ms; the first, from scratch, and a machine under load take several times that).
+# It keeps a time limit where an LP cannot be stopped.
+LP_SECONDS_PER_ENTRY = 5e-8
+
+
 def solve_model(
     board: Board,
     objective: Objective,
@@ -301,20 +290,15 @@ def solve_model(
     time_limit: float | None,
     rack_only_freeing: bool = False,
     cutoff: float | None = None,
-    keep_roles: Board | None = None,
 ) -> tuple[Solution, Layout]:
     """The model of the board and its solve: column values, and what they mean. The time
     limit counts the model's building too (joker_model.OutOfTime where that outruns it);
-    with a `cutoff` (an objective value reached already) only a better move is sought;
-    with `keep_roles`, among the best moves one is sought whose jokers stand for the tiles
-    that jokers of that board's table stand for (`_keeping_roles`)."""
+    with a `cutoff` (an objective value reached already) only a better move is sought."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     mip, layout = build_model(board, objective, rack_only_freeing, deadline)
     if cutoff is not None:
         mip = dataclasses.replace(mip, cutoff=cutoff)
-    if keep_roles is not None:
-        mip = _keeping_roles(mip, layout, keep_roles)
     if time_limit is not None:
         time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
         # An LP cannot be interrupted: the search starts its last one an LP's time early,
@@ -327,31 +311,6 @@ def solve_model(
     if layout.played or layout.rack_jokers:
         return solver.solve(mip, time_limit), layout
     return Solution(None, proved=True), layout
-
-
-def _keeping_roles(mip: Mip, layout: Layout, board: Board) -> Mip:
-    """The model with a last tie-break: jokers standing in for a tile that a joker of the
-    table stands for (in a reading of its set). A looser reading's best move that the
-    stricter rules pass is kept, and more of them pass where jokers stay at their tiles.
-
-    Each stand-in column of such a tile is worth 1, every other cost is multiplied by one
-    more than the jokers in play (the stand-ins' most): the old order is kept whole."""
-    roles = {
-        t
-        for s in board.table
-        if JOKER in s and not all(t.is_joker for t in s)
-        for reading in set_readings(s, board.rules)
-        for t in reading
-    }
-    first = len(layout.piece_numbers) + len(layout.played)
-    bonus = np.zeros(mip.columns)
-    for n, t in enumerate(layout.stand_ins):
-        if t in roles:
-            bonus[first + n] = 1.0
-    if not bonus.any():
-        return mip
-    jokers = board.rack.count(JOKER) + sum(s.count(JOKER) for s in board.table)
-    return dataclasses.replace(mip, cost=mip.cost * (jokers + 1) + bonus)
 
 
 def no_move(board: Board, proved: bool = True, seconds: float = 0.0, backend: str = "") -> Move:
