@@ -8,6 +8,9 @@ position `--repeat` times (its median kept). Three sets of positions: dealt ones
 official answer is never better than the casual one (a looser reading's optimum bounds it).
 
     python benchmarks/strict_vs_free.py            # writes results/strict-vs-free.jsonl
+
+`--before FILE` (an earlier run's results, of older code) copies that run's summary into
+this one's, so the file holds the figures before and after a change.
 """
 
 from __future__ import annotations
@@ -107,6 +110,14 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def earlier_summary(path: Path) -> dict[str, Any]:
+    """The summary record of an earlier run (its first line), without its rows."""
+    with path.open(encoding="utf-8") as lines:
+        summary: dict[str, Any] = json.loads(lines.readline())["summary"]
+    summary.pop("before", None)
+    return summary
+
+
 def commit() -> str:
     done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     return done.stdout.strip() or "unknown"
@@ -118,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", default=str(RESULTS / "strict-vs-free.jsonl"))
+    parser.add_argument("--before", help="an earlier run's results file, to keep its summary")
     args = parser.parse_args(argv)
     rows, summaries = [], {}
     for name, spec in GROUPS.items():
@@ -137,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         "args": vars(args),
         "summaries": summaries,
     }
+    if args.before:
+        record["before"] = earlier_summary(Path(args.before))
     write_jsonl(Path(args.out), [{"summary": record}, *rows])
     print(json.dumps(record, indent=1))
     return 0
