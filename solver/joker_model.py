@@ -189,7 +189,7 @@ class _Shapes(NamedTuple):
     holding: dict[Tile, frozenset[int]]
     # Each shape's place of each of its tiles; groups have none (a group is whole anyway).
     places: tuple[dict[Tile, int] | None, ...]
-    # Each run's first and last numbers (0, 0 for a group).
+    # Each run's first and last places as numbers (a wrapping run's 1 at 14; 0, 0: a group).
     ends: tuple[tuple[int, int], ...]
 
 
@@ -208,7 +208,8 @@ def _shapes(rules: Rules) -> _Shapes:
             None if s[0].number == s[1].number else {t: i for i, t in enumerate(s)} for s in shapes
         ),
         tuple(
-            (0, 0) if s[0].number == s[1].number else (s[0].number, s[-1].number) for s in shapes
+            (0, 0) if s[0].number == s[1].number else (s[0].number, s[0].number + len(s) - 1)
+            for s in shapes
         ),
     )
 
