@@ -41,8 +41,8 @@ from .sets import MIN_SET, candidate_shapes
 from .tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
-# A core reaches this many places past the places it must hold, on each side (one more
-# where those are two side by side: a core needs three places at least).
+# A core reaches this many places past the places it must hold, on each side (more where
+# those span fewer than three places: a core needs three places at least; `_reach`).
 CORE_REACH = 2
 
 
@@ -346,7 +346,7 @@ def _cores(
         lowest, highest = min(numbers), max(numbers)
         # A run holding no 1 reads its places by number (a 1 may be a wrapping run's last).
         by_number = lowest > 1
-        reach = CORE_REACH + (highest - lowest == 1)
+        reach = _reach(highest - lowest)
         for at in sorted(shapes):
             if (at, key) in seen:
                 continue
@@ -432,14 +432,21 @@ def _anchors_by_nearness(shape: TileRow, real: frozenset[Tile], at: list[Tile]) 
 
 
 def _within_reach(shape: TileRow, index: dict[Tile, int] | None, places: list[Tile]) -> bool:
-    """A core: a run reaching no more than CORE_REACH places past those it must hold (a
-    group is whole anyway). Any run holding them cuts into such a core and runs of three or
-    more: past the places held, a side of one or two places joins the core, a longer side
-    stays apart; only where the places held are two does a side of three join too.
-    `index`: the shape's place of each of its tiles (None for a group)."""
+    """A core: a run reaching no further past the places it must hold than `_reach` says
+    (a group is whole anyway). Any run holding them cuts into such a core and runs of three
+    or more. `index`: the shape's place of each of its tiles (None for a group)."""
     if index is None:
         return True
     lowest = min(index[t] for t in places)
     highest = max(index[t] for t in places)
-    reach = CORE_REACH + (highest - lowest == 1)
+    reach = _reach(highest - lowest)
     return lowest <= reach and len(shape) - 1 - highest <= reach
+
+
+def _reach(span: int) -> int:
+    """How far a core reaches past places `span` apart (first to last): past them a side
+    of one or two places joins the core, a longer side stays apart, and a core of fewer
+    than three places takes what it lacks from a side too. Two places side by side reach
+    three; one place alone (a locked set's one real tile, its jokers freed) reaches four:
+    K10 alone in K6 K7 K8 K9 K10 needs K8 K9, and K6 K7 cannot stand apart."""
+    return CORE_REACH + max(0, 2 - span)

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rummisolve.backends import get_backend
-from rummisolve.board import Board
+from rummisolve.board import Board, parse_board
 from rummisolve.generate import generate_boards
 from rummisolve.joker_rules import set_readings
 from rummisolve.legality import check_move
@@ -137,3 +137,16 @@ def test_a_time_limit_shorter_than_the_whole_model_gives_a_legal_move_at_hand() 
     move = find_move(board, time_limit=0.05)
     assert check_move(board, move) == []
     assert move.status is Status.FEASIBLE and move.is_move
+
+
+def test_a_locked_sets_one_tile_lies_where_its_freed_jokers_leave_it() -> None:
+    """K8 and K9 free both jokers of the locked K10 J J; K10 then lies in K6 J K8 K9 K10,
+    four places from its start: the replace reading's model (the looser stage under
+    STRICT) must hold that set too, or its bound is wrong (it gave 4 tiles, not 5)."""
+    for retrieval in ("replace", "strict"):
+        board = parse_board(
+            f"rules: joker-retrieval={retrieval} locked-joker-sets\n"
+            "table:\nK10 J J\nrack: K8 K9 K8 K6 K6\n"
+        )
+        move = find_move(board)
+        assert (move.tiles_played, check_move(board, move)) == (5, [])
