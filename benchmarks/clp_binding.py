@@ -48,9 +48,9 @@ from compare_rummikub_solver import judge, size_range
 from rummisolve.board import Board
 from rummisolve.engine import backends, clp
 from rummisolve.engine.backends import Backend
+from rummisolve.engine.builder import Mip
 from rummisolve.engine.highs import quiet_stdout
 from rummisolve.engine.lp import LpEnd, Solution
-from rummisolve.engine.builder import Mip
 from rummisolve.engine.model import Layout, read_solution
 from rummisolve.engine.solve import solve_model
 from rummisolve.engine.steps import laid_sets

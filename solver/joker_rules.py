@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
 
 from .board import Board
 from .rules import JokerRetrieval, Rules
-from .sets import joker_roles, read_meld
-from .tiles import JOKER, Tile, format_tiles
+from .sets import HIGH_ONE, MAX_GROUP, MIN_SET, joker_roles, read_meld, run_tile
+from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile, format_tiles
 
 TileRow = tuple[Tile, ...]
 
@@ -164,8 +165,55 @@ def _readings(row: TileRow, rules: Rules, by_role: bool) -> list[tuple[Role, ...
     they do not matter."""
     if not by_role:
         return [(None,) * row.count(JOKER)]
-    readings = sorted(joker_roles(row, rules), key=lambda roles: [t.sort_key() for t in roles])
-    return list(readings)
+    return list(set_readings(row, rules))
+
+
+def set_readings(row: TileRow, rules: Rules) -> tuple[tuple[Tile, ...], ...]:
+    """`joker_roles` of the row, sorted: every reading of its jokers, in one order."""
+    return _roles(tuple(sorted(row, key=Tile.sort_key)), rules.wraparound)
+
+
+@lru_cache(maxsize=4096)
+def _roles(row: TileRow, wraparound: bool) -> tuple[tuple[Tile, ...], ...]:
+    """`joker_roles` of the row (in any order: a reading never depends on it), sorted.
+
+    The checker and the model ask this of every set holding a joker, several times a
+    move, and `joker_roles` tries every shape of the set's length: here only the shapes
+    that can hold its real tiles are made, and a row once read is not read again."""
+    rules = Rules(wraparound=wraparound)
+    if read_meld(row, rules) is None:
+        return ()
+    real = frozenset(t for t in row if not t.is_joker)
+    jokers = len(row) - sum(1 for t in row if not t.is_joker)
+    if not real or len(real) + jokers != len(row):
+        # Jokers alone, or a tile twice (no set): every shape, as joker_roles tries them.
+        found = joker_roles(row, rules)
+    else:
+        found = _roles_by_shape(real, len(row), jokers, wraparound)
+    return tuple(sorted(found, key=lambda roles: [t.sort_key() for t in roles]))
+
+
+def _roles_by_shape(
+    real: frozenset[Tile], length: int, jokers: int, wraparound: bool
+) -> set[tuple[Tile, ...]]:
+    """The tiles the jokers stand for in each shape of `length` (as `candidate_shapes`
+    makes them) that holds the real tiles: runs of their colour, groups of their number."""
+    shapes: list[frozenset[Tile]] = []
+    colours = {t.colour for t in real}
+    if len(colours) == 1:
+        (colour,) = colours
+        assert colour is not None
+        last = HIGH_ONE if wraparound else MAX_NUMBER
+        for start in range(1, last - length + 2):
+            shapes.append(frozenset(run_tile(colour, p) for p in range(start, start + length)))
+    numbers = {t.number for t in real}
+    if MIN_SET <= length <= MAX_GROUP and len(numbers) == 1:
+        (number,) = numbers
+        missing = [c for c in COLOURS if Tile(c, number) not in real]
+        for chosen in combinations(missing, length - len(real)):
+            shapes.append(real | {Tile(c, number) for c in chosen})
+    roles = {tuple(sorted(shape - real, key=Tile.sort_key)) for shape in shapes if real <= shape}
+    return {r for r in roles if len(r) == jokers}
 
 
 def _fates(

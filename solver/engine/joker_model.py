@@ -31,17 +31,18 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
 
+from ..joker_rules import set_readings
 from ..rules import JokerRetrieval, Rules
-from ..sets import MIN_SET, candidate_shapes, joker_roles
+from ..sets import MIN_SET, candidate_shapes
 from ..tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
-# A core reaches this many places past the places it must hold, on each side (one more
-# where those are two side by side: a core needs three places at least).
+# A core reaches this many places past the places it must hold, on each side (more where
+# those span fewer than three places: a core needs three places at least; `_reach`).
 CORE_REACH = 2
 
 
@@ -73,7 +74,7 @@ class Host:
     # A freeing host whose free places are all the rack's tiles or loose jokers.
     rack_only: bool = False
 
-    @property
+    @cached_property
     def free_places(self) -> TileRow:
         taken = {t for _, t in self.jokers} | {t for _, t in self.held}
         return tuple(t for t in self.shape if t not in taken)
@@ -141,12 +142,9 @@ def plan_jokers(
         if not real:
             alone.append(number)
             continue
-        readings: tuple[tuple[Tile | None, ...], ...]
-        if by_role:
-            roles = sorted(joker_roles(row, rules), key=lambda rs: [t.sort_key() for t in rs])
-            readings = tuple(roles)
-        else:
-            readings = ((None,) * row.count(JOKER),)
+        readings: tuple[tuple[Tile | None, ...], ...] = (
+            set_readings(row, rules) if by_role else ((None,) * row.count(JOKER),)
+        )
         joker_sets.append(JokerSet(number, real, readings))
     instances: list[Instance] = []
     for js in joker_sets:
@@ -189,6 +187,10 @@ class _Shapes(NamedTuple):
     shapes: tuple[TileRow, ...]
     members: tuple[frozenset[Tile], ...]
     holding: dict[Tile, frozenset[int]]
+    # Each shape's place of each of its tiles; groups have none (a group is whole anyway).
+    places: tuple[dict[Tile, int] | None, ...]
+    # Each run's first and last places as numbers (a wrapping run's 1 at 14; 0, 0: a group).
+    ends: tuple[tuple[int, int], ...]
 
 
 @lru_cache(maxsize=8)
@@ -202,6 +204,13 @@ def _shapes(rules: Rules) -> _Shapes:
         shapes,
         tuple(frozenset(s) for s in shapes),
         {t: frozenset(at) for t, at in holding.items()},
+        tuple(
+            None if s[0].number == s[1].number else {t: i for i, t in enumerate(s)} for s in shapes
+        ),
+        tuple(
+            (0, 0) if s[0].number == s[1].number else (s[0].number, s[0].number + len(s) - 1)
+            for s in shapes
+        ),
     )
 
 
@@ -271,7 +280,7 @@ def _hosts(
             if sum(1 for t in free if available[t] == 0) > loose_jokers:
                 continue
             if not by_role:
-                if parts_in and _within_reach(shape, places):
+                if parts_in and _within_reach(shape, catalogue.places[at], places):
                     yield Host(shape, jokers, held, freeing=False)
                 continue
             from_rack = sum(1 for t in free if rack[t] > 0) + min(rack_jokers, len(free))
@@ -332,11 +341,23 @@ def _cores(
             jokers,
             tuple((s, t if jokers_of[s] > 1 or rules.locked_joker_sets else None) for s, t in held),
         )
+        taken = set(places)
+        numbers = [t.number for t in places]
+        lowest, highest = min(numbers), max(numbers)
+        # A run holding no 1 reads its places by number (a 1 may be a wrapping run's last).
+        by_number = lowest > 1
+        reach = _reach(highest - lowest)
         for at in sorted(shapes):
-            shape = catalogue.shapes[at]
-            if (at, key) in seen or not _within_reach(shape, places):
+            if (at, key) in seen:
                 continue
-            free = [t for t in shape if t not in set(places)]
+            first, last = catalogue.ends[at]
+            if by_number and first:
+                if lowest - first > reach or last - highest > reach:
+                    continue
+            elif not _within_reach(catalogue.shapes[at], catalogue.places[at], places):
+                continue
+            shape = catalogue.shapes[at]
+            free = [t for t in shape if t not in taken]
             # Places no copy in play can fill need loose jokers.
             if sum(1 for t in free if available[t] == 0) > loose_jokers:
                 continue
@@ -410,13 +431,22 @@ def _anchors_by_nearness(shape: TileRow, real: frozenset[Tile], at: list[Tile]) 
     return sorted(held, key=lambda t: min(abs(index[t] - index[j]) for j in at))
 
 
-def _within_reach(shape: TileRow, places: list[Tile]) -> bool:
-    """A core: a run reaching no more than CORE_REACH places past those it must hold (a
-    group is whole anyway). Any run holding them cuts into such a core and runs of three or
-    more: past the places held, a side of one or two places joins the core, a longer side
-    stays apart; only where the places held are two does a side of three join too."""
-    if shape[0].number == shape[1].number:
+def _within_reach(shape: TileRow, index: dict[Tile, int] | None, places: list[Tile]) -> bool:
+    """A core: a run reaching no further past the places it must hold than `_reach` says
+    (a group is whole anyway). Any run holding them cuts into such a core and runs of three
+    or more. `index`: the shape's place of each of its tiles (None for a group)."""
+    if index is None:
         return True
-    index = [i for i, t in enumerate(shape) if t in set(places)]
-    reach = CORE_REACH + (max(index) - min(index) == 1)
-    return min(index) <= reach and len(shape) - 1 - max(index) <= reach
+    lowest = min(index[t] for t in places)
+    highest = max(index[t] for t in places)
+    reach = _reach(highest - lowest)
+    return lowest <= reach and len(shape) - 1 - highest <= reach
+
+
+def _reach(span: int) -> int:
+    """How far a core reaches past places `span` apart (first to last): past them a side
+    of one or two places joins the core, a longer side stays apart, and a core of fewer
+    than three places takes what it lacks from a side too. Two places side by side reach
+    three; one place alone (a locked set's one real tile, its jokers freed) reaches four:
+    K10 alone in K6 K7 K8 K9 K10 needs K8 K9, and K6 K7 cannot stand apart."""
+    return CORE_REACH + max(0, 2 - span)

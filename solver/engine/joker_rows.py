@@ -3,13 +3,14 @@ its rows (joker_model.py says what they mean) and its columns, after the kept se
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..tiles import JOKER, Tile
 from .builder import INFINITY, Columns, Ints, Rows
-from .joker_model import Host, JokerPlan, TileRow
+from .joker_model import Host, JokerPlan, OutOfTime, TileRow
 from .tile_rows import JOKER_ROW, TILE_INDEX
 
 
@@ -29,9 +30,15 @@ class JokerRows:
     """The rows of the joker part (joker_model.py says what they mean), and its columns."""
 
     def __init__(
-        self, plan: JokerPlan, rows: Rows, table_sets: Sequence[TileRow], rack: Ints
+        self,
+        plan: JokerPlan,
+        rows: Rows,
+        table_sets: Sequence[TileRow],
+        rack: Ints,
+        deadline: float | None = None,
     ) -> None:
         self.plan = plan
+        self.deadline = deadline
         self.rack = rack
         self.table_sets = table_sets
         numbers = [js.number for js in plan.joker_sets]
@@ -169,6 +176,9 @@ class JokerRows:
                 entries[self.freed_total] = -1.0
             columns.add(1, 0.0, entries)
         for n, host in enumerate(plan.hosts):
+            # Thousands of hosts (STRICT) take tens of milliseconds: the deadline holds.
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime
             self.fills.append(self._add_host(columns, n, host))
         self.layout = JokerLayout(plan, readings, self.freeable, self.fills)
 

@@ -200,16 +200,21 @@ def build_model(
             rack_only_freeing,
             deadline,
         )
-    return _Builder(board, objective, position, plan).build()
+    return _Builder(board, objective, position, plan, deadline).build()
 
 
 class _Builder:
     """One model's rows and columns, group by group (the order of `ColumnRanges`)."""
 
     def __init__(
-        self, board: Board, objective: Objective, position: _Position, plan: JokerPlan | None
+        self,
+        board: Board,
+        objective: Objective,
+        position: _Position,
+        plan: JokerPlan | None,
+        deadline: float | None,
     ) -> None:
-        self.board, self.position, self.plan = board, position, plan
+        self.board, self.position, self.plan, self.deadline = board, position, plan, deadline
         self.weights = _weights(board, objective)
         # Plain: opened, and no joker of the table bound by the rules as written; there
         # the place a joker fills changes nothing else, and columns are built by numpy.
@@ -237,7 +242,9 @@ class _Builder:
             self.meld_row, self.link_row = self.rows.add(2, [0.0, -INFINITY], [INFINITY, 0.0])
         joker_rows = None
         if self.plan is not None:
-            joker_rows = JokerRows(self.plan, self.rows, position.table_sets, position.rack)
+            joker_rows = JokerRows(
+                self.plan, self.rows, position.table_sets, position.rack, self.deadline
+            )
         played, stand_ins = self._played(joker_rows), self._stand_ins()
         rack_jokers = self._rack_jokers()
         kept = self._kept(joker_rows)

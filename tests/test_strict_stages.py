@@ -1,0 +1,153 @@
+"""find_move solves STRICT in stages (the replace reading, the rack-only restriction, the
+whole model with a cutoff): on joker-heavy positions its answers are the whole strict
+model's optimum. And the checker's readings of a set are joker_roles' own."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rummisolve.board import Board, parse_board
+from rummisolve.engine.backends import get_backend
+from rummisolve.engine.model import read_solution
+from rummisolve.engine.solve import find_move, solve_model
+from rummisolve.generate import generate_boards
+from rummisolve.joker_rules import set_readings
+from rummisolve.legality import check_move
+from rummisolve.move import Action, Move, Objective, Status
+from rummisolve.rules import Rules
+from rummisolve.sets import joker_roles
+from rummisolve.tiles import ALL_COLOURED, JOKER, Tile, tile_value
+
+Score = tuple[int, int, int]
+
+
+def _can_free_a_joker(board: Board) -> bool:
+    """A rack tile is one that a joker of the table stands for (in a reading of its set):
+    the positions where STRICT and REPLACE part."""
+    roles = {
+        t
+        for s in board.table
+        if JOKER in s and not all(t.is_joker for t in s)
+        for reading in set_readings(s, board.rules)
+        for t in reading
+    }
+    return not roles.isdisjoint(board.rack)
+
+
+def _score(board: Board, tiles: int, value: int, kept: int, goal: Objective) -> Score:
+    return (tiles, value, kept) if goal is Objective.TILES else (value, tiles, kept)
+
+
+def _move_score(board: Board, move: Move, goal: Objective) -> Score:
+    kept = sum(1 for step in move.steps if step.action is Action.KEEP) if move.is_move else 0
+    return _score(board, move.tiles_played, move.value_played, kept, goal)
+
+
+def _whole_model_score(board: Board, goal: Objective) -> Score:
+    """The optimum of the whole strict model, solved at once (no stages, no cutoff)."""
+    solution, layout = solve_model(board, goal, get_backend("clp"), None)
+    assert solution.proved
+    if solution.values is None:
+        return (0, 0, 0)
+    arrangement = read_solution(layout, solution.values)
+    if not +arrangement.played:
+        return (0, 0, 0)
+    tiles = sum(arrangement.played.values())
+    penalty = board.rules.joker_penalty
+    value = sum(tile_value(t, penalty) * n for t, n in arrangement.played.items())
+    return _score(board, tiles, value, len(arrangement.kept), goal)
+
+
+def _positions(count: int, seed: int, rules: Rules, jokers: tuple[int, int]) -> list[Board]:
+    boards = generate_boards(
+        count, seed, table_tiles=(12, 30), rack_tiles=(6, 14), jokers=jokers, rules=rules
+    )
+    return [b for b in boards if _can_free_a_joker(b)]
+
+
+def _agree(boards: list[Board], goal: Objective) -> None:
+    for board in boards:
+        move = find_move(board, goal)
+        assert check_move(board, move) == []
+        assert _move_score(board, move, goal) == _whole_model_score(board, goal), board
+
+
+def test_the_stages_reach_the_whole_models_optimum_with_two_jokers() -> None:
+    boards = _positions(500, 11, Rules(), (2, 2))
+    assert len(boards) > 120
+    _agree(boards, Objective.TILES)
+
+
+def test_the_stages_reach_the_whole_models_optimum_with_four_jokers() -> None:
+    boards = _positions(100, 12, Rules(tile_set=160), (4, 4))
+    assert len(boards) > 40
+    _agree(boards, Objective.TILES)
+
+
+def test_the_stages_reach_the_whole_models_optimum_on_points() -> None:
+    boards = _positions(150, 13, Rules(), (2, 2))
+    _agree(boards, Objective.VALUE)
+
+
+ROWS = st.tuples(
+    st.lists(st.sampled_from(ALL_COLOURED), max_size=13), st.integers(0, 3), st.booleans()
+)
+
+
+@given(ROWS)
+def test_set_readings_are_joker_roles_sorted(drawn: tuple[list[Tile], int, bool]) -> None:
+    real, jokers, wraparound = drawn
+    rules = Rules(wraparound=wraparound)
+    row = (*real, *(JOKER,) * jokers)
+    expected = sorted(joker_roles(row, rules), key=lambda roles: [t.sort_key() for t in roles])
+    assert list(set_readings(row, rules)) == expected
+
+
+@given(st.sampled_from(ALL_COLOURED), st.integers(2, 13), st.integers(1, 3), st.booleans())
+def test_set_readings_of_runs_and_groups(
+    first: Tile, length: int, jokers: int, wraparound: bool
+) -> None:
+    """Rows that are sets (the random rows above rarely are): a run or a group with some
+    of its tiles replaced by jokers."""
+    rules = Rules(wraparound=wraparound)
+    run = [Tile(first.colour, 1 + (first.number + i - 1) % 13) for i in range(length)]
+    group = [t for t in ALL_COLOURED if t.number == first.number][: min(length, 4)]
+    for row in (run, group):
+        kept = row[: max(0, len(row) - jokers)]
+        tiles = (*kept, *(JOKER,) * min(jokers, len(row)))
+        expected = sorted(
+            joker_roles(tiles, rules), key=lambda roles: [t.sort_key() for t in roles]
+        )
+        assert list(set_readings(tiles, rules)) == expected
+
+
+def test_a_time_limit_shorter_than_the_whole_model_gives_a_legal_move_at_hand() -> None:
+    """A large table where the replace answer breaks STRICT and the whole model takes
+    seconds: at 50 ms the answer is the best legal move found by then, not proved."""
+    (board,) = list(
+        generate_boards(
+            93,
+            7,
+            table_tiles=(40, 60),
+            rack_tiles=(10, 20),
+            jokers=(4, 4),
+            rules=Rules(tile_set=160),
+        )
+    )[92:]
+    move = find_move(board, time_limit=0.05)
+    assert check_move(board, move) == []
+    assert move.status is Status.FEASIBLE and move.is_move
+
+
+def test_a_locked_sets_one_tile_lies_where_its_freed_jokers_leave_it() -> None:
+    """K8 and K9 free both jokers of the locked K10 J J; K10 then lies in K6 J K8 K9 K10,
+    four places from its start: the replace reading's model (the looser stage under
+    STRICT) must hold that set too, or its bound is wrong (it gave 4 tiles, not 5)."""
+    for retrieval in ("replace", "strict"):
+        board = parse_board(
+            f"rules: joker-retrieval={retrieval} locked-joker-sets\n"
+            "table:\nK10 J J\nrack: K8 K9 K8 K6 K6\n"
+        )
+        move = find_move(board)
+        assert (move.tiles_played, check_move(board, move)) == (5, [])
