@@ -11,7 +11,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -19,17 +20,20 @@ import pytest
 from click.testing import CliRunner
 
 from rummisolve.batch import (
+    BatchError,
     BatchSettings,
     BoardResult,
+    Outcome,
     Workers,
     board_paths,
+    run_batch,
     solve_path,
 )
-from rummisolve.batch import pool as pool_module
 from rummisolve.batch import rows as rows_module
+from rummisolve.batch.pool import Task
 from rummisolve.board import MAX_BOARD_BYTES
 from rummisolve.cli import cli
-from rummisolve.engine.backends import DEFAULT_BACKEND
+from rummisolve.engine.backends import DEFAULT_BACKEND, get_backend
 from rummisolve.errors import SolverError
 from rummisolve.move import Move, no_move
 
@@ -288,6 +292,13 @@ def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyP
     ]
 
 
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
 class RunningBatch(NamedTuple):
     """A batch of generated boards in a process (and session) of its own, and its first row."""
 
@@ -340,35 +351,32 @@ def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
     )
 
 
-def test_a_board_that_kills_its_worker_is_its_own_error_row(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A crash inside a solver library takes its worker process with it: the worker is
-    replaced, its chunk solved again a board at a time, and the board that kills a worker
-    alone gets an error row. The workers are forked after the patch (forked even if
-    HiGHS runs here, which is safe as they die before any solve)."""
-    solve = pool_module.solve_path
+def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
+    """A crash inside a solver library, as the batch sees it: the worker process gone."""
+    return os._exit(1) if path.endswith("b.txt") else solve_path(path, settings)
 
-    def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
-        return os._exit(1) if path.endswith("b.txt") else solve(path, settings)
 
-    monkeypatch.setattr(pool_module, "solve_path", crash_on_b)
-    monkeypatch.setattr(pool_module, "highs_started", lambda: False)
-    # One chunk of all three: a.txt and c.txt are lost with b.txt's first worker.
-    monkeypatch.setattr(pool_module, "_chunks", lambda paths, jobs: [pool_module._Task(0, paths)])
-    code, out, err = run(".", "--jobs", "2", "--format", "jsonl")
-    rows = without_times(out)
+def one_chunk(paths: Sequence[str], jobs: int) -> list[Task]:
+    return [Task(0, paths)]
+
+
+def test_a_board_that_kills_its_worker_is_its_own_error_row(folder: Path) -> None:
+    """The worker is replaced, its chunk solved again a board at a time, and the board
+    that kills a worker alone gets an error row. One chunk of all three: a.txt and c.txt
+    are lost with b.txt's first worker."""
+    settings = BatchSettings()
+    paths = board_paths(["."])
+    workers = Workers(settings, 2, solve=crash_on_b, chunks=one_chunk)
+    results = list(run_batch(paths, settings, 2, workers))
     b = str(Path("sub", "b.txt"))
     crash = (
         f"{b}: the solver crashed on this board (its worker process died:"
         " killed, or a crash inside a solver library)"
     )
-    assert code == 1
-    assert [row["file"] for row in rows] == ["a.txt", b, str(Path("sub", "c.txt"))]
-    assert rows[1] == {"file": b, "error": crash}
-    assert [row["tiles_played"] for row in (rows[0], rows[2])] == [3, 1]
-    assert err.splitlines()[0] == crash
-    assert summary(err) == "3 boards in T s (2 jobs): 2 solved, 0 no move, 1 failed"
+    assert [r.file for r in results] == ["a.txt", b, str(Path("sub", "c.txt"))]
+    assert [r.outcome for r in results] == [Outcome.SOLVED, Outcome.FAILED, Outcome.SOLVED]
+    assert json.loads(results[1].row) == {"file": b, "error": crash}
+    assert [json.loads(results[i].row)["tiles_played"] for i in (0, 2)] == [3, 1]
 
 
 def test_ctrl_c_during_cbc_solves_leaves_no_files_behind(tmp_path: Path) -> None:
@@ -403,56 +411,50 @@ def test_ctrl_c_in_a_pipeline_is_an_interrupt_not_a_broken_pipe(tmp_path: Path) 
     assert re.fullmatch(r"(.*\n)?interrupted: \d+ of 400 boards written\n", err, re.DOTALL)
 
 
-def test_a_worker_that_cannot_be_started_again_ends_the_batch(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def start_unless_gone(gone: Path, backend: str) -> object:
+    if gone.exists():
+        raise SolverError(f"backend {backend}: gone")
+    return get_backend(backend)
+
+
+def crash_on_b_for_good(gone: Path, path: str, settings: BatchSettings) -> BoardResult:
+    if path.endswith("b.txt"):
+        gone.touch()
+        os._exit(1)
+    return solve_path(path, settings)
+
+
+def test_a_worker_that_cannot_be_started_again_ends_the_batch(folder: Path) -> None:
     """Once b.txt kills its worker, no new worker can start its solver: after a few tries
-    the batch ends with one message (forked workers see the patches)."""
+    the batch ends with one message."""
     gone = folder / "solver-gone"
-    start, solve = pool_module.get_backend, pool_module.solve_path
-
-    def get_backend(name: str) -> object:
-        if gone.exists():
-            raise SolverError(f"backend {name}: gone")
-        return start(name)
-
-    def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
-        if path.endswith("b.txt"):
-            gone.touch()
-            os._exit(1)
-        return solve(path, settings)
-
-    monkeypatch.setattr(pool_module, "get_backend", get_backend)
-    monkeypatch.setattr(pool_module, "solve_path", crash_on_b)
-    monkeypatch.setattr(pool_module, "highs_started", lambda: False)
-    code, _out, err = run(".", "--jobs", "2", "--format", "jsonl")
-    assert code == 1
-    assert err.splitlines()[-1] == "Error: a worker process died and could not be started again"
+    settings = BatchSettings()
+    start, solve = partial(start_unless_gone, gone), partial(crash_on_b_for_good, gone)
+    workers = Workers(settings, 2, start=start, solve=solve)
+    with pytest.raises(BatchError, match=r"^a worker process died and could not be started again$"):
+        list(run_batch(board_paths(["."]), settings, 2, workers))
 
 
 def test_a_worker_killed_from_outside_is_replaced(tmp_path: Path) -> None:
     """kill -9 on a worker in the middle of a batch: every board still gets its answer."""
     batch = RunningBatch.start(tmp_path, 300)
-    pid = batch.process.pid
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    os.kill(int(children[0]), signal.SIGKILL)
+    # The workers are the fork server's children: the batch's grandchildren.
+    workers = [w for child in children(batch.process.pid) for w in children(child)]
+    os.kill(workers[0], signal.SIGKILL)
     rows, err = batch.finish()
     assert len(rows) == 300
     # The board being solved as the kill came is solved again, not blamed.
     assert (batch.process.returncode, [row for row in rows if "error" in row]) == (0, []), err
 
 
-def test_a_worker_whose_solver_cannot_start_says_why(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def no_solver(name: str) -> None:
-        raise SolverError(f"backend {name}: no solver library found")
+def no_solver(backend: str) -> object:
+    raise SolverError(f"backend {backend}: no solver library found")
 
-    monkeypatch.setattr(pool_module, "get_backend", no_solver)
-    monkeypatch.setattr(pool_module, "highs_started", lambda: False)  # forked, patched
-    code, out, err = run(".", "--jobs", "2")
-    assert (code, out) == (1, "")
-    assert err == f"Error: backend {DEFAULT_BACKEND}: no solver library found\n"
+
+def test_a_worker_whose_solver_cannot_start_says_why() -> None:
+    message = rf"^backend {DEFAULT_BACKEND}: no solver library found$"
+    with pytest.raises(BatchError, match=message):
+        Workers(BatchSettings(), 2, start=no_solver)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
