@@ -3,15 +3,13 @@ that turns interrupts and unwritable output into one line."""
 
 from __future__ import annotations
 
-import signal
-
 import click
 
 from .. import __version__
 from .batch import batch, bench
 from .generate import generate
 from .hint import check, hint
-from .interrupts import cannot_write, flush_stdout, on_ctrl_c, reader_gone
+from .interrupts import INTERRUPT, cannot_write, flush_stdout, reader_gone
 from .play import play, score
 from .rules import rules_command
 
@@ -27,15 +25,21 @@ for command in (rules_command, check, hint, generate, batch, bench, score, play)
 
 
 def main() -> None:
-    signal.signal(signal.SIGINT, on_ctrl_c)
+    """The command, and its end: the exit status of an interrupt is the signal's (INT or
+    TERM), and once it ends no signal cuts its clean-up short."""
+    INTERRUPT.install()
     try:
-        cli(prog_name="rummisolve")
-    except SystemExit:
-        flush_stdout()
-        raise
-    except BrokenPipeError:
-        reader_gone()
-    except OSError as error:
-        # Only writing the output fails outside a command (`--help > /dev/full`): the
-        # commands turn their own errors into messages.
-        cannot_write(error)
+        try:
+            cli(prog_name="rummisolve")
+        except SystemExit:
+            flush_stdout()
+            raise
+        except BrokenPipeError:
+            reader_gone()
+        except OSError as error:
+            # Only writing the output fails outside a command (`--help > /dev/full`): the
+            # commands turn their own errors into messages.
+            cannot_write(error)
+    except SystemExit as end:
+        INTERRUPT.ignore()
+        raise SystemExit(INTERRUPT.exit_status(end.code)) from None
