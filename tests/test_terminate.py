@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from rummisolve.cli import cli
+from rummisolve.cli.interrupts import INTERRUPTED, Interrupt
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
@@ -199,3 +200,18 @@ def test_generate_keeps_whole_boards_and_no_partial_file(
     assert CliRunner().invoke(cli, ["check", str(out / f"gen-{written:06d}.txt")]).exit_code == 0
     assert last.startswith("# rummisolve generate")
     generate.assert_nothing_left()
+
+
+def test_a_signal_while_a_row_is_written_stops_right_after_it() -> None:
+    """The first INT or TERM inside `held` waits for the row; its status is the signal's."""
+    interrupt = Interrupt()
+    written = []
+    with pytest.raises(KeyboardInterrupt), interrupt.held():
+        os.kill(os.getpid(), signal.SIGTERM)
+        written.append("the whole row")
+    assert written == ["the whole row"]
+    assert (interrupt.came, interrupt.exit_status(INTERRUPTED), interrupt.exit_status(1)) == (
+        True,
+        143,
+        1,
+    )

@@ -51,11 +51,14 @@ class Interrupt:
     def held(self) -> Iterator[None]:
         """A row written whole: a signal that comes meanwhile stops the command right
         after it (a row cut short would be a wrong row, or a blocked pipe's half)."""
+        previous: list[Any] = [signal.signal(s, self.on_signal) for s in self.SIGNALS]
         self.holding = True
         try:
             yield
         finally:
             self.holding = False
+            for number, handler in zip(self.SIGNALS, previous, strict=True):
+                signal.signal(number, handler)
         if self.came:
             raise KeyboardInterrupt
 
