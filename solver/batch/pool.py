@@ -1,10 +1,9 @@
 """Worker processes for a batch: chunks of boards out, finished rows back, in input order.
 
 Each worker reads, solves, checks and formats its boards and sends back finished rows,
-so the parent only writes text. Each has a connection of its own and holds at most two
-chunks (the one it solves and the next, so it never waits for the parent), and at most
-WINDOW_PER_JOB chunks a worker are out or waiting for an earlier one: a batch of any
-length holds a bounded number of rows.
+so the parent only writes text. Each has a connection of its own and holds one chunk at
+a time, and at most WINDOW_PER_JOB chunks a worker are out or waiting for an earlier
+one: a batch of any length holds a bounded number of rows.
 
 Workers are forked from a fork server: a process of one thread, started for them with
 the solver's modules loaded. Never from this process, whose solvers may run threads that
@@ -14,11 +13,11 @@ spawned.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import multiprocessing
 import os
 import signal
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any, NamedTuple, NoReturn
@@ -34,10 +33,6 @@ MAX_CHUNK = 16
 
 
 CHUNKS_PER_JOB = 8
-
-
-# Chunks a worker holds: the one it solves and the next.
-IN_FLIGHT_PER_JOB = 2
 
 
 # Chunks out or done, per worker, from the one to be written next on.
@@ -181,48 +176,43 @@ class Workers:
         """Every board's result in the order of `paths`.
 
         A worker that dies (killed, or a crash inside a solver library) is replaced, and
-        what it held is handed out again before anything new: the chunk it was solving a
-        board at a time, and a board that kills a worker twice alone gets an error row
-        (once may be a kill from outside).
+        what it held is handed out again before anything new: a chunk a board at a time,
+        and a board that kills a worker twice alone gets an error row (once may be a kill
+        from outside).
         """
         jobs = len(self.processes)
         fresh = iter(self.chunks(paths, jobs))
         again: list[Task] = []  # a heap: the earliest first, all before the fresh ones
-        held: list[deque[Task]] = [deque() for _ in range(jobs)]
+        held: list[Task | None] = [None] * jobs
         done: dict[int, list[BoardResult]] = {}
         died_alone: set[int] = set()
         written = 0
 
         def hand_out(number: int) -> None:
-            while len(held[number]) < IN_FLIGHT_PER_JOB:
-                # Tasks handed out again go whatever the window: the next row may be one.
-                if not again and len(done) + sum(map(len, held)) >= WINDOW_PER_JOB * jobs:
-                    return
-                task = heapq.heappop(again) if again else next(fresh, None)
-                if task is None:
-                    return
-                held[number].append(task)
-                try:
+            out = len(done) + sum(task is not None for task in held)
+            # Tasks handed out again go whatever the window: the next row may be one.
+            if held[number] is not None or (not again and out >= WINDOW_PER_JOB * jobs):
+                return
+            task = heapq.heappop(again) if again else next(fresh, None)
+            if task is not None:
+                held[number] = task
+                with contextlib.suppress(OSError):  # it died: `wait` sees it
                     self.connections[number].send(task.paths)
-                except OSError:
-                    return  # it died: `wait` sees it
 
         def died(number: int) -> None:
-            lost = list(held[number])
-            held[number].clear()
+            lost, held[number] = held[number], None
             self._replace(number)
-            if lost:
-                crashed, *rest = lost
-                if len(crashed.paths) > 1:
-                    rest += [Task(crashed.first + i, [p]) for i, p in enumerate(crashed.paths)]
-                elif crashed.first in died_alone:
-                    path = crashed.paths[0]
-                    done[crashed.first] = [failed(path, _crash(path), self.settings)]
-                else:
-                    died_alone.add(crashed.first)
-                    rest.append(crashed)
-                for task in rest:
-                    heapq.heappush(again, task)
+            if lost is None:
+                return
+            if len(lost.paths) > 1:
+                for at, path in enumerate(lost.paths, start=lost.first):
+                    heapq.heappush(again, Task(at, [path]))
+            elif lost.first in died_alone:
+                path = lost.paths[0]
+                done[lost.first] = [failed(path, _crash(path), self.settings)]
+            else:
+                died_alone.add(lost.first)
+                heapq.heappush(again, lost)
 
         while written < len(paths):
             while written in done:
@@ -235,9 +225,9 @@ class Workers:
                 break
             ready = wait([*self.connections, *(p.sentinel for p in self.processes)])
             for number in range(jobs):
-                connection = self.connections[number]
-                if connection in ready and (results := _receive(connection)) is not None:
-                    done[held[number].popleft().first] = results
+                connection, task = self.connections[number], held[number]
+                if connection in ready and task and (results := _receive(connection)):
+                    done[task.first], held[number] = results, None
                 elif connection in ready or self.processes[number].sentinel in ready:
                     died(number)
 
