@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import NamedTuple
@@ -24,15 +24,16 @@ from rummisolve.batch import (
     BatchSettings,
     BoardResult,
     Outcome,
+    Tally,
     Workers,
     board_paths,
     run_batch,
     solve_path,
 )
-from rummisolve.batch import rows as rows_module
 from rummisolve.batch.pool import Task
-from rummisolve.board import MAX_BOARD_BYTES
+from rummisolve.board import MAX_BOARD_BYTES, Board
 from rummisolve.cli import cli
+from rummisolve.cli.tables import batch_summary
 from rummisolve.engine.backends import DEFAULT_BACKEND, get_backend
 from rummisolve.errors import SolverError
 from rummisolve.move import Move, no_move
@@ -195,14 +196,29 @@ def test_check_expected_mismatch_fails_the_batch(folder: Path) -> None:
     assert summary(err).endswith("; expect: 2 checked, 1 mismatched, 1 unchecked")
 
 
-def test_an_answer_a_time_limit_cut_short_is_not_checked(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def nothing_found(board: Board, *how: object) -> Move:
+    """A search the time limit cut short before it found any move."""
+    return no_move(board, False)
+
+
+def batch_of(
+    paths: list[str], settings: BatchSettings, find: Callable[..., Move]
+) -> tuple[Tally, str]:
+    """The tally of a one-job batch that asks `find` for each move, and its summary."""
+    tally = Tally()
+    for path in paths:
+        tally.add(solve_path(path, settings, find=find))
+    jobs, seconds = 1, 0.0
+    return tally, batch_summary(tally, seconds, jobs, settings.check_expected)
+
+
+def test_an_answer_a_time_limit_cut_short_is_not_checked(folder: Path) -> None:
     """It may fall short of the expected answer without any bug: neither ok nor mismatch."""
-    monkeypatch.setattr(rows_module, "find_move", lambda board, *args: no_move(board, False))
-    code, out, err = run("a.txt", "--check-expected", "--jobs", "1", "--format", "jsonl")
-    assert (code, without_times(out)[0]["check"]) == (0, "unproved")
-    assert summary(err).endswith("; expect: 0 checked, 0 mismatched, 1 unchecked")
+    settings = BatchSettings(check_expected=True)
+    result = solve_path("a.txt", settings, find=nothing_found)
+    assert (json.loads(result.row)["check"], result.checked) == ("unproved", False)
+    _, said = batch_of(["a.txt"], settings, nothing_found)
+    assert said.endswith("; expect: 0 checked, 0 mismatched, 1 unchecked")
 
 
 def test_a_folder_and_a_link_to_it_beside_it_are_walked_once(folder: Path) -> None:
@@ -221,12 +237,9 @@ def test_check_expected_needs_the_tiles_objective(folder: Path) -> None:
     assert "expect lines record answers under --objective tiles" in err
 
 
-def test_an_illegal_answer_is_that_boards_error(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_illegal_answer_is_that_boards_error(folder: Path) -> None:
     """check_move sees every answer: a solver bug shows as a failed board, not a move."""
-    monkeypatch.setattr(rows_module, "check_move", lambda board, move: ["not a valid set: R1"])
-    result = solve_path("a.txt", BatchSettings())
+    result = solve_path("a.txt", BatchSettings(), check=lambda board, move: ["not a valid set: R1"])
     assert result.row == json.dumps(
         {
             "file": "a.txt",
@@ -581,25 +594,21 @@ def test_csv_quotes_line_breaks_in_file_names(folder: Path) -> None:
     assert [r[0] for r in records[1:]] == [name, "a.txt"]
 
 
-def test_a_solver_error_names_the_board(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_solver_error_names_the_board(folder: Path) -> None:
     def failing(*args: object) -> Move:
         raise SolverError("the solver failed: cbc: cannot execute /nowhere/cbc")
 
-    monkeypatch.setattr(rows_module, "find_move", failing)
-    code, out, err = run("a.txt", "--jobs", "1", "--format", "jsonl")
+    result = solve_path("a.txt", BatchSettings(), find=failing)
     message = "a.txt: the solver failed: cbc: cannot execute /nowhere/cbc"
-    assert (code, errors(out), err.splitlines()[0]) == (1, {"a.txt": message}, message)
+    assert (errors(result.row), result.error) == ({"a.txt": message}, message)
 
 
-def test_boards_the_time_limit_left_unsolved_are_not_no_move(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_boards_the_time_limit_left_unsolved_are_not_no_move(folder: Path) -> None:
     """A search cut short with nothing found has not shown that nothing can be played."""
-    monkeypatch.setattr(rows_module, "find_move", lambda board, *args: no_move(board, False))
-    code, _out, err = run(".", "--jobs", "1", "--time-limit", "0.001")
-    assert (code, summary(err)) == (
-        0,
-        "3 boards in T s (1 job): 0 solved, 0 no move, 0 failed,"
+    tally, said = batch_of(board_paths(["."]), BatchSettings(), nothing_found)
+    assert (tally.passed, said) == (
+        True,
+        "3 boards in 0.000 s (1 job): 0 solved, 0 no move, 0 failed,"
         " 3 with nothing found in the time limit",
     )
 
