@@ -120,9 +120,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp) / "boards"
         sizes = ["--table-tiles", args.table_tiles, "--rack-tiles", args.rack_tiles]
+        deal = ["generate", "--count", str(args.boards), "--seed", str(args.seed)]
         subprocess.run(
-            [sys.executable, "-m", "rummisolve", "generate", "--count", str(args.boards)]
-            + ["--seed", str(args.seed), "--out", str(folder), *sizes],
+            [sys.executable, "-m", "rummisolve", *deal, "--out", str(folder), *sizes],
             check=True,
             stdout=subprocess.DEVNULL,
             env=environment(None),

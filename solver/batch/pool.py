@@ -47,6 +47,10 @@ START_SECONDS = 60.0
 START_ATTEMPTS = 3
 
 
+# How long a worker stopped by TERM may take to stop the CBC run it waits for, if any.
+STOP_SECONDS = 2.0
+
+
 class BatchError(RummisolveError):
     """The batch itself cannot go on (a single board's failure is only that board's row)."""
 
@@ -245,7 +249,10 @@ class Workers:
         """Worker `number`, stopped or dead: waited for, its connection closed, and what a
         solve it was in the middle of left behind removed."""
         process = self.processes[number]
-        process.join()
+        process.join(STOP_SECONDS)
+        if process.exitcode is None:  # inside a long call to a solver library
+            process.kill()
+            process.join()
         self.connections[number].close()
         if process.pid is not None:
             remove_leftovers(process.pid)
