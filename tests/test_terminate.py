@@ -120,7 +120,7 @@ def generate_boards(folder: Path, count: int, seed: int, *sizes: str) -> list[Pa
 @pytest.fixture
 def boards(tmp_path: Path) -> Path:
     folder = tmp_path / "boards"
-    generate_boards(folder, 60, 9, "--table-tiles", "10-30", "--rack-tiles", "5-10")
+    generate_boards(folder, 200, 9, "--table-tiles", "10-30", "--rack-tiles", "5-10")
     return folder
 
 
@@ -178,7 +178,7 @@ def test_batch_keeps_its_rows_says_so_and_leaves_nothing(
     ]
     assert re.fullmatch(
         rf"{len(rows)} boards? in [0-9.]+ s \(2 jobs\): .*\n"
-        rf"interrupted: {len(rows)} of 60 boards written\n",
+        rf"interrupted: {len(rows)} of 200 boards written\n",
         err,
     )
     batch.assert_nothing_left()
