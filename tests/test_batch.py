@@ -11,7 +11,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -19,18 +20,21 @@ import pytest
 from click.testing import CliRunner
 
 from rummisolve.batch import (
+    BatchError,
     BatchSettings,
     BoardResult,
+    Outcome,
+    Tally,
     Workers,
     board_paths,
+    run_batch,
     solve_path,
 )
-from rummisolve.batch import pool as pool_module
-from rummisolve.batch import rows as rows_module
-from rummisolve.board import MAX_BOARD_BYTES
+from rummisolve.batch.pool import Task
+from rummisolve.board import MAX_BOARD_BYTES, Board
 from rummisolve.cli import cli
-from rummisolve.engine import backends
-from rummisolve.engine.backends import DEFAULT_BACKEND
+from rummisolve.cli.tables import batch_summary
+from rummisolve.engine.backends import DEFAULT_BACKEND, get_backend
 from rummisolve.errors import SolverError
 from rummisolve.move import Move, no_move
 
@@ -192,14 +196,29 @@ def test_check_expected_mismatch_fails_the_batch(folder: Path) -> None:
     assert summary(err).endswith("; expect: 2 checked, 1 mismatched, 1 unchecked")
 
 
-def test_an_answer_a_time_limit_cut_short_is_not_checked(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def nothing_found(board: Board, *how: object) -> Move:
+    """A search the time limit cut short before it found any move."""
+    return no_move(board, False)
+
+
+def batch_of(
+    paths: list[str], settings: BatchSettings, find: Callable[..., Move]
+) -> tuple[Tally, str]:
+    """The tally of a one-job batch that asks `find` for each move, and its summary."""
+    tally = Tally()
+    for path in paths:
+        tally.add(solve_path(path, settings, find=find))
+    jobs, seconds = 1, 0.0
+    return tally, batch_summary(tally, seconds, jobs, settings.check_expected)
+
+
+def test_an_answer_a_time_limit_cut_short_is_not_checked(folder: Path) -> None:
     """It may fall short of the expected answer without any bug: neither ok nor mismatch."""
-    monkeypatch.setattr(rows_module, "find_move", lambda board, *args: no_move(board, False))
-    code, out, err = run("a.txt", "--check-expected", "--jobs", "1", "--format", "jsonl")
-    assert (code, without_times(out)[0]["check"]) == (0, "unproved")
-    assert summary(err).endswith("; expect: 0 checked, 0 mismatched, 1 unchecked")
+    settings = BatchSettings(check_expected=True)
+    result = solve_path("a.txt", settings, find=nothing_found)
+    assert (json.loads(result.row)["check"], result.checked) == ("unproved", False)
+    _, said = batch_of(["a.txt"], settings, nothing_found)
+    assert said.endswith("; expect: 0 checked, 0 mismatched, 1 unchecked")
 
 
 def test_a_folder_and_a_link_to_it_beside_it_are_walked_once(folder: Path) -> None:
@@ -218,12 +237,9 @@ def test_check_expected_needs_the_tiles_objective(folder: Path) -> None:
     assert "expect lines record answers under --objective tiles" in err
 
 
-def test_an_illegal_answer_is_that_boards_error(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_illegal_answer_is_that_boards_error(folder: Path) -> None:
     """check_move sees every answer: a solver bug shows as a failed board, not a move."""
-    monkeypatch.setattr(rows_module, "check_move", lambda board, move: ["not a valid set: R1"])
-    result = solve_path("a.txt", BatchSettings())
+    result = solve_path("a.txt", BatchSettings(), check=lambda board, move: ["not a valid set: R1"])
     assert result.row == json.dumps(
         {
             "file": "a.txt",
@@ -289,6 +305,13 @@ def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyP
     ]
 
 
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
 class RunningBatch(NamedTuple):
     """A batch of generated boards in a process (and session) of its own, and its first row."""
 
@@ -341,35 +364,32 @@ def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
     )
 
 
-def test_a_board_that_kills_its_worker_is_its_own_error_row(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A crash inside a solver library takes its worker process with it: the worker is
-    replaced, its chunk solved again a board at a time, and the board that kills a worker
-    alone gets an error row. The workers are forked after the patch (forked even if
-    HiGHS runs here, which is safe as they die before any solve)."""
-    solve = rows_module.solve_path
+def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
+    """A crash inside a solver library, as the batch sees it: the worker process gone."""
+    return os._exit(1) if path.endswith("b.txt") else solve_path(path, settings)
 
-    def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
-        return os._exit(1) if path.endswith("b.txt") else solve(path, settings)
 
-    monkeypatch.setattr(pool_module, "solve_path", crash_on_b)
-    monkeypatch.setattr(pool_module, "highs_started", lambda: False)
-    # One chunk of all three: a.txt and c.txt are lost with b.txt's first worker.
-    monkeypatch.setattr(pool_module, "_chunks", lambda paths, jobs: [pool_module._Task(0, paths)])
-    code, out, err = run(".", "--jobs", "2", "--format", "jsonl")
-    rows = without_times(out)
+def one_chunk(paths: Sequence[str], jobs: int) -> list[Task]:
+    return [Task(0, paths)]
+
+
+def test_a_board_that_kills_its_worker_is_its_own_error_row(folder: Path) -> None:
+    """The worker is replaced, its chunk solved again a board at a time, and the board
+    that kills a worker alone gets an error row. One chunk of all three: a.txt and c.txt
+    are lost with b.txt's first worker."""
+    settings = BatchSettings()
+    paths = board_paths(["."])
+    workers = Workers(settings, 2, solve=crash_on_b, chunks=one_chunk)
+    results = list(run_batch(paths, settings, 2, workers))
     b = str(Path("sub", "b.txt"))
     crash = (
         f"{b}: the solver crashed on this board (its worker process died:"
         " killed, or a crash inside a solver library)"
     )
-    assert code == 1
-    assert [row["file"] for row in rows] == ["a.txt", b, str(Path("sub", "c.txt"))]
-    assert rows[1] == {"file": b, "error": crash}
-    assert [row["tiles_played"] for row in (rows[0], rows[2])] == [3, 1]
-    assert err.splitlines()[0] == crash
-    assert summary(err) == "3 boards in T s (2 jobs): 2 solved, 0 no move, 1 failed"
+    assert [r.file for r in results] == ["a.txt", b, str(Path("sub", "c.txt"))]
+    assert [r.outcome for r in results] == [Outcome.SOLVED, Outcome.FAILED, Outcome.SOLVED]
+    assert json.loads(results[1].row) == {"file": b, "error": crash}
+    assert [json.loads(results[i].row)["tiles_played"] for i in (0, 2)] == [3, 1]
 
 
 def test_ctrl_c_during_cbc_solves_leaves_no_files_behind(tmp_path: Path) -> None:
@@ -404,56 +424,50 @@ def test_ctrl_c_in_a_pipeline_is_an_interrupt_not_a_broken_pipe(tmp_path: Path) 
     assert re.fullmatch(r"(.*\n)?interrupted: \d+ of 400 boards written\n", err, re.DOTALL)
 
 
-def test_a_worker_that_cannot_be_started_again_ends_the_batch(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def start_unless_gone(gone: Path, backend: str) -> object:
+    if gone.exists():
+        raise SolverError(f"backend {backend}: gone")
+    return get_backend(backend)
+
+
+def crash_on_b_for_good(gone: Path, path: str, settings: BatchSettings) -> BoardResult:
+    if path.endswith("b.txt"):
+        gone.touch()
+        os._exit(1)
+    return solve_path(path, settings)
+
+
+def test_a_worker_that_cannot_be_started_again_ends_the_batch(folder: Path) -> None:
     """Once b.txt kills its worker, no new worker can start its solver: after a few tries
-    the batch ends with one message (forked workers see the patches)."""
+    the batch ends with one message."""
     gone = folder / "solver-gone"
-    start, solve = backends.get_backend, rows_module.solve_path
-
-    def get_backend(name: str) -> object:
-        if gone.exists():
-            raise SolverError(f"backend {name}: gone")
-        return start(name)
-
-    def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
-        if path.endswith("b.txt"):
-            gone.touch()
-            os._exit(1)
-        return solve(path, settings)
-
-    monkeypatch.setattr(pool_module, "get_backend", get_backend)
-    monkeypatch.setattr(pool_module, "solve_path", crash_on_b)
-    monkeypatch.setattr(pool_module, "highs_started", lambda: False)
-    code, _out, err = run(".", "--jobs", "2", "--format", "jsonl")
-    assert code == 1
-    assert err.splitlines()[-1] == "Error: a worker process died and could not be started again"
+    settings = BatchSettings()
+    start, solve = partial(start_unless_gone, gone), partial(crash_on_b_for_good, gone)
+    workers = Workers(settings, 2, start=start, solve=solve)
+    with pytest.raises(BatchError, match=r"^a worker process died and could not be started again$"):
+        list(run_batch(board_paths(["."]), settings, 2, workers))
 
 
 def test_a_worker_killed_from_outside_is_replaced(tmp_path: Path) -> None:
     """kill -9 on a worker in the middle of a batch: every board still gets its answer."""
     batch = RunningBatch.start(tmp_path, 300)
-    pid = batch.process.pid
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    os.kill(int(children[0]), signal.SIGKILL)
+    # The workers are the fork server's children: the batch's grandchildren.
+    workers = [w for child in children(batch.process.pid) for w in children(child)]
+    os.kill(workers[0], signal.SIGKILL)
     rows, err = batch.finish()
     assert len(rows) == 300
     # The board being solved as the kill came is solved again, not blamed.
     assert (batch.process.returncode, [row for row in rows if "error" in row]) == (0, []), err
 
 
-def test_a_worker_whose_solver_cannot_start_says_why(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def no_solver(name: str | None) -> None:
-        raise SolverError(f"backend {name or DEFAULT_BACKEND}: no solver library found")
+def no_solver(backend: str | None) -> object:
+    raise SolverError(f"backend {backend or DEFAULT_BACKEND}: no solver library found")
 
-    monkeypatch.setattr(pool_module, "get_backend", no_solver)
-    monkeypatch.setattr(pool_module, "highs_started", lambda: False)  # forked, patched
-    code, out, err = run(".", "--jobs", "2")
-    assert (code, out) == (1, "")
-    assert err == f"Error: backend {DEFAULT_BACKEND}: no solver library found\n"
+
+def test_a_worker_whose_solver_cannot_start_says_why() -> None:
+    message = rf"^backend {DEFAULT_BACKEND}: no solver library found$"
+    with pytest.raises(BatchError, match=message):
+        Workers(BatchSettings(), 2, start=no_solver)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -580,25 +594,21 @@ def test_csv_quotes_line_breaks_in_file_names(folder: Path) -> None:
     assert [r[0] for r in records[1:]] == [name, "a.txt"]
 
 
-def test_a_solver_error_names_the_board(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_solver_error_names_the_board(folder: Path) -> None:
     def failing(*args: object) -> Move:
         raise SolverError("the solver failed: cbc: cannot execute /nowhere/cbc")
 
-    monkeypatch.setattr(rows_module, "find_move", failing)
-    code, out, err = run("a.txt", "--jobs", "1", "--format", "jsonl")
+    result = solve_path("a.txt", BatchSettings(), find=failing)
     message = "a.txt: the solver failed: cbc: cannot execute /nowhere/cbc"
-    assert (code, errors(out), err.splitlines()[0]) == (1, {"a.txt": message}, message)
+    assert (errors(result.row), result.error) == ({"a.txt": message}, message)
 
 
-def test_boards_the_time_limit_left_unsolved_are_not_no_move(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_boards_the_time_limit_left_unsolved_are_not_no_move(folder: Path) -> None:
     """A search cut short with nothing found has not shown that nothing can be played."""
-    monkeypatch.setattr(rows_module, "find_move", lambda board, *args: no_move(board, False))
-    code, _out, err = run(".", "--jobs", "1", "--time-limit", "0.001")
-    assert (code, summary(err)) == (
-        0,
-        "3 boards in T s (1 job): 0 solved, 0 no move, 0 failed,"
+    tally, said = batch_of(board_paths(["."]), BatchSettings(), nothing_found)
+    assert (tally.passed, said) == (
+        True,
+        "3 boards in 0.000 s (1 job): 0 solved, 0 no move, 0 failed,"
         " 3 with nothing found in the time limit",
     )
 

@@ -491,7 +491,8 @@ def dealt_with_ctrl_c(after: int) -> Callable[..., Iterator[Board]]:
 def test_cli_ctrl_c_stops_after_a_whole_board(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("rummisolve.cli.generate.generate_boards", dealt_with_ctrl_c(after=3))
+    """Ctrl-C while board 4 is dealt: it stops at once, the three before it whole."""
+    monkeypatch.setattr("rummisolve.cli.generate.generate_boards", dealt_with_ctrl_c(after=4))
     args = ["generate", "--count", "100", "--seed", "5", "--out", str(tmp_path)]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 130
@@ -503,7 +504,7 @@ def test_cli_ctrl_c_stops_after_a_whole_board(
 
 
 def test_cli_ctrl_c_on_stdout_ends_with_whole_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("rummisolve.cli.generate.generate_boards", dealt_with_ctrl_c(after=2))
+    monkeypatch.setattr("rummisolve.cli.generate.generate_boards", dealt_with_ctrl_c(after=3))
     result = CliRunner().invoke(cli, ["generate", "--count", "100", "--seed", "5"])
     assert result.exit_code == 130
     assert result.stderr == "interrupted: 2 boards written\n"

@@ -136,12 +136,23 @@ def test_output_to_a_full_disk_is_one_line(args: list[str]) -> None:
     )
 
 
-def test_a_folder_nested_past_the_recursion_limit_is_walked(tmp_path: Path) -> None:
+def test_a_folder_nested_past_the_recursion_limit_is_walked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    depth = sys.getrecursionlimit() + 200
     deep = tmp_path
-    for _ in range(sys.getrecursionlimit() + 200):
+    for _ in range(depth):
         deep = deep / "d"
         deep.mkdir()
     (deep / "b.txt").write_text(PUZZLE.read_text())
-    code, out, _ = run("batch", str(tmp_path), "--jobs", "1", "--format", "csv")
-    assert code == 0
-    assert out.splitlines()[1].startswith(f"{deep / 'b.txt'},optimal,3,12,")
+    try:
+        code, out, _ = run("batch", str(tmp_path), "--jobs", "1", "--format", "csv")
+        assert code == 0
+        assert out.splitlines()[1].startswith(f"{deep / 'b.txt'},optimal,3,12,")
+    finally:
+        # Removed from the bottom up, a step at a time: pytest's own clean-up recurses.
+        monkeypatch.chdir(deep)
+        os.unlink("b.txt")
+        for _ in range(depth):
+            os.chdir("..")
+            os.rmdir("d")

@@ -37,7 +37,7 @@ def _boards_below(folder: str) -> list[str]:
     than by recursion (a folder nested a thousand deep is a RecursionError for os.walk
     before Python 3.12), in os.walk's top-down order."""
     boards: list[Path] = []
-    seen = {os.path.realpath(folder)}
+    seen = {_identity(folder)}
     waiting = [folder]
     while waiting:
         root = waiting.pop()
@@ -51,14 +51,25 @@ def _boards_below(folder: str) -> list[str]:
         # would loop for ever, and a link beside it would give its boards twice.
         kept = []
         for name, _, _ in sorted((e for e in listed if e[1]), key=lambda e: (e[2], e[0])):
-            real = os.path.realpath(os.path.join(root, name))
-            if real not in seen:
-                seen.add(real)
+            identity = _identity(os.path.join(root, name))
+            if identity not in seen:
+                seen.add(identity)
                 kept.append(name)
         files = [name for name, is_dir, _ in listed if not is_dir]
         boards.extend(Path(root, name) for name in files + kept if name.endswith(".txt"))
         waiting.extend(os.path.join(root, name) for name in reversed(kept))
     return [str(board) for board in sorted(boards)]
+
+
+def _identity(folder: str) -> tuple[int, int] | str:
+    """What makes a folder the same one under another name: its device and inode (one
+    look-up, where resolving its real path looks up each folder above it, a thousand
+    deep a thousand times); its name if it cannot be looked at."""
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return folder
+    return status.st_dev, status.st_ino
 
 
 def read_path(path: str, standard_input: Mapping[str, bytes], overrides: Overrides) -> Board:

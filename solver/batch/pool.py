@@ -1,25 +1,28 @@
-"""Worker processes for a batch: chunks of paths out, finished rows back, in order.
+"""Worker processes for a batch: chunks of boards out, finished rows back, in input order.
 
-Each worker reads, solves, checks and formats its boards itself and hands back finished
-rows, so the parent only writes text: with two workers on two cores it stays out of
-their way. Work goes out in chunks, with only a few chunks in flight at a time, so a
-batch of any length holds a bounded number of rows in memory.
+Each worker reads, solves, checks and formats its boards and sends back finished rows,
+so the parent only writes text. Each has a connection of its own and holds one chunk at
+a time, and at most WINDOW_PER_JOB chunks a worker are out or waiting for an earlier
+one: a batch of any length holds a bounded number of rows.
+
+Workers are forked from a fork server: a process of one thread, started for them with
+the solver's modules loaded. Never from this process, whose solvers may run threads that
+a fork would copy in the middle of their work; where there is no fork server, they are
+spawned.
 """
 
 from __future__ import annotations
 
+import contextlib
+import heapq
 import multiprocessing
 import os
 import signal
-import sys
-from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
-from ..engine.backends import get_backend, load_backend
-from ..engine.highs import highs_started
+from ..engine.backends import BACKENDS, DEFAULT_BACKEND, get_backend
 from ..engine.via_pulp import remove_leftovers
 from ..errors import RummisolveError
 from .rows import BatchSettings, BoardResult, failed, solve_path
@@ -32,6 +35,10 @@ MAX_CHUNK = 16
 CHUNKS_PER_JOB = 8
 
 
+# Chunks out or done, per worker, from the one to be written next on.
+WINDOW_PER_JOB = 4
+
+
 # How long workers may take to start their solvers (imports, HiGHS's threads).
 START_SECONDS = 60.0
 
@@ -40,16 +47,37 @@ START_SECONDS = 60.0
 START_ATTEMPTS = 3
 
 
-# Chunks a worker holds: the one it solves and the next, so it never waits for the parent.
-IN_FLIGHT_PER_JOB = 2
-
-
-# Chunks out or done, per worker, from the one to be written next on.
-WINDOW_PER_JOB = 4
+# How long a worker stopped by TERM may take to stop the CBC run it waits for, if any.
+STOP_SECONDS = 2.0
 
 
 class BatchError(RummisolveError):
     """The batch itself cannot go on (a single board's failure is only that board's row)."""
+
+
+class Task(NamedTuple):
+    """Boards handed to a worker together: where the first stands in the batch, and their
+    paths."""
+
+    first: int
+    paths: Sequence[str]
+
+
+# What a worker does: start the solver (by backend name), then turn each path into a row.
+StartSolver = Callable[["str | None"], object]
+SolveBoard = Callable[[str, BatchSettings], BoardResult]
+Chunking = Callable[[Sequence[str], int], Iterable[Task]]
+
+
+def guided_chunks(paths: Sequence[str], jobs: int) -> Iterator[Task]:
+    """The paths in chunks that shrink as the batch nears its end (guided scheduling):
+    large ones while there is much left, single boards last, so that no worker is left
+    alone with a long chunk while the others wait."""
+    at = 0
+    while at < len(paths):
+        size = max(1, min(MAX_CHUNK, (len(paths) - at) // (jobs * CHUNKS_PER_JOB)))
+        yield Task(at, paths[at : at + size])
+        at += size
 
 
 def usable_cpus() -> int:
@@ -63,48 +91,45 @@ def _allowed_cpus() -> list[int]:
     return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
 
 
-class _Task(NamedTuple):
-    """Boards handed to a worker together: their paths, and where the first stands."""
-
-    first: int
-    paths: Sequence[str]
-
-
-def _chunks(paths: Sequence[str], jobs: int) -> Iterator[_Task]:
-    """The paths in chunks that shrink as the batch nears its end (guided scheduling):
-    large ones while there is much left, single boards last, so that no worker is left
-    alone with a long chunk while the others wait."""
-    at = 0
-    while at < len(paths):
-        size = max(1, min(MAX_CHUNK, (len(paths) - at) // (jobs * CHUNKS_PER_JOB)))
-        yield _Task(at, paths[at : at + size])
-        at += size
+def _start_method(backend: str | None) -> Any:
+    """The fork server, loading first the module that keeps it to one thread, then this
+    one and the backend's libraries; spawning where there is none (Windows)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    modules = BACKENDS[backend or DEFAULT_BACKEND].modules if backend in (None, *BACKENDS) else ()
+    # Read when the server starts: the first batch of a process sets it.
+    context.set_forkserver_preload([f"{__package__}.one_thread", __name__, *modules])
+    return context
 
 
 class Workers:
-    """Worker processes that turn chunks of paths into lists of results, each over a
-    connection of its own and, when they are as many as the CPUs, each on a CPU of its own
-    (with CPUs to spare the scheduler is left free: two batches at once on a large machine
-    would otherwise both take the first CPUs).
+    """Worker processes, each on a CPU of its own when they are as many as the CPUs (with
+    CPUs to spare the scheduler is left free: two batches at once on a large machine
+    would otherwise both take the first CPUs). A worker on a CPU of its own keeps its
+    caches: one the scheduler moved each time the parent woke solved twice as slowly.
 
-    A shared task queue and a pool's helper threads cost a batch of quick boards about
-    a tenth of its speed with two workers on two cores; here the parent only wakes when
-    a chunk comes back, and hands the next one straight to the worker that sent it.
+    `start` and `solve` are what each worker does (they travel to it by name, so they are
+    functions of a module); `chunks` cuts a batch's paths into tasks.
     """
 
-    def __init__(self, settings: BatchSettings, jobs: int) -> None:
+    def __init__(
+        self,
+        settings: BatchSettings,
+        jobs: int,
+        *,
+        start: StartSolver = get_backend,
+        solve: SolveBoard = solve_path,
+        chunks: Chunking = guided_chunks,
+    ) -> None:
         self.settings = settings
-        load_backend(settings.backend)
-        # Forked workers start at once, the backend's libraries loaded. But HiGHS's
-        # threads do not survive a fork: once they run here (a program that solved before
-        # its batch), workers start afresh instead, as they always do where forking is
-        # unsafe (macOS).
-        self.forking = sys.platform == "linux" and not highs_started()
-        self.context: Any = multiprocessing.get_context("fork" if self.forking else "spawn")
+        self.work = (settings, start, solve)
+        self.chunks = chunks
+        self.context = _start_method(settings.backend)
         cpus = _allowed_cpus()
         self.cpus = cpus if jobs == len(cpus) else [None] * jobs
         self.connections: list[Connection] = []
-        self.processes: list[BaseProcess] = []
+        self.processes: list[Any] = []
         try:
             for number in range(jobs):
                 self._start(number)
@@ -121,20 +146,16 @@ class Workers:
     def _start(self, number: int) -> None:
         """Start worker `number`, or a new one in its place (on its CPU, if pinned)."""
         ours, theirs = self.context.Pipe()
-        # A forked worker also gets our ends of its connection and of the other workers',
-        # and closes them so that each sees its input end with this process.
-        others = [c for n, c in enumerate(self.connections) if n != number]
-        inherited = [*others, ours] if self.forking else []
         process = self.context.Process(
-            target=_work, args=(self.settings, theirs, inherited, self.cpus[number]), daemon=True
+            target=_work, args=(theirs, self.cpus[number], *self.work), daemon=True
         )
         process.start()
         theirs.close()
-        if number < len(self.connections):
-            self.connections[number], self.processes[number] = ours, process
-        else:
+        if number == len(self.processes):
             self.connections.append(ours)
             self.processes.append(process)
+        else:
+            self.connections[number], self.processes[number] = ours, process
 
     def _wait_until_started(self, number: int) -> None:
         connection = self.connections[number]
@@ -143,89 +164,75 @@ class Workers:
             raise BatchError(started or f"the {len(self.processes)} worker processes did not start")
 
     def _replace(self, number: int) -> None:
-        """A worker died: reap it and start another in its place (a few tries: whatever
-        killed it may kill the next one as it starts)."""
-        for attempt in range(START_ATTEMPTS):
+        """A worker died: another in its place (a few tries: whatever killed it may kill
+        the next one as it starts)."""
+        for _ in range(START_ATTEMPTS):
             self._reap(number)
             self._start(number)
             try:
                 self._wait_until_started(number)
                 return
             except BatchError:
-                if attempt == START_ATTEMPTS - 1:
-                    raise BatchError(
-                        "a worker process died and could not be started again"
-                    ) from None
+                pass
+        raise BatchError("a worker process died and could not be started again")
 
     def solve(self, paths: Sequence[str]) -> Iterator[BoardResult]:
         """Every board's result in the order of `paths`.
 
-        A worker holds at most IN_FLIGHT_PER_JOB chunks, and at most WINDOW_PER_JOB chunks
-        per worker are out or waiting for an earlier one, so a batch of any length holds
-        a bounded number of results. A worker that dies (killed, or a crash inside a
-        solver library) is replaced: the chunk it was solving is solved again a board at
-        a time, and a board that kills a worker twice alone gets an error row (once may
-        be a kill from outside).
+        A worker that dies (killed, or a crash inside a solver library) is replaced, and
+        what it held is handed out again before anything new: a chunk a board at a time,
+        and a board that kills a worker twice alone gets an error row (once may be a kill
+        from outside).
         """
         jobs = len(self.processes)
-        fresh = iter(_chunks(paths, jobs))
-        retry: deque[_Task] = deque()
-        in_flight: list[deque[_Task]] = [deque() for _ in range(jobs)]
-        finished: dict[int, list[BoardResult]] = {}
-        suspects: set[int] = set()  # boards a worker died on alone, once
-        window = WINDOW_PER_JOB * jobs
+        fresh = iter(self.chunks(paths, jobs))
+        again: list[Task] = []  # a heap: the earliest first, all before the fresh ones
+        held: list[Task | None] = [None] * jobs
+        done: dict[int, list[BoardResult]] = {}
+        died_alone: set[int] = set()
         written = 0
 
         def hand_out(number: int) -> None:
-            held = in_flight[number]
-            while len(held) < IN_FLIGHT_PER_JOB:
-                if len(finished) + sum(map(len, in_flight)) >= window and not retry:
-                    return
-                task = retry.popleft() if retry else next(fresh, None)
-                if task is None:
-                    return
-                held.append(task)
-                try:
+            out = len(done) + sum(task is not None for task in held)
+            # Tasks handed out again go whatever the window: the next row may be one.
+            if held[number] is not None or (not again and out >= WINDOW_PER_JOB * jobs):
+                return
+            task = heapq.heappop(again) if again else next(fresh, None)
+            if task is not None:
+                held[number] = task
+                with contextlib.suppress(OSError):  # it died: `wait` sees it
                     self.connections[number].send(task.paths)
-                except OSError:
-                    return  # it died: seen by `wait` below
 
         def died(number: int) -> None:
-            lost = list(in_flight[number])
-            in_flight[number].clear()
+            lost, held[number] = held[number], None
             self._replace(number)
-            if lost:
-                crashed, *rest = lost
-                if len(crashed.paths) > 1:
-                    rest[:0] = [_Task(crashed.first + i, [p]) for i, p in enumerate(crashed.paths)]
-                elif crashed.first in suspects:
-                    path = crashed.paths[0]
-                    finished[crashed.first] = [failed(path, _crash(path), self.settings)]
-                else:
-                    suspects.add(crashed.first)
-                    rest.insert(0, crashed)
-                retry.extendleft(reversed(rest))
-            hand_out(number)
+            if lost is None:
+                return
+            if len(lost.paths) > 1:
+                for at, path in enumerate(lost.paths, start=lost.first):
+                    heapq.heappush(again, Task(at, [path]))
+            elif lost.first in died_alone:
+                path = lost.paths[0]
+                done[lost.first] = [failed(path, _crash(path), self.settings)]
+            else:
+                died_alone.add(lost.first)
+                heapq.heappush(again, lost)
 
-        for number in range(jobs):
-            hand_out(number)
         while written < len(paths):
-            if written in finished:
-                results = finished.pop(written)
+            while written in done:
+                results = done.pop(written)
                 yield from results
                 written += len(results)
-                for number in range(jobs):
-                    hand_out(number)
-                continue
+            for number in range(jobs):
+                hand_out(number)
+            if written == len(paths):
+                break
             ready = wait([*self.connections, *(p.sentinel for p in self.processes)])
             for number in range(jobs):
-                if self.connections[number] in ready:
-                    if (results := _receive(self.connections[number])) is None:
-                        died(number)
-                        continue
-                    finished[in_flight[number].popleft().first] = results
-                    hand_out(number)
-                elif self.processes[number].sentinel in ready:
+                connection, task = self.connections[number], held[number]
+                if connection in ready and task and (results := _receive(connection)):
+                    done[task.first], held[number] = results, None
+                elif connection in ready or self.processes[number].sentinel in ready:
                     died(number)
 
     def close(self) -> None:
@@ -242,10 +249,14 @@ class Workers:
         """Worker `number`, stopped or dead: waited for, its connection closed, and what a
         solve it was in the middle of left behind removed."""
         process = self.processes[number]
-        process.join()
+        process.join(STOP_SECONDS)
+        if process.exitcode is None:  # inside a long call to a solver library
+            process.kill()
+            process.join()
         self.connections[number].close()
         if process.pid is not None:
             remove_leftovers(process.pid)
+        process.close()
 
 
 def _receive(connection: Connection) -> Any:
@@ -264,26 +275,33 @@ def _crash(path: str) -> str:
 
 
 def _work(
-    settings: BatchSettings, connection: Connection, inherited: list[Connection], cpu: int | None
+    connection: Connection,
+    cpu: int | None,
+    settings: BatchSettings,
+    start: StartSolver,
+    solve: SolveBoard,
 ) -> None:
     """A worker: start the solver, say so, then solve each chunk it gets until the parent
     stops it, or is gone. Ctrl-C is the parent's to handle; a worker that took it too would
-    print a traceback. On a CPU of its own, a worker keeps its caches: one the scheduler
-    moved (each time the parent wakes to write rows) solved from cold caches, twice as
-    slowly."""
+    print a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for other in inherited:
-        other.close()
+    signal.signal(signal.SIGTERM, _stop)
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})
     try:
-        get_backend(settings.backend)
+        start(settings.backend)
     except RummisolveError as error:
         connection.send(str(error))
         return
     connection.send(True)
     try:
         while True:
-            connection.send([solve_path(path, settings) for path in connection.recv()])
+            connection.send([solve(path, settings) for path in connection.recv()])
     except (EOFError, BrokenPipeError):
         pass  # the parent is gone
+
+
+def _stop(signum: int, frame: object) -> NoReturn:
+    """TERM, from the parent stopping its workers: leave through the solver's clean-up
+    (a CBC run under way is stopped with its worker, not left to run on its own)."""
+    raise SystemExit(128 + signum)

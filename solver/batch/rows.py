@@ -7,7 +7,7 @@ import csv
 import enum
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..board import Board, Expectation
@@ -138,7 +138,18 @@ def header(settings: BatchSettings) -> str | None:
     return None
 
 
-def solve_path(path: str, settings: BatchSettings) -> BoardResult:
+# The solver and the checker a batch asks (tests give others).
+FindMove = Callable[[Board, Objective, "str | None", "float | None"], Move]
+CheckMove = Callable[[Board, Move], list[str]]
+
+
+def solve_path(
+    path: str,
+    settings: BatchSettings,
+    *,
+    find: FindMove = find_move,
+    check: CheckMove = check_move,
+) -> BoardResult:
     """Read, solve and check one board; any failure becomes that board's error row.
 
     A batch must go on past one board whatever goes wrong with it, so even an error
@@ -148,14 +159,14 @@ def solve_path(path: str, settings: BatchSettings) -> BoardResult:
         return failed(path, not_a_board, settings)
     try:
         board = _read(path, settings)
-        move = find_move(board, settings.objective, settings.backend, settings.time_limit)
+        move = find(board, settings.objective, settings.backend, settings.time_limit)
     except BoardError as error:
         return failed(path, str(error), settings)
     except RummisolveError as error:
         return failed(path, f"{path}: {error}", settings)
     except Exception as error:
         return failed(path, f"{path}: {unexpected(error)}", settings)
-    if problems := check_move(board, move):
+    if problems := check(board, move):
         message = "the answer breaks the rules (a solver bug): " + "; ".join(problems)
         return failed(path, str(Problem(path, 0, message)), settings)
     mismatch = _mismatch(board, move) if settings.check_expected else None

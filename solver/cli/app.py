@@ -5,12 +5,11 @@ line."""
 from __future__ import annotations
 
 import importlib
-import signal
 
 import click
 
 from .. import __version__
-from .interrupts import cannot_write, flush_stdout, on_ctrl_c, reader_gone
+from .interrupts import INTERRUPT, cannot_write, flush_stdout, reader_gone
 
 # Each command's module and function: `rummisolve hint` imports neither the batch pool,
 # nor the games, nor PuLP (issue 14: a whole `hint` near numpy's own import time).
@@ -48,15 +47,21 @@ def cli() -> None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGINT, on_ctrl_c)
+    """The command, and its end: the exit status of an interrupt is the signal's (INT or
+    TERM), and once it ends no signal cuts its clean-up short."""
+    INTERRUPT.install()
     try:
-        cli(prog_name="rummisolve")
-    except SystemExit:
-        flush_stdout()
-        raise
-    except BrokenPipeError:
-        reader_gone()
-    except OSError as error:
-        # Only writing the output fails outside a command (`--help > /dev/full`): the
-        # commands turn their own errors into messages.
-        cannot_write(error)
+        try:
+            cli(prog_name="rummisolve")
+        except SystemExit:
+            flush_stdout()
+            raise
+        except BrokenPipeError:
+            reader_gone()
+        except OSError as error:
+            # Only writing the output fails outside a command (`--help > /dev/full`): the
+            # commands turn their own errors into messages.
+            cannot_write(error)
+    except SystemExit as end:
+        INTERRUPT.ignore()
+        raise SystemExit(INTERRUPT.exit_status(end.code)) from None

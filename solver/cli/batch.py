@@ -4,7 +4,6 @@ backend and compared."""
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import time
 from collections.abc import Iterable, Mapping
@@ -34,7 +33,7 @@ from ..generate import Span
 from ..move import Objective
 from ..rules import Overrides, Rules
 from .generate import deal, size_options
-from .interrupts import CtrlC, drop_stdout
+from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout
 from .options import (
     backend_option,
     core_errors,
@@ -143,41 +142,35 @@ def batch(
         # The bar is drawn only when a person watches stderr; never in a log or a pipe.
         # On one terminal with the rows, the bar is taken off its line before each row.
         clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
-        with (
-            CtrlC() as ctrl_c,
-            click.progressbar(
-                length=len(files), label="solving", file=sys.stderr, hidden=hidden, show_pos=True
-            ) as bar,
-        ):
+        with click.progressbar(
+            length=len(files), label="solving", file=sys.stderr, hidden=hidden, show_pos=True
+        ) as bar:
+            # Ctrl-C or TERM stops the batch at once while it waits for a row (a row
+            # finished after Ctrl-C may have been cut short by it: a CBC run gets the
+            # signal too), and after the row while one is written.
             for result in results:
-                # A row finished after Ctrl-C may have been cut short by it (a CBC run
-                # gets the signal too): only rows finished before are written.
-                if ctrl_c.pressed:
-                    raise KeyboardInterrupt
-                try:
-                    click.echo(clear_bar, nl=False, err=True)
-                    click.echo(result.row)
-                    sys.stdout.flush()
-                except BrokenPipeError:
-                    # Ctrl-C stops a pipeline's reader too (`| tee log`): still an interrupt.
-                    if not ctrl_c.pressed:
-                        raise
-                    drop_stdout()
-                    raise KeyboardInterrupt from None
-                tally.add(result)
-                bar.update(1)
+                with INTERRUPT.held():
+                    try:
+                        click.echo(clear_bar, nl=False, err=True)
+                        click.echo(result.row)
+                        sys.stdout.flush()
+                    except BrokenPipeError:
+                        # Ctrl-C stops a pipeline's reader too (`| tee log`): an interrupt.
+                        if not INTERRUPT.came:
+                            raise
+                        drop_stdout()
+                        raise KeyboardInterrupt from None
+                    tally.add(result)
+                    bar.update(1)
     except KeyboardInterrupt:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # another Ctrl-C: the summary
-        try:
+        with INTERRUPT.ignored():
             if results is not None:
-                results.close()
+                results.close()  # the workers stopped, their files removed
             if not hidden:
                 click.echo("", err=True)  # off the progress bar's line
             report_batch(tally, time.perf_counter() - started, jobs, check_expected)
             click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        raise click.exceptions.Exit(130) from None
+        raise click.exceptions.Exit(INTERRUPTED) from None
     except BatchError:
         if tally.total:  # what was written stands: its summary, then the error
             report_batch(tally, time.perf_counter() - started, jobs, check_expected)
@@ -275,7 +268,7 @@ def bench(
         report = run.report()
         click.echo(f"\ninterrupted: {report.boards} of {plural(total, 'board')} benched", err=True)
         show_bench(report, as_json)
-        raise click.exceptions.Exit(130) from None
+        raise click.exceptions.Exit(INTERRUPTED) from None
     report = run.report()
     show_bench(report, as_json)
     if bad_boards or not report.passed:

@@ -15,7 +15,7 @@ from ..generate import SizeError, Span, generate_boards
 from ..rules import (
     Rules,
 )
-from .interrupts import CtrlC
+from .interrupts import INTERRUPT, INTERRUPTED
 from .options import (
     F,
     core_errors,
@@ -120,20 +120,18 @@ def generate(
     width = max(5, len(str(count)))
     written = 0
     try:
-        with CtrlC() as ctrl_c:
-            for number, board in enumerate(boards, start=1):
+        for number, board in enumerate(boards, start=1):
+            with INTERRUPT.held():  # a board written whole, even when stopped
                 if out is None:
                     click.echo(stream_entry(number, recipe, board), nl=False)
                 else:
                     text = f"# {recipe}: board {number}\n{format_board(board, full_rules=True)}"
                     write_whole(out / f"gen-{number:0{width}d}.txt", text)
                 written = number
-                if ctrl_c.pressed:
-                    raise KeyboardInterrupt
     except KeyboardInterrupt:
         where = "" if out is None else f" to {out}"
         click.echo(f"interrupted: {plural(written, 'board')} written{where}", err=True)
-        raise click.exceptions.Exit(130) from None
+        raise click.exceptions.Exit(INTERRUPTED) from None
     if out is not None:
         click.echo(f"wrote {plural(count, 'board')} to {out}")
 

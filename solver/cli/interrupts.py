@@ -1,46 +1,93 @@
 """Ctrl-C, TERM and output that cannot be written: each a one-line message and the
-right exit status, never a traceback. The state of an interrupt lives here alone."""
+right exit status, never a traceback.
+
+INT and TERM are taken alike, as Ctrl-C: a `KeyboardInterrupt` that every command
+already stops on, keeping what it finished, stopping its children and removing their
+files. Which signal came is kept in one place, `INTERRUPT`, set by its handler alone;
+the exit status is read from it once, as the program ends (130 for INT, 143 for TERM).
+"""
 
 from __future__ import annotations
 
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 import click
 
-_interrupted = False
+# The status a command gives for an interrupt; `exit_status` turns it into the signal's.
+INTERRUPTED = 128 + signal.SIGINT
 
 
-def on_ctrl_c(signum: int, frame: object) -> None:
-    """Python's own Ctrl-C, remembered: a broken pipe that follows is part of it."""
-    global _interrupted
-    _interrupted = True
-    raise KeyboardInterrupt
+class Interrupt:
+    """The signal that stopped this run, if one did: raised as `KeyboardInterrupt` at
+    once, or, inside `held`, as soon as it ends (a second one raises at once)."""
 
-
-class CtrlC:
-    """Ctrl-C taken between rows: never inside one (a row blocked on a full pipe would be
-    cut short). The batch stops before the next row; a second Ctrl-C stops at once, even
-    while waiting for a worker."""
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self) -> None:
-        self.pressed = False
-        self.previous: Any = None
+        self.signal: int | None = None
+        self.holding = False
 
-    def __enter__(self) -> CtrlC:
-        self.previous = signal.signal(signal.SIGINT, self.on_interrupt)
-        return self
+    def install(self) -> None:
+        self.signal = None
+        for number in self.SIGNALS:
+            signal.signal(number, self.on_signal)
 
-    def __exit__(self, *exc: object) -> None:
-        signal.signal(signal.SIGINT, self.previous)
+    def on_signal(self, signum: int, frame: object) -> None:
+        first = self.signal is None
+        self.signal = signum
+        if not (self.holding and first):
+            raise KeyboardInterrupt
 
-    def on_interrupt(self, signum: int, frame: object) -> None:
-        global _interrupted
-        if self.pressed:
-            on_ctrl_c(signum, frame)
-        self.pressed = _interrupted = True
+    @property
+    def came(self) -> bool:
+        return self.signal is not None
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """A row written whole: a signal that comes meanwhile stops the command right
+        after it (a row cut short would be a wrong row, or a blocked pipe's half)."""
+        previous: list[Any] = [signal.signal(s, self.on_signal) for s in self.SIGNALS]
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            for number, handler in zip(self.SIGNALS, previous, strict=True):
+                signal.signal(number, handler)
+        if self.came:
+            raise KeyboardInterrupt
+
+    def exit_status(self, status: int | str | None) -> int | str | None:
+        """A command's exit status, the interrupt's own if it stopped on one: as a shell
+        reports a process a signal killed, 128 and the signal's number."""
+        if status == INTERRUPTED and self.signal is not None:
+            return 128 + self.signal
+        return status
+
+    @contextmanager
+    def ignored(self) -> Iterator[None]:
+        """While a command that stopped says what it kept: a second signal would cut its
+        summary short."""
+        previous: list[Any] = [signal.signal(s, signal.SIG_IGN) for s in self.SIGNALS]
+        try:
+            yield
+        finally:
+            for number, handler in zip(self.SIGNALS, previous, strict=True):
+                signal.signal(number, handler)
+
+    def ignore(self) -> None:
+        """From here on the program only ends: a signal now would cut short its clean-up
+        (removing scratch files) with a traceback."""
+        for number in self.SIGNALS:
+            signal.signal(number, signal.SIG_IGN)
+
+
+INTERRUPT = Interrupt()
 
 
 def flush_stdout() -> None:
@@ -63,9 +110,9 @@ def reader_gone() -> NoReturn:
     """The output's reader stopped reading (`| head`): stop quietly, status 1 as the output
     is cut short. After Ctrl-C, which stops a pipeline's reader too, it is an interrupt."""
     drop_stdout()
-    if _interrupted:
+    if INTERRUPT.came:
         click.echo("\ninterrupted", err=True)
-        raise SystemExit(130)
+        raise SystemExit(INTERRUPTED)
     raise SystemExit(1)
 
 

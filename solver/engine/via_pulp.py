@@ -7,6 +7,7 @@ import atexit
 import functools
 import os
 import shutil
+import signal
 import tempfile
 from typing import Any
 
@@ -104,7 +105,44 @@ def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
         timeLimit=time_limit,
     )
     solver.tmpDir = _cbc_scratch()
-    return _solve_pulp(mip, solver, time_limit)
+    try:
+        return _solve_pulp(mip, solver, time_limit)
+    except BaseException:
+        # Interrupted (Ctrl-C, TERM) while PuLP waits for CBC, which it then leaves
+        # running on its own: a TERM to this process does not reach it.
+        _stop_cbc_runs()
+        raise
+
+
+def _stop_cbc_runs() -> None:
+    """The CBC processes this process started, killed and waited for."""
+    binary = os.fsencode(_cbc_binary())
+    for pid in _children():
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                program = file.read().split(b"\0", 1)[0]
+            if program == binary:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+        except OSError:
+            pass  # it ended meanwhile
+
+
+def _children() -> list[int]:
+    """This process's children, where /proc says (Linux); else none known."""
+    children = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as file:
+                # pid (name) state ppid ...: the name may hold spaces and brackets.
+                parent = int(file.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == os.getpid():
+            children.append(int(entry))
+    return children
 
 
 def _cbc_scratch_folder(pid: int) -> str:

@@ -1,0 +1,217 @@
+"""TERM, as a service manager or `kill` sends it, ends a command as Ctrl-C does: its
+children stopped (our workers, and the CBC that PuLP starts, which a TERM to us does not
+reach), their scratch files removed, what was finished kept and reported, exit 143.
+
+Each command runs in a session of its own, so that whatever it leaves behind can be
+found (its process group) and is killed when the test ends, whatever happened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rummisolve.cli import cli
+from rummisolve.cli.interrupts import INTERRUPTED, Interrupt
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+WAIT_SECONDS = 30.0
+
+
+def group(pgid: int) -> dict[int, str]:
+    """The running processes of a process group, by pid, with the program each runs
+    (one that has ended and waits to be reaped by init holds nothing)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_bytes()
+            program = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")[0]
+        except OSError:
+            continue
+        state, _parent, its_group = stat.rsplit(b")", 1)[1].split()[:3]
+        if int(its_group) == pgid and state != b"Z":
+            found[int(entry)] = program.decode(errors="replace")
+    return found
+
+
+def cbc_runs(pgid: int) -> list[int]:
+    return [pid for pid, program in group(pgid).items() if Path(program).name == "cbc"]
+
+
+def wait_for(condition: Callable[[], object], what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {WAIT_SECONDS} s for {what}")
+        time.sleep(0.005)
+
+
+class Command:
+    """`rummisolve ARGS` in a session of its own, its temporary folder `scratch`."""
+
+    def __init__(self, scratch: Path, *args: str) -> None:
+        self.scratch = scratch
+        scratch.mkdir(exist_ok=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "rummisolve", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            start_new_session=True,
+            env={**os.environ, "TMPDIR": str(scratch)},
+        )
+
+    def terminate(self, first_line: bytes = b"") -> tuple[int, str, str]:
+        """TERM to the command alone (not its group): its status, stdout, stderr."""
+        self.process.send_signal(signal.SIGTERM)
+        out, err = self.process.communicate(timeout=WAIT_SECONDS)
+        return self.process.returncode, (first_line + out).decode(), err.decode()
+
+    def first_line(self) -> bytes:
+        assert self.process.stdout is not None
+        return self.process.stdout.readline()
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def assert_nothing_left(self) -> None:
+        """No process of its group left (our workers' fork server ends as it sees its
+        parent gone: a moment), and no scratch file or folder."""
+        wait_for(lambda: not group(self.process.pid), "the command's processes to end")
+        assert list(self.scratch.iterdir()) == []
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[Callable[..., Command]]:
+    started: list[Command] = []
+
+    def start(*args: str) -> Command:
+        command = Command(tmp_path / "tmp", *args)
+        started.append(command)
+        return command
+
+    yield start
+    for command in started:
+        command.kill()
+
+
+def generate_boards(folder: Path, count: int, seed: int, *sizes: str) -> list[Path]:
+    generate = ["generate", "--count", str(count), "--seed", str(seed), "--out", str(folder)]
+    assert CliRunner().invoke(cli, [*generate, *sizes]).exit_code == 0
+    return sorted(folder.iterdir())
+
+
+@pytest.fixture
+def boards(tmp_path: Path) -> Path:
+    folder = tmp_path / "boards"
+    generate_boards(folder, 200, 9, "--table-tiles", "10-30", "--rack-tiles", "5-10")
+    return folder
+
+
+@pytest.fixture
+def cbc_boards(tmp_path: Path) -> Path:
+    """A quick board, then boards on which each CBC run takes a second or more (most take
+    a few hundredths): a TERM then comes while CBC runs, and PuLP would leave it running."""
+    folder = tmp_path / "cbc"
+    quick = generate_boards(folder, 1, 9, "--table-tiles", "10-30", "--rack-tiles", "5-10")
+    sizes = ["--table-tiles", "90-100", "--rack-tiles", "14", "--jokers", "2"]
+    hard = generate_boards(tmp_path / "hard", 5, 3, *sizes)[-1].read_text()
+    quick[0].rename(folder / "a.txt")
+    for number in range(1, 7):
+        (folder / f"b{number}.txt").write_text(hard)
+    return folder
+
+
+def test_hint_with_cbc_stops_cbc_and_removes_its_files(
+    running: Callable[..., Command], cbc_boards: Path
+) -> None:
+    hint = running("hint", "--backend", "cbc", str(cbc_boards / "b1.txt"))
+    wait_for(lambda: cbc_runs(hint.process.pid), "CBC to start")
+    code, out, err = hint.terminate()
+    assert (code, out, err, cbc_runs(hint.process.pid)) == (143, "", "\ninterrupted\n", [])
+    hint.assert_nothing_left()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_batch_with_cbc_stops_cbc_and_keeps_its_rows(
+    running: Callable[..., Command], cbc_boards: Path, jobs: str
+) -> None:
+    """TERM while CBC runs, in this process (one job) or in the workers, which stop theirs
+    as they stop."""
+    options = ["--format", "jsonl", "--backend", "cbc", "--jobs", jobs]
+    batch = running("batch", str(cbc_boards), *options)
+    first = batch.first_line()
+    wait_for(lambda: cbc_runs(batch.process.pid), "CBC to start")
+    code, out, err = batch.terminate(first)
+    assert (code, cbc_runs(batch.process.pid)) == (143, []), err
+    assert [json.loads(row)["file"] for row in out.splitlines()] == [str(cbc_boards / "a.txt")]
+    assert err.endswith("\ninterrupted: 1 of 7 boards written\n")
+    batch.assert_nothing_left()
+
+
+def test_batch_keeps_its_rows_says_so_and_leaves_nothing(
+    running: Callable[..., Command], boards: Path
+) -> None:
+    batch = running("batch", str(boards), "--format", "jsonl", "--jobs", "2")
+    first = batch.first_line()
+    code, out, err = batch.terminate(first)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 143, err
+    assert [row["file"] for row in rows] == [
+        str(boards / f"gen-{n:05d}.txt") for n in range(1, len(rows) + 1)
+    ]
+    assert re.fullmatch(
+        rf"{len(rows)} boards? in [0-9.]+ s \(2 jobs\): .*\n"
+        rf"interrupted: {len(rows)} of 200 boards written\n",
+        err,
+    )
+    batch.assert_nothing_left()
+
+
+def test_generate_keeps_whole_boards_and_no_partial_file(
+    running: Callable[..., Command], tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    generate = running("generate", "--count", "100000", "--out", str(out))
+    wait_for(lambda: out.is_dir() and len(os.listdir(out)) > 20, "boards to be written")
+    code, stdout, err = generate.terminate()
+    said = re.fullmatch(rf"interrupted: (\d+) boards written to {out}\n", err)
+    assert (code, stdout, said is not None) == (143, "", True), err
+    assert said is not None
+    written = int(said[1])
+    assert sorted(os.listdir(out)) == [f"gen-{n:06d}.txt" for n in range(1, written + 1)]
+    last = (out / f"gen-{written:06d}.txt").read_text()
+    assert CliRunner().invoke(cli, ["check", str(out / f"gen-{written:06d}.txt")]).exit_code == 0
+    assert last.startswith("# rummisolve generate")
+    generate.assert_nothing_left()
+
+
+def test_a_signal_while_a_row_is_written_stops_right_after_it() -> None:
+    """The first INT or TERM inside `held` waits for the row; its status is the signal's."""
+    interrupt = Interrupt()
+    written = []
+    with pytest.raises(KeyboardInterrupt), interrupt.held():
+        os.kill(os.getpid(), signal.SIGTERM)
+        written.append("the whole row")
+    assert written == ["the whole row"]
+    assert (interrupt.came, interrupt.exit_status(INTERRUPTED), interrupt.exit_status(1)) == (
+        True,
+        143,
+        1,
+    )
