@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -20,7 +20,7 @@ from .engine.backends import get_backend
 from .engine.solve import find_move
 from .errors import RummisolveError, unexpected
 from .legality import check_move
-from .move import Objective, Status
+from .move import Move, Objective, Status
 
 
 class NamedBoard(NamedTuple):
@@ -121,6 +121,22 @@ class Benched:
     illegal: tuple[str, ...]
 
 
+MoveFinder = Callable[[Board, Objective, str, "float | None"], Move]
+"""find_move as a bench calls it: board, objective, backend, time limit."""
+
+
+class Solver(NamedTuple):
+    """What a bench drives: `start` readies a backend before any clock runs (get_backend),
+    `find` asks it for a move (find_move). A caller may stand in its own for either: a
+    backend that fails, disagrees or is interrupted on cue."""
+
+    find: MoveFinder = find_move
+    start: Callable[[str], object] = get_backend
+
+
+SOLVER = Solver()  # find_move and get_backend themselves
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     """The nearest-rank percentile: a time some board really took, defined for one value."""
     ordered = sorted(values)
@@ -141,8 +157,10 @@ class Bench:
         repeat: int = 1,
         objective: Objective = Objective.TILES,
         time_limit: float | None = None,
+        solver: Solver = SOLVER,
     ) -> None:
         self.backends = tuple(dict.fromkeys(backends))  # one named twice is benched once
+        self.solver = solver
         self.repeat = repeat
         self.objective = objective
         self.time_limit = time_limit
@@ -153,7 +171,7 @@ class Bench:
         """Imports and start-up of every backend, before any clock runs."""
         for name in self.backends:
             try:
-                get_backend(name)
+                self.solver.start(name)
             except Exception as error:
                 self.failures[name] = Failure(name, None, _reason(name, error))
 
@@ -166,7 +184,7 @@ class Bench:
                 continue
             try:
                 moves = [
-                    find_move(named.board, self.objective, name, self.time_limit)
+                    self.solver.find(named.board, self.objective, name, self.time_limit)
                     for _ in range(self.repeat)
                 ]
             except Exception as error:

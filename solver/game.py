@@ -136,11 +136,14 @@ class Seat:
 
 @dataclass(frozen=True)
 class GameOptions:
-    """The rules a table plays under (scoring included), and how the solver is asked."""
+    """The rules a table plays under (scoring included), and how the solver is asked.
+    `rack_size`: the tiles each player is dealt; the rules say 14, and a smaller deal
+    reaches an ending (out on the first turn) within a few turns."""
 
     rules: Rules = field(default_factory=Rules)
     backend: str | None = None  # None: the default backend
     time_limit: float | None = None
+    rack_size: int = RACK_SIZE
 
     @property
     def scoring(self) -> Scoring:
@@ -221,7 +224,7 @@ def play_game(
     first = draw_for_start(pool, len(seats), rng)
     rng.shuffle(pool)
     order = [*seats[first:], *seats[:first]]
-    players = [_Player(seat, [pool.pop() for _ in range(RACK_SIZE)]) for seat in order]
+    players = [_Player(seat, [pool.pop() for _ in range(options.rack_size)]) for seat in order]
     table: tuple[TileRow, ...] = ()
     calls, solving = 0, 0.0
 

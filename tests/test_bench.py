@@ -11,17 +11,16 @@ from pathlib import Path
 
 import cbcbox
 import pytest
-from click.testing import CliRunner
 
-from rummisolve import bench as bench_module
-from rummisolve.bench import Bench, BenchReport, NamedBoard, percentile
+from rummisolve.bench import SOLVER, Bench, BenchReport, NamedBoard, Solver, percentile
 from rummisolve.board import Board, parse_board
-from rummisolve.cli import cli
 from rummisolve.engine import via_pulp
-from rummisolve.engine.backends import Backend, get_backend
+from rummisolve.engine.backends import get_backend
 from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
 from rummisolve.move import Move, Objective, no_move
+
+from .cli import run
 
 # find_move's signature, for the stand-ins that make a backend misbehave.
 Solve = Callable[[Board, Objective, str, "float | None"], Move]
@@ -29,17 +28,12 @@ SMALL = ["--table-tiles", "0-15", "--rack-tiles", "3-8"]
 NUMBER = re.compile(r" +\d+\.\d")
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["bench", *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
-def bench(boards: list[NamedBoard], backends: list[str]) -> BenchReport:
-    run = Bench(backends)
-    run.start()
+def bench(boards: list[NamedBoard], backends: list[str], solver: Solver = SOLVER) -> BenchReport:
+    benched = Bench(backends, solver=solver)
+    benched.start()
     for board in boards:
-        run.add(board)
-    return run.report()
+        benched.add(board)
+    return benched.report()
 
 
 @pytest.mark.parametrize(
@@ -52,7 +46,7 @@ def test_p90_is_a_time_some_board_took(values: list[float], p90: float) -> None:
 
 
 def test_json_shape_on_generated_boards() -> None:
-    code, out, err = run("--generate", "4", "--seed", "3", *SMALL, "--json")
+    code, out, err = run("bench", "--generate", "4", "--seed", "3", *SMALL, "--json")
     report = json.loads(out)
     assert code == 0
     assert err == ""
@@ -80,7 +74,7 @@ def test_human_table_on_files_and_repeats(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("table:\nR3 R4 R5\nrack: R2 B5 O5\n")
     (tmp_path / "b.txt").write_text("rack: K1\n")
     code, out, _err = run(
-        str(tmp_path), "--backend", "highs", "--backend", "pulp-highs", "--repeat", "2"
+        "bench", str(tmp_path), "--backend", "highs", "--backend", "pulp-highs", "--repeat", "2"
     )
     assert code == 0
     assert NUMBER.sub("  T", out) == (
@@ -100,7 +94,9 @@ def test_bad_boards_are_named_and_left_out(tmp_path: Path, monkeypatch: pytest.M
     Path("bad.txt").write_text("table:\nR3 R4 R5\nrack: X9\n")
     Path("b.txt").write_text("rack: K1\n")
     Path("empty").mkdir()
-    code, out, err = run("a.txt", "bad.txt", "empty", "missing.txt", "b.txt", "--backend", "highs")
+    code, out, err = run(
+        "bench", "a.txt", "bad.txt", "empty", "missing.txt", "b.txt", "--backend", "highs"
+    )
     assert code == 1
     assert err == (
         "bad.txt:3: unknown tile 'X9': colour must be K, R, O (or Y) or B\n"
@@ -114,7 +110,7 @@ def test_bad_boards_are_named_and_left_out(tmp_path: Path, monkeypatch: pytest.M
     ]
 
 
-def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_backends_that_disagree_are_named_with_the_board() -> None:
     """A backend whose answer is a tile short: the board is named, and the answer,
     which no longer adds up, is also flagged by check_move."""
 
@@ -126,9 +122,9 @@ def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.Mon
             return move
         return dataclasses.replace(move, tiles_played=move.tiles_played - 1)
 
-    monkeypatch.setattr(bench_module, "find_move", short_for_cbc)
+    solver = Solver(find=short_for_cbc)
     board = NamedBoard("puzzle 1", parse_board("table:\nR3 R4 R5\nrack: R2 B5 O5\n"))
-    report = bench([board], ["highs", "cbc"])
+    report = bench([board], ["highs", "cbc"], solver)
     assert not report.passed
     assert [(d.board, {b: str(o) for b, o in d.optima.items()}) for d in report.disagreements] == [
         ("puzzle 1", {"highs": "tiles=3 value=12 changed=1", "cbc": "tiles=2 value=12 changed=1"})
@@ -136,9 +132,7 @@ def test_backends_that_disagree_are_named_with_the_board(monkeypatch: pytest.Mon
     assert report.illegal == ("puzzle 1: cbc: tiles_played is 2, but 3 were played",)
 
 
-def test_disagreement_exits_1_and_names_the_board(
-    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_disagreement_exits_1_and_names_the_board(three_boards: list[str]) -> None:
     def none_for_cbc(
         board: Board, objective: Objective, backend: str, time_limit: float | None = None
     ) -> Move:
@@ -149,8 +143,10 @@ def test_disagreement_exits_1_and_names_the_board(
             else find_move(board, objective, backend, time_limit)
         )
 
-    monkeypatch.setattr(bench_module, "find_move", none_for_cbc)
-    code, out, err = run("a.txt", "b.txt", "--backend", "highs", "--backend", "cbc")
+    solver = Solver(find=none_for_cbc)
+    code, out, err = run(
+        "bench", "a.txt", "b.txt", "--backend", "highs", "--backend", "cbc", obj=solver
+    )
     assert (code, err) == (1, "")
     assert NUMBER.sub("  T", out).splitlines()[-2:] == [
         "optimum differs on 1 board:",
@@ -172,10 +168,12 @@ def interrupted_on_solve(number: int) -> Solve:
     return solve
 
 
-def test_ctrl_c_reports_the_boards_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_reports_the_boards_finished() -> None:
     """Two backends, Ctrl-C in the second one's solve of board 3: boards 1 and 2 are reported."""
-    monkeypatch.setattr(bench_module, "find_move", interrupted_on_solve(6))
-    code, out, err = run("--generate", "5", *SMALL, "--backend", "highs", "--backend", "clp")
+    solver = Solver(find=interrupted_on_solve(6))
+    code, out, err = run(
+        "bench", "--generate", "5", *SMALL, "--backend", "highs", "--backend", "clp", obj=solver
+    )
     assert code == 130
     assert err == "\ninterrupted: 2 of 5 boards benched\n"
     assert NUMBER.sub("  T", out) == (
@@ -187,9 +185,9 @@ def test_ctrl_c_reports_the_boards_finished(monkeypatch: pytest.MonkeyPatch) -> 
     )
 
 
-def test_ctrl_c_before_any_board_finished_gives_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bench_module, "find_move", interrupted_on_solve(1))
-    code, out, err = run("--generate", "1", "--backend", "highs", "--json")
+def test_ctrl_c_before_any_board_finished_gives_json() -> None:
+    solver = Solver(find=interrupted_on_solve(1))
+    code, out, err = run("bench", "--generate", "1", "--backend", "highs", "--json", obj=solver)
     assert (code, err) == (130, "\ninterrupted: 0 of 1 board benched\n")
     assert json.loads(out)["boards"] == 0
 
@@ -218,13 +216,19 @@ def three_boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return ["a.txt", "b.txt", "c.txt"]
 
 
-def test_a_backend_failing_on_a_board_keeps_the_others(
-    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_backend_failing_on_a_board_keeps_the_others(three_boards: list[str]) -> None:
     error = SolverError("the solver failed: Pulp: cannot execute cbc")
-    monkeypatch.setattr(bench_module, "find_move", failing("cbc", 2, error))
+    solver = Solver(find=failing("cbc", 2, error))
     code, out, err = run(
-        *three_boards, "--backend", "highs", "--backend", "cbc", "--backend", "clp"
+        "bench",
+        *three_boards,
+        "--backend",
+        "highs",
+        "--backend",
+        "cbc",
+        "--backend",
+        "clp",
+        obj=solver,
     )
     assert code == 1
     assert err == "b.txt: cbc: the solver failed: Pulp: cannot execute cbc\n"
@@ -238,16 +242,16 @@ def test_a_backend_failing_on_a_board_keeps_the_others(
     )
 
 
-def test_a_backend_that_cannot_start_is_an_error_in_json(
-    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def no_cbc(name: str) -> Backend:
+def test_a_backend_that_cannot_start_is_an_error_in_json(three_boards: list[str]) -> None:
+    def no_cbc(name: str) -> object:
         if name == "cbc":
             raise SolverError("backend cbc needs CBC: pip install 'pulp[cbc]'")
         return get_backend(name)
 
-    monkeypatch.setattr(bench_module, "get_backend", no_cbc)
-    code, out, err = run(*three_boards, "--backend", "cbc", "--backend", "highs", "--json")
+    solver = Solver(start=no_cbc)
+    code, out, err = run(
+        "bench", *three_boards, "--backend", "cbc", "--backend", "highs", "--json", obj=solver
+    )
     report = json.loads(out)
     assert code == 1
     assert err == "cbc: backend cbc needs CBC: pip install 'pulp[cbc]'\n"
@@ -256,12 +260,10 @@ def test_a_backend_that_cannot_start_is_an_error_in_json(
     assert set(report["backends"]["highs"]) == {"median_ms", "p90_ms", "max_ms", "unproved"}
 
 
-def test_a_crash_inside_a_solver_library_is_that_backends_failure(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(bench_module, "find_move", failing("clp", 1, RuntimeError("boom")))
+def test_a_crash_inside_a_solver_library_is_that_backends_failure() -> None:
+    solver = Solver(find=failing("clp", 1, RuntimeError("boom")))
     board = NamedBoard("puzzle 1", parse_board("table:\nR3 R4 R5\nrack: R2 B5 O5\n"))
-    report = bench([board], ["clp", "highs"])
+    report = bench([board], ["clp", "highs"], solver)
     assert [str(f) for f in report.failures] == [
         "puzzle 1: clp: solver crashed: RuntimeError: boom"
     ]
@@ -286,15 +288,21 @@ def unproved_for(backend: str, limits: list[float | None]) -> Solve:
     return solve
 
 
-def test_answers_cut_short_are_counted_and_not_compared(
-    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_answers_cut_short_are_counted_and_not_compared(three_boards: list[str]) -> None:
     """cbc hits the time limit on every board with nothing played: not a disagreement
     with highs, which plays tiles on two of them, and not an agreement either."""
     limits: list[float | None] = []
-    monkeypatch.setattr(bench_module, "find_move", unproved_for("cbc", limits))
+    solver = Solver(find=unproved_for("cbc", limits))
     code, out, err = run(
-        *three_boards, "--backend", "highs", "--backend", "cbc", "--time-limit", "0.25"
+        "bench",
+        *three_boards,
+        "--backend",
+        "highs",
+        "--backend",
+        "cbc",
+        "--time-limit",
+        "0.25",
+        obj=solver,
     )
     assert (code, err) == (0, "")
     assert set(limits) == {0.25}
@@ -306,14 +314,16 @@ def test_answers_cut_short_are_counted_and_not_compared(
         "same optimum: the answers proved best agree on every board;"
         " answers not proved best (on 3 boards) not compared\n"
     )
-    report = json.loads(run(*three_boards, "--backend", "highs", "--backend", "cbc", "--json")[1])
+    report = json.loads(
+        run(
+            "bench", *three_boards, "--backend", "highs", "--backend", "cbc", "--json", obj=solver
+        ).out
+    )
     assert [b["unproved"] for b in report["backends"].values()] == [0, 3]
     assert (report["same_optimum"], report["unproved_boards"]) == (True, 3)
 
 
-def test_answers_proved_best_that_differ_are_still_a_disagreement(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_answers_proved_best_that_differ_are_still_a_disagreement() -> None:
     def worse_for_clp(
         board: Board, objective: Objective, name: str, time_limit: float | None = None
     ) -> Move:
@@ -322,9 +332,9 @@ def test_answers_proved_best_that_differ_are_still_a_disagreement(
             return no_move(board, backend=name)
         return unproved_for("cbc", [])(board, objective, name, time_limit)
 
-    monkeypatch.setattr(bench_module, "find_move", worse_for_clp)
+    solver = Solver(find=worse_for_clp)
     board = NamedBoard("puzzle 1", parse_board("table:\nR3 R4 R5\nrack: R2 B5 O5\n"))
-    report = bench([board], ["highs", "clp", "cbc"])
+    report = bench([board], ["highs", "clp", "cbc"], solver)
     assert [(d.board, {b: str(o) for b, o in d.optima.items()}) for d in report.disagreements] == [
         ("puzzle 1", {"highs": "tiles=3 value=12 changed=1", "clp": "tiles=0 value=0 changed=0"})
     ]
@@ -342,16 +352,14 @@ def test_answers_proved_best_that_differ_are_still_a_disagreement(
     ids=["zero", "nan", "infinite"],
 )
 def test_time_limit_is_a_positive_number_of_seconds(limit: str, reason: str) -> None:
-    code, out, err = run("--generate", "1", "--time-limit", limit)
+    code, out, err = run("bench", "--generate", "1", "--time-limit", limit)
     assert (code, out) == (2, "")
     assert err.splitlines()[-1] == f"Error: Invalid value for '--time-limit': {reason}"
 
 
-def test_with_every_backend_failed_no_board_is_benched(
-    three_boards: list[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(bench_module, "find_move", failing("clp", 1, SolverError("no CLP")))
-    code, out, err = run(*three_boards, "--backend", "clp")
+def test_with_every_backend_failed_no_board_is_benched(three_boards: list[str]) -> None:
+    solver = Solver(find=failing("clp", 1, SolverError("no CLP")))
+    code, out, err = run("bench", *three_boards, "--backend", "clp", obj=solver)
     assert (code, err) == (1, "a.txt: clp: no CLP\n")
     assert out == (
         "0 boards, 1 solve per board and backend\n"
@@ -362,7 +370,7 @@ def test_with_every_backend_failed_no_board_is_benched(
 
 
 def test_a_backend_named_twice_is_benched_once() -> None:
-    code, out, err = run("--generate", "1", *SMALL, "--backend", "clp", "--backend", "clp")
+    code, out, err = run("bench", "--generate", "1", *SMALL, "--backend", "clp", "--backend", "clp")
     assert (code, err) == (0, "")
     assert NUMBER.sub("  T", out) == (
         "1 board, 1 solve per board and backend\n"
@@ -373,7 +381,7 @@ def test_a_backend_named_twice_is_benched_once() -> None:
 
 
 def test_no_board_benched_says_so(tmp_path: Path) -> None:
-    code, out, err = run(str(tmp_path), "--backend", "highs", "--backend", "clp")
+    code, out, err = run("bench", str(tmp_path), "--backend", "highs", "--backend", "clp")
     assert (code, err) == (1, f"{tmp_path}: no *.txt boards in this folder\n")
     assert out == (
         "0 boards, 1 solve per board and backend\n"
@@ -385,7 +393,7 @@ def test_no_board_benched_says_so(tmp_path: Path) -> None:
 
 
 def test_sizes_no_position_can_have_are_a_usage_error() -> None:
-    code, out, err = run("--generate", "3", "--table-tiles", "200", "--rack-tiles", "1")
+    code, out, err = run("bench", "--generate", "3", "--table-tiles", "200", "--rack-tiles", "1")
     assert (code, out) == (2, "")
     assert err.splitlines()[-1] == (
         "Error: Invalid value for '--table-tiles' / '--rack-tiles':"
@@ -394,19 +402,21 @@ def test_sizes_no_position_can_have_are_a_usage_error() -> None:
 
 
 def test_a_stream_generate_wrote_on_standard_input_is_a_board_each() -> None:
-    stream = CliRunner().invoke(cli, ["generate", "--count", "3", "--seed", "4"]).stdout
-    result = CliRunner().invoke(cli, ["bench", "-", "--backend", "clp", "--json"], input=stream)
-    assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["boards"] == 3
+    stream = run("generate", "--count", "3", "--seed", "4").out
+    code, out, err = run("bench", "-", "--backend", "clp", "--json", stdin=stream)
+    assert code == 0, err
+    assert json.loads(out)["boards"] == 3
 
 
 def test_a_backend_that_cannot_start_is_named_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: "/nowhere/cbc")
-    via_pulp._cbc_binary.cache_clear()
+    via_pulp.cbc_binary.cache_clear()
     try:
-        code, out, err = run("--generate", "2", "--backend", "cbc", "--backend", "clp", "--json")
+        code, out, err = run(
+            "bench", "--generate", "2", "--backend", "cbc", "--backend", "clp", "--json"
+        )
     finally:
-        via_pulp._cbc_binary.cache_clear()
+        via_pulp.cbc_binary.cache_clear()
     assert (code, err) == (1, "cbc: cannot run CBC's binary /nowhere/cbc\n")
     assert json.loads(out)["backends"]["cbc"] == {
         "error": "cbc: cannot run CBC's binary /nowhere/cbc"

@@ -5,19 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from rummisolve.board import read_board
-from rummisolve.cli import cli
 
 from .boards import INTERFACE_EXAMPLE
+from .cli import run
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "rules"
-
-
-def run(*args: str, stdin: str | bytes | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["check", *args], input=stdin)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def write(tmp_path: Path, text: str, name: str = "board.txt") -> str:
@@ -28,7 +22,7 @@ def write(tmp_path: Path, text: str, name: str = "board.txt") -> str:
 
 def test_valid_board(tmp_path: Path) -> None:
     path = write(tmp_path, INTERFACE_EXAMPLE)
-    assert run(path) == (
+    assert run("check", path) == (
         0,
         f"{path}: valid: 2 sets (7 tiles) on the table, 4 tiles on the rack, not opened, "
         "rules: wraparound initial-meld=50 tile-set=160 joker-penalty=20\n",
@@ -38,7 +32,7 @@ def test_valid_board(tmp_path: Path) -> None:
 
 def test_valid_board_with_default_rules(tmp_path: Path) -> None:
     path = write(tmp_path, "rack: R1\n")
-    assert run(path) == (
+    assert run("check", path) == (
         0,
         f"{path}: valid: 0 sets (0 tiles) on the table, 1 tile on the rack, opened\n",
         "",
@@ -46,7 +40,7 @@ def test_valid_board_with_default_rules(tmp_path: Path) -> None:
 
 
 def test_standard_input() -> None:
-    assert run("-", stdin="table:\nK1 K2 K3\nrack: b1 B2\n") == (
+    assert run("check", "-", stdin="table:\nK1 K2 K3\nrack: b1 B2\n") == (
         0,
         "-: valid: 1 set (3 tiles) on the table, 2 tiles on the rack, opened\n",
         "",
@@ -54,7 +48,7 @@ def test_standard_input() -> None:
 
 
 def test_standard_input_invalid() -> None:
-    assert run("-", stdin="rack: R1\nR0\n") == (
+    assert run("check", "-", stdin="rack: R1\nR0\n") == (
         1,
         "",
         "-:2: unknown tile 'R0': number must be 1 to 13\n",
@@ -63,7 +57,7 @@ def test_standard_input_invalid() -> None:
 
 def test_invalid_board_lists_every_problem_without_a_traceback(tmp_path: Path) -> None:
     path = write(tmp_path, "rules: tile-set=107\ntable:\nR1 R2 R4\nK7 R7\nrack: X1\n")
-    code, out, err = run(path)
+    code, out, err = run("check", path)
     assert (code, out) == (1, "")
     assert err == (
         f"{path}:1: rule tile-set must be 106 or 160, not 107\n"
@@ -76,13 +70,17 @@ def test_invalid_board_lists_every_problem_without_a_traceback(tmp_path: Path) -
 
 def test_too_many_copies(tmp_path: Path) -> None:
     path = write(tmp_path, "table:\nR5 R6 R7\nR5 B5 K5\nrack: R5\n")
-    assert run(path) == (1, "", f"{path}:4: too many copies of R5: the 106-tile set has 2\n")
+    assert run("check", path) == (
+        1,
+        "",
+        f"{path}:4: too many copies of R5: the 106-tile set has 2\n",
+    )
 
 
 def test_not_text(tmp_path: Path) -> None:
     path = tmp_path / "board.txt"
     path.write_bytes(b"rack: R1\n\x00")
-    assert run(str(path)) == (1, "", f"{path}:2: not a text file (NUL byte)\n")
+    assert run("check", str(path)) == (1, "", f"{path}:2: not a text file (NUL byte)\n")
 
 
 @pytest.mark.parametrize(
@@ -94,11 +92,11 @@ def test_not_text(tmp_path: Path) -> None:
 )
 def test_unreadable_path(tmp_path: Path, name: str, reason: str) -> None:
     path = str(tmp_path / name) if name else str(tmp_path)
-    assert run(path) == (1, "", f"{path}: {reason}\n")
+    assert run("check", path) == (1, "", f"{path}: {reason}\n")
 
 
 def test_no_board_is_a_usage_error() -> None:
-    code, out, err = run()
+    code, out, err = run("check")
     assert (code, out) == (2, "")
     assert "Missing argument 'BOARD'" in err
 
@@ -138,13 +136,13 @@ WRAPPED = "rules: wraparound\ntable:\nR12 R13 R1\nrack: R5 R5\n"
 )
 def test_rule_options(tmp_path: Path, options: list[str], code: int, out: str, err: str) -> None:
     path = write(tmp_path, WRAPPED)
-    assert run(path, *options) == (code, out.format(path=path), err.format(path=path))
+    assert run("check", path, *options) == (code, out.format(path=path), err.format(path=path))
 
 
 def test_wraparound_on_the_command_line(tmp_path: Path) -> None:
     path = write(tmp_path, "table:\nR12 R13 R1\nrack:\n")
-    assert run(path)[0] == 1
-    assert run(path, "--wraparound") == (
+    assert run("check", path)[0] == 1
+    assert run("check", path, "--wraparound") == (
         0,
         f"{path}: valid: 1 set (3 tiles) on the table, 0 tiles on the rack, opened, "
         "rules: wraparound\n",
@@ -154,21 +152,21 @@ def test_wraparound_on_the_command_line(tmp_path: Path) -> None:
 
 def test_tile_set_on_the_command_line_allows_a_third_copy(tmp_path: Path) -> None:
     path = write(tmp_path, "table:\nR5 R6 R7\nR5 B5 K5\nrack: R5\n")
-    assert run(path, "--tile-set", "160")[0] == 0
-    assert run(path, "--tile-set", "107")[0] == 2
+    assert run("check", path, "--tile-set", "160")[0] == 0
+    assert run("check", path, "--tile-set", "107")[0] == 2
 
 
 @pytest.mark.parametrize(
     "option", [["--initial-meld", "-1"], ["--joker-penalty", "x"]], ids=["negative", "not-a-number"]
 )
 def test_bad_rule_option_is_a_usage_error(tmp_path: Path, option: list[str]) -> None:
-    code, out, _ = run(write(tmp_path, "rack:\n"), *option)
+    code, out, _ = run("check", write(tmp_path, "rack:\n"), *option)
     assert (code, out) == (2, "")
 
 
 @pytest.mark.parametrize("path", sorted(PUZZLES.glob("*.txt")), ids=lambda p: p.name)
 def test_every_rules_puzzle_is_a_valid_board(path: Path) -> None:
-    code, out, err = run(str(path))
+    code, out, err = run("check", str(path))
     assert (code, err) == (0, "")
     assert out.startswith(f"{path}: valid: ")
 

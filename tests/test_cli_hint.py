@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -9,14 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from rummisolve.board import parse_board
-from rummisolve.cli import cli
 from rummisolve.engine.backends import BACKENDS
 from rummisolve.engine.solve import find_move
 from rummisolve.render import render_move
 from rummisolve.rules import Rules
+
+from .cli import run
 
 BOARD = """\
 table:
@@ -33,11 +34,6 @@ def board_file(tmp_path: Path) -> Path:
     path = tmp_path / "board.txt"
     path.write_text(BOARD)
     return path
-
-
-def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), input=stdin)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_human_output(board_file: Path) -> None:
@@ -208,11 +204,15 @@ def test_no_initial_meld_says_why() -> None:
     assert out.startswith("No move: no initial meld worth 50 points; draw a tile.\n")
 
 
-def test_ctrl_c_is_interrupted_not_a_traceback(
-    board_file: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def interrupted(*args: object, **kwargs: object) -> None:
+class CtrlCAtTheKeyboard(io.BytesIO):
+    """Standard input from a terminal where Ctrl-C is pressed instead of a board typed."""
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        if size == 0:
+            return b""
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("rummisolve.cli.hint.find_move", interrupted)
-    assert run("hint", str(board_file)) == (130, "", "\ninterrupted\n")
+
+def test_ctrl_c_is_interrupted_not_a_traceback() -> None:
+    """One handler takes Ctrl-C for the whole command: here while the board is read."""
+    assert run("hint", "-", stdin=CtrlCAtTheKeyboard()) == (130, "", "\ninterrupted\n")

@@ -9,10 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from rummisolve.board import Board
-from rummisolve.cli import cli
 from rummisolve.engine.solve import find_move
 from rummisolve.game import (
     STRATEGIES,
@@ -37,6 +35,8 @@ from rummisolve.move import Move, Objective, no_move
 from rummisolve.rules import Blocked, JokerRetrieval, Method, Rules
 from rummisolve.sets import read_meld
 from rummisolve.tiles import JOKER, Tile, parse_tile
+
+from .cli import run
 
 
 def options_for(players: int, **rules: object) -> GameOptions:
@@ -304,17 +304,17 @@ def score_file(tmp_path: Path) -> Path:
 
 
 def test_score_prints_a_table(score_file: Path) -> None:
-    result = CliRunner().invoke(cli, ["score", str(score_file)])
-    assert result.exit_code == 0
-    assert result.output == (
-        "A  +24  out\nB   -5  R5\nC  -16  K10 B6 (16)\nD   -3  O3\nwinner: A\n"
+    assert run("score", str(score_file)) == (
+        0,
+        "A  +24  out\nB   -5  R5\nC  -16  K10 B6 (16)\nD   -3  O3\nwinner: A\n",
+        "",
     )
 
 
 def test_score_json_as_the_interface_says(score_file: Path) -> None:
-    result = CliRunner().invoke(cli, ["score", str(score_file), "--json"])
-    assert result.exit_code == 0
-    assert json.loads(result.output) == {
+    code, out, err = run("score", str(score_file), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {
         "scores": {"A": 24, "B": -5, "C": -16, "D": -3},
         "winner": "A",
     }
@@ -348,33 +348,35 @@ def test_score_reproduces_the_rules_examples(
 ) -> None:
     path = tmp_path / "game.txt"
     path.write_text(text)
-    result = CliRunner().invoke(cli, ["score", str(path), "--json", *args])
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["scores"] == scores
+    code, out, err = run("score", str(path), "--json", *args)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["scores"] == scores
 
 
 def test_score_refuses_a_bad_file_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.txt"
     path.write_text("A:\nB: R5 Q1\n")
-    result = CliRunner().invoke(cli, ["score", str(path)])
-    assert result.exit_code == 1
-    assert result.output == f"{path}:2: unknown tile 'Q1': colour must be K, R, O (or Y) or B\n"
+    assert run("score", str(path)) == (
+        1,
+        "",
+        f"{path}:2: unknown tile 'Q1': colour must be K, R, O (or Y) or B\n",
+    )
 
 
 def test_score_doubled_without_anyone_out_fails(tmp_path: Path) -> None:
     path = tmp_path / "blocked.txt"
     path.write_text("A: R1\nB: R2\n")
-    result = CliRunner().invoke(cli, ["score", str(path), "--doubled"])
-    assert result.exit_code == 1
-    assert "nobody went out" in result.output
+    code, out, err = run("score", str(path), "--doubled")
+    assert (code, out) == (1, "")
+    assert "nobody went out" in err
 
 
 def test_play_json_shape_and_log(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
     args = ["play", "--players", "2", "--games", "2", "--seed", "4", "--json", "--log", str(log)]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    code, out, err = run(*args)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
     assert len(data["games"]) == 2
     for game in data["games"]:
         assert set(game) >= {"winner", "scores", "turns", "end"}
@@ -387,14 +389,13 @@ def test_play_json_shape_and_log(tmp_path: Path) -> None:
     assert set(lines[0]) == keys
     assert lines[0]["rules"] == data["rules"] == Rules().as_json()
     assert [line["game"] for line in lines] == sorted(line["game"] for line in lines)
-    again = CliRunner().invoke(cli, args[:-2])
-    assert again.output == result.output
+    assert run(*args[:-2]) == (0, out, "")
 
 
 def test_play_human_output() -> None:
-    result = CliRunner().invoke(cli, ["play", "--players", "2", "--games", "1", "--seed", "4"])
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    code, out, err = run("play", "--players", "2", "--games", "1", "--seed", "4")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
     assert lines[0] == "seed 4: 2 players (P1 greedy, P2 greedy)"
     assert lines[1].split() == ["game", "winner", "end", "turns", "P1", "P2"]
     assert lines[3].startswith("total")
@@ -412,9 +413,9 @@ def test_play_human_output() -> None:
     ids=["seven-players", "unknown-strategy", "too-many-strategies"],
 )
 def test_play_usage_errors(args: list[str], message: str) -> None:
-    result = CliRunner().invoke(cli, ["play", *args])
-    assert result.exit_code == 2
-    assert message in result.output
+    code, out, err = run("play", *args)
+    assert (code, out) == (2, "")
+    assert message in err
 
 
 def test_strategy_names_are_known() -> None:
@@ -425,19 +426,19 @@ def test_strategy_names_are_known() -> None:
 
 def test_play_refuses_a_log_it_cannot_write_before_playing(tmp_path: Path) -> None:
     log = tmp_path / "missing" / "log.jsonl"
-    result = CliRunner().invoke(cli, ["play", "--players", "2", "--log", str(log)])
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == f"Error: {log}: No such file or directory\n"
+    assert run("play", "--players", "2", "--log", str(log)) == (
+        1,
+        "",
+        f"Error: {log}: No such file or directory\n",
+    )
 
 
 @pytest.mark.parametrize("house_rule", [True, False], ids=["doubled-on", "doubled-off"])
-def test_going_out_in_one_turn_doubles_under_the_house_rule(
-    monkeypatch: pytest.MonkeyPatch, house_rule: bool
-) -> None:
+def test_going_out_in_one_turn_doubles_under_the_house_rule(house_rule: bool) -> None:
     """With racks of 3, seed 35 deals P1 a set worth 30+: out on the first turn."""
-    monkeypatch.setattr("rummisolve.game.RACK_SIZE", 3)
     seats = make_seats([strategy_named("greedy")], 2)
-    record = play_game(seats, GameOptions(Rules(double_out=house_rule)), seed=35)
+    options = GameOptions(Rules(double_out=house_rule), rack_size=3)
+    record = play_game(seats, options, seed=35)
     assert (record.turns, record.end, record.score.winner) == (1, Ending.OUT, "P1")
     assert record.result.doubled is house_rule
     left = GameOptions().scoring.rack_total(record.result.players[1].rack)

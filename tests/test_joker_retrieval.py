@@ -3,15 +3,14 @@ rule word goes through board files and the command line unchanged (rules.md, 000
 
 from __future__ import annotations
 
-from click.testing import CliRunner
-
 from rummisolve.board import Board, format_board, parse_board
-from rummisolve.cli import cli
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move, Status, Step
 from rummisolve.rules import JokerRetrieval, Overrides
 from rummisolve.tiles import parse_tiles
+
+from .cli import run
 
 # B5 frees the joker of B3 B4 J; under replace it then takes R11's place beside R12, a set
 # with one tile from the rack. Under strict it may only stay as B2: B5 alone is played.
@@ -66,11 +65,11 @@ def test_strict_is_the_default_and_replace_goes_through_a_board_file_unchanged()
 
 
 def test_the_command_line_wins_over_the_file() -> None:
-    result = CliRunner().invoke(
-        cli, ["check", "-", "--joker-retrieval", "replace"], input=FREED_BESIDE_ONE.format("free")
+    code, out, err = run(
+        "check", "-", "--joker-retrieval", "replace", stdin=FREED_BESIDE_ONE.format("free")
     )
-    assert result.exit_code == 0, result.stderr
-    assert "rules: joker-retrieval=replace" in result.stdout
+    assert (code, err) == (0, "")
+    assert "rules: joker-retrieval=replace" in out
 
 
 def move_of(board: Board, rows: list[str], played: str) -> Move:

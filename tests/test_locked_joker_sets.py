@@ -9,16 +9,16 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from click.testing import CliRunner
 
 from rummisolve.board import Board, format_board, parse_board
-from rummisolve.cli import cli
 from rummisolve.engine.model import build_model
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move, Objective, Source, Status, Step
 from rummisolve.rules import Overrides, Rules
 from rummisolve.tiles import Tile, parse_tile
+
+from .cli import run
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "locked-joker-sets"
 # R5 leaves for R5 O5 B5 (and, where jokers move freely, the joker for K1 K2): only
@@ -143,11 +143,6 @@ def test_the_rule_goes_through_a_board_file_unchanged() -> None:
     assert board.rules == Rules(locked_joker_sets=True)
     assert "rules: locked-joker-sets\n" in format_board(board)
     assert parse_board(format_board(board)) == board
-
-
-def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), input=stdin)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_hint_with_the_rule_word_and_without_it_on_the_command_line() -> None:

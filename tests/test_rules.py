@@ -8,10 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from rummisolve.board import format_board, parse_board
-from rummisolve.cli import cli
 from rummisolve.rules import (
     OPTIONS,
     PROFILE_NAMES,
@@ -23,13 +21,10 @@ from rummisolve.rules import (
     parse_rule_word,
 )
 
+from .cli import run
+
 # The first board: the joker may not leave for O7 B7 under the rules as written.
 JOKER_WALKS = "table:\nR3 R4 R5 J\nrack: B7 O7\n"
-
-
-def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), input=stdin)
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.mark.parametrize(

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import cbcbox
 import numpy as np
 import pytest
 
 from rummisolve.board import parse_board
-from rummisolve.engine import backends, branch, clp, highs, via_pulp
-from rummisolve.engine.backends import get_backend
+from rummisolve.engine import backends, clp, highs, via_pulp
+from rummisolve.engine.backends import Backend, get_backend
+from rummisolve.engine.branch import Clock
+from rummisolve.engine.builder import Mip
+from rummisolve.engine.lp import LpEnd
 from rummisolve.engine.model import build_model, read_solution
 from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
@@ -136,12 +144,16 @@ def test_unknown_backend_is_a_named_error() -> None:
         backends.load_backend("gurobi")
 
 
-def test_loading_a_backend_starts_no_solver_threads(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A batch loads the backend before forking workers: HiGHS's threads must not exist yet."""
-    monkeypatch.setattr(highs, "_highs", None)
-    monkeypatch.setattr(highs, "highs_solver", lambda: pytest.fail("HiGHS started"))
-    for name in backends.BACKENDS:
-        backends.load_backend(name)
+def test_loading_a_backend_starts_no_solver_threads() -> None:
+    """A batch loads the backend before forking workers: HiGHS's threads must not exist yet
+    (in a process of its own, where no test has started HiGHS before)."""
+    script = (
+        "from rummisolve.engine import backends, highs\n"
+        "for name in backends.BACKENDS:\n"
+        "    backends.load_backend(name)\n"
+        "assert not highs.highs_started(), 'HiGHS started'\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True)
 
 
 def test_played_tiles_leave_the_rack(backend: str) -> None:
@@ -166,18 +178,26 @@ rack: K1 K3 O3 O7 O8 O12 B6 B9 B11 B13
 """
 
 
-def test_time_running_out_mid_search_gives_the_best_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
-    checks = iter(range(1000))
-    monkeypatch.setattr(branch.Branching, "time_left", lambda self: next(checks) < 6)
-    move = solve(DEEP, "highs")
+@pytest.fixture
+def ticking(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A backend registered for the test: HiGHS under a clock that moves one second each
+    time it is read. The search reads it once for its deadline, then twice a node (is time
+    left? how much?): under a limit of 12 s the 7th node finds the time gone."""
+    clock: Clock = itertools.count().__next__
+    solve = functools.partial(backends.solve_highs, clock=clock)
+    monkeypatch.setitem(
+        backends.BACKENDS, "ticking", Backend("ticking", highs.highs_solver, solve, ())
+    )
+    return "ticking"
+
+
+def test_time_running_out_mid_search_gives_the_best_so_far(ticking: str) -> None:
+    move = solve(DEEP, ticking, time_limit=12.0)
     assert move.status is Status.FEASIBLE and move.tiles_played > 0
 
 
-def test_time_running_out_before_any_solution_is_no_move_yet(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(branch.Branching, "time_left", lambda self: False)
-    move = solve(DEEP, "highs")
+def test_time_running_out_before_any_solution_is_no_move_yet(ticking: str) -> None:
+    move = solve(DEEP, ticking, time_limit=1.0)
     assert (move.status, move.played, move.table) == (Status.FEASIBLE, (), parse_board(DEEP).table)
 
 
@@ -278,38 +298,47 @@ def test_cbc_without_its_binary_is_named_before_any_board(
         monkeypatch.delattr(cbcbox, "cbc_bin_path")
     else:
         monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: binary)
-    via_pulp._cbc_binary.cache_clear()
+    via_pulp.cbc_binary.cache_clear()
     try:
         with pytest.raises(SolverError, match=re.escape(message)):
             get_backend("cbc")
     finally:
-        via_pulp._cbc_binary.cache_clear()
+        via_pulp.cbc_binary.cache_clear()
 
 
-def test_clp_frees_every_model(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_clp_frees_every_model() -> None:
     """CLP copies what it is given and each model is deleted after its search, also when
     the search fails: nothing is left behind for the next position."""
-    made, freed = [], []
-    real = clp.api()
-    lib = real.lib
+    made: list[object] = []
+    freed: list[object] = []
 
-    class Counting:
+    class Deleting:
+        """CLP's library, noting each model it is asked to delete."""
+
+        def __init__(self, lib: Any) -> None:
+            self.lib = lib
+
         def __getattr__(self, name: str) -> object:
-            return getattr(lib, name)
-
-        def Clp_newModel(self) -> object:
-            model = lib.Clp_newModel()
-            made.append(model)
-            return model
+            return getattr(self.lib, name)
 
         def Clp_deleteModel(self, model: object) -> None:
             freed.append(model)
-            lib.Clp_deleteModel(model)
+            self.lib.Clp_deleteModel(model)
 
-    monkeypatch.setattr(clp, "api", lambda: real._replace(lib=Counting()))
+    class Counting(clp.ClpLp):
+        def __init__(self, mip: Mip) -> None:
+            super().__init__(mip)
+            made.append(self.model)
+            self.api = self.api._replace(lib=Deleting(self.api.lib))
+
+    class Failing(Counting):
+        def solve(self, seconds: float) -> LpEnd:
+            raise ZeroDivisionError
+
     for text in ("table:\nR3 R4 R5\nrack: R6 R7 K1\n", "rack: K1 K2 K3 O9\n"):
-        find_move(parse_board(text), backend="clp")
-    monkeypatch.setattr(backends, "_branch_and_bound", lambda *_: 1 / 0)
+        mip, _layout = build_model(parse_board(text), Objective.TILES)
+        assert backends.solve_clp(mip, None, open_lp=Counting).proved
+    mip, _layout = build_model(parse_board("rack: K1 K2 K3\n"), Objective.TILES)
     with pytest.raises(ZeroDivisionError):
-        find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
+        backends.solve_clp(mip, None, open_lp=Failing)
     assert len(made) == 3 and freed == made

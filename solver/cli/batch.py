@@ -25,7 +25,7 @@ from ..batch import (
     run_batch,
     usable_cpus,
 )
-from ..bench import BackendResult, Bench, BenchReport, NamedBoard
+from ..bench import SOLVER, BackendResult, Bench, BenchReport, NamedBoard, Solver
 from ..board import Board
 from ..engine.backends import BACKENDS
 from ..errors import BoardError, printable
@@ -241,6 +241,9 @@ def bench(
     row says so, and the rest goes on (exit status 1); Ctrl-C reports the boards
     finished (exit status 130).
     """
+    # The solver benched: a `Solver` the caller made the click context's object
+    # (`cli.main(obj=...)`, a backend that misbehaves on cue), or the real one.
+    solver = click.get_current_context().find_object(Solver) or SOLVER
     overrides = rule_overrides(options)
     files, standard_input = read_standard_input(board_paths(paths))
     if count is None and not paths:
@@ -250,7 +253,7 @@ def bench(
         rules = overrides.apply(Rules())
         generated = deal(count, seed, table_tiles=table_tiles, rack_tiles=rack_tiles, rules=rules)
     total = len(files) + (count or 0)
-    run = Bench(backends or BACKENDS, repeat, Objective(objective), time_limit)
+    run = Bench(backends or BACKENDS, repeat, Objective(objective), time_limit, solver)
     bad_boards = 0
     try:
         run.start()

@@ -14,14 +14,17 @@ import functools
 import importlib
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import SolverError
-from .branch import Branching
+from .branch import Branching, Clock
 from .builder import Mip
 from .highs import HighsLp, highs_mip, highs_solver
 from .lp import Lp, Solution
 from .via_pulp import prepare_cbc, prepare_pulp_highs, solve_cbc, solve_pulp_highs
+
+if TYPE_CHECKING:  # clp.py loads numpy and ctypes: imported when CLP is first used
+    from .clp import ClpLp
 
 Solve = Callable[[Mip, "float | None"], Solution]
 
@@ -36,34 +39,44 @@ class Backend(NamedTuple):
     modules: tuple[str, ...]
 
 
-def solve_highs(mip: Mip, time_limit: float | None) -> Solution:
+def solve_highs(mip: Mip, time_limit: float | None, clock: Clock = time.perf_counter) -> Solution:
     """The LP relaxation, a short branch-and-bound on it, and HiGHS's own MIP if need be.
 
     On about half the positions the LP optimum is already integral. Most of the rest
     close within a few dozen LP re-solves from the last basis, each well under a
-    millisecond, where HiGHS's MIP spends 5-30 ms on its root alone.
+    millisecond, where HiGHS's MIP spends 5-30 ms on its root alone. `clock` times the
+    search (one that runs as a caller says stops it where the caller chooses).
     """
-    return _branch_and_bound(HighsLp(mip), mip, time_limit)
+    return _branch_and_bound(HighsLp(mip), mip, time_limit, clock)
 
 
-def solve_clp(mip: Mip, time_limit: float | None) -> Solution:
-    """As `solve_highs`, with CLP solving the LPs (HiGHS's MIP still the last resort)."""
+def solve_clp(
+    mip: Mip,
+    time_limit: float | None,
+    clock: Clock = time.perf_counter,
+    open_lp: Callable[[Mip], ClpLp] | None = None,
+) -> Solution:
+    """As `solve_highs`, with CLP solving the LPs (HiGHS's MIP still the last resort).
+    `open_lp` loads the model in CLP (None: `ClpLp`; a caller may wrap it, to see each
+    model it makes freed)."""
     from .clp import ClpLp
 
-    lp = ClpLp(mip)
+    lp = (open_lp or ClpLp)(mip)
     try:
-        return _branch_and_bound(lp, mip, time_limit)
+        return _branch_and_bound(lp, mip, time_limit, clock)
     finally:
         lp.close()
 
 
-def _branch_and_bound(lp: Lp, mip: Mip, time_limit: float | None) -> Solution:
-    deadline = time.perf_counter() + time_limit if time_limit else None
-    search = Branching(lp, mip, deadline)
+def _branch_and_bound(
+    lp: Lp, mip: Mip, time_limit: float | None, clock: Clock = time.perf_counter
+) -> Solution:
+    deadline = clock() + time_limit if time_limit else None
+    search = Branching(lp, mip, deadline, clock)
     found = search.run()
     if found is not None:
         return found
-    return highs_mip(mip, search.incumbent, deadline)
+    return highs_mip(mip, search.incumbent, deadline, clock)
 
 
 def _prepare_clp() -> None:

@@ -7,6 +7,7 @@ import heapq
 import itertools
 import math
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..errors import SolverError
@@ -19,6 +20,9 @@ from .lp import INTEGRALITY_TOLERANCE, Lp, LpEnd, Solution
 NODE_LIMIT = {"highs": 100, "clp": 300}
 # Relative margin on an LP bound before it prunes a node (objectives reach ~1e6).
 PRUNE_TOLERANCE = 1e-7
+
+Clock = Callable[[], float]
+"""Seconds from some start (time.perf_counter): what a deadline is read against."""
 
 
 class _Node(NamedTuple):
@@ -40,8 +44,12 @@ class Branching:
     improved them one unit at a time (841 LPs where best-bound dives need far fewer).
     """
 
-    def __init__(self, lp: Lp, mip: Mip, deadline: float | None) -> None:
-        self.lp, self.mip, self.deadline = lp, mip, deadline
+    def __init__(
+        self, lp: Lp, mip: Mip, deadline: float | None, clock: Clock = time.perf_counter
+    ) -> None:
+        """`deadline` is a reading of `clock` (None: no time limit); a clock that runs as
+        the caller says stops the search at the node it chooses."""
+        self.lp, self.mip, self.deadline, self.clock = lp, mip, deadline, clock
         self.cost = mip.cost
         self.incumbent: Any = None
         # Only solutions better than the cutoff are sought (whole-number costs).
@@ -114,12 +122,10 @@ class Branching:
         return Solution(self.incumbent, proved=True)
 
     def time_left(self) -> bool:
-        return self.deadline is None or time.perf_counter() < self.deadline
+        return self.deadline is None or self.clock() < self.deadline
 
     def remaining(self) -> float:
-        return (
-            float("inf") if self.deadline is None else max(self.deadline - time.perf_counter(), 0.0)
-        )
+        return float("inf") if self.deadline is None else max(self.deadline - self.clock(), 0.0)
 
     def stopped(self) -> Solution:
         return Solution(self.incumbent, proved=False)

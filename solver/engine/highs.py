@@ -7,7 +7,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import SolverError
@@ -132,12 +132,15 @@ class HighsLp:
         return np.array(self.h.getSolution().col_value)
 
 
-def highs_mip(mip: Mip, incumbent: Any, deadline: float | None) -> Solution:
-    """HiGHS's own branch-and-cut, started from the best solution found so far."""
+def highs_mip(
+    mip: Mip, incumbent: Any, deadline: float | None, clock: Callable[[], float] = time.perf_counter
+) -> Solution:
+    """HiGHS's own branch-and-cut, started from the best solution found so far;
+    `deadline` is a reading of `clock`, as in the search before it."""
     import highspy
     import numpy as np
 
-    remaining = None if deadline is None else deadline - time.perf_counter()
+    remaining = None if deadline is None else deadline - clock()
     if remaining is not None and remaining <= 0:  # out of time: keep what was found
         return Solution(incumbent, proved=False)
     h = highs_solver()

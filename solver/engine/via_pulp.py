@@ -77,9 +77,10 @@ def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None) -> Solution:
 
 
 @functools.cache
-def _cbc_binary() -> str:
-    """CBC's binary, checked once: a missing one is a message before the first board,
-    not a failure on every board."""
+def cbc_binary() -> str:
+    """CBC's binary, checked once a process: a missing one is a message before the first
+    board, not a failure on every board (`cbc_binary.cache_clear()` looks again, as
+    `clp.api` does)."""
     try:
         import cbcbox
     except ImportError:
@@ -98,7 +99,7 @@ def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
     import pulp
 
     solver = pulp.COIN_CMD(
-        path=_cbc_binary(),
+        path=cbc_binary(),
         msg=False,
         gapRel=0.0,
         gapAbs=ABSOLUTE_GAP,
@@ -183,7 +184,7 @@ def _prepare_pulp() -> None:
 
 def prepare_cbc() -> None:
     _prepare_pulp()
-    _cbc_binary()
+    cbc_binary()
 
 
 def prepare_pulp_highs() -> None:
