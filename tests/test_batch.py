@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from click.testing import CliRunner
 
 from rummisolve.batch import (
     BatchError,
@@ -32,11 +31,13 @@ from rummisolve.batch import (
 )
 from rummisolve.batch.pool import Task
 from rummisolve.board import MAX_BOARD_BYTES, Board
-from rummisolve.cli import cli
 from rummisolve.cli.tables import batch_summary
 from rummisolve.engine.backends import DEFAULT_BACKEND, get_backend
 from rummisolve.errors import SolverError
 from rummisolve.move import Move, no_move
+
+from .cli import Result
+from .cli import run as rummisolve
 
 BOARDS = {
     "a.txt": "# expect: tiles=3 value=12\ntable:\nR3 R4 R5\nrack: R2 B5 O5\n",
@@ -48,9 +49,9 @@ BROKEN = "table:\nR1 R2\nrack: X9\n"
 TIMES = re.compile(r'"seconds": [0-9.e-]+')
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["batch", *args])
-    return result.exit_code, result.stdout, result.stderr
+def run(*args: str) -> Result:
+    """`rummisolve batch ARGS...`."""
+    return rummisolve("batch", *args)
 
 
 @pytest.fixture
@@ -88,7 +89,7 @@ def test_folders_and_files_in_order(folder: Path) -> None:
 
 def test_jsonl_is_hint_json_plus_file(folder: Path) -> None:
     code, out, err = run(".", "--format", "jsonl", "--jobs", "1")
-    hint = CliRunner().invoke(cli, ["hint", "--json", "--backend", DEFAULT_BACKEND, "a.txt"]).stdout
+    hint = rummisolve("hint", "--json", "--backend", DEFAULT_BACKEND, "a.txt").out
     first = {"file": "a.txt", **json.loads(hint)}
     first.pop("seconds")
     rows = without_times(out)
@@ -258,7 +259,7 @@ def test_rule_options_reach_every_board(folder: Path) -> None:
 def test_jobs_1_and_2_give_the_same_rows(tmp_path: Path) -> None:
     boards = tmp_path / "boards"
     generate = ["generate", "--count", "40", "--seed", "11", "--out", str(boards)]
-    CliRunner().invoke(cli, [*generate, "--table-tiles", "0-15", "--rack-tiles", "3-8"])
+    rummisolve(*generate, "--table-tiles", "0-15", "--rack-tiles", "3-8")
     one = run(str(boards), "--format", "jsonl", "--jobs", "1")
     two = run(str(boards), "--format", "jsonl", "--jobs", "2")
     assert one[0] == two[0] == 0
@@ -270,7 +271,7 @@ def test_200_generated_boards_with_3_broken(tmp_path: Path) -> None:
     """The issue's check: 197 answers and 3 errors, exit 1."""
     boards = tmp_path / "boards"
     generate = ["generate", "--count", "200", "--seed", "4", "--out", str(boards)]
-    CliRunner().invoke(cli, [*generate, "--table-tiles", "0-12", "--rack-tiles", "3-8"])
+    rummisolve(*generate, "--table-tiles", "0-12", "--rack-tiles", "3-8")
     for number in (1, 100, 200):
         (boards / f"gen-{number:05d}.txt").write_text(BROKEN)
     code, out, err = run(str(boards), "--format", "jsonl", "--jobs", "2")
@@ -324,7 +325,7 @@ class RunningBatch(NamedTuple):
     ) -> RunningBatch:
         folder = tmp_path / "boards"
         generate = ["generate", "--count", str(boards), "--seed", "9", "--out", str(folder)]
-        CliRunner().invoke(cli, [*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20"])
+        rummisolve(*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20")
         command = [sys.executable, "-m", "rummisolve", "batch", str(folder), "--jobs", "2"]
         # Unbuffered, so that reading the first row leaves the rest in the pipe for
         # communicate.
@@ -474,7 +475,7 @@ def test_a_worker_whose_solver_cannot_start_says_why() -> None:
 def test_a_reader_that_stops_reading_ends_the_batch_quietly(tmp_path: Path, jobs: str) -> None:
     """`rummisolve batch ... | head -1`: no message, status 1 (the output is cut short)."""
     boards = tmp_path / "boards"
-    CliRunner().invoke(cli, ["generate", "--count", "300", "--seed", "3", "--out", str(boards)])
+    rummisolve("generate", "--count", "300", "--seed", "3", "--out", str(boards))
     command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--jobs", jobs]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
@@ -504,9 +505,9 @@ def test_workers_stop_when_the_batch_is_killed(tmp_path: Path) -> None:
 def test_a_folder_without_boards_is_reported_not_skipped(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    result = CliRunner().invoke(cli, ["batch", str(empty), "--format", "jsonl"])
-    assert result.exit_code == 1
-    assert json.loads(result.stdout) == {
+    code, out, _err = run(str(empty), "--format", "jsonl")
+    assert code == 1
+    assert json.loads(out) == {
         "file": str(empty),
         "error": f"{empty}: no *.txt boards in this folder",
     }
@@ -549,11 +550,11 @@ def test_links_to_folders_are_followed_once_and_broken_links_reported(folder: Pa
 
 def test_standard_input_is_a_board_with_workers_too(folder: Path) -> None:
     """Worker processes have no standard input: the batch reads it for them."""
-    result = CliRunner().invoke(
-        cli, ["batch", "-", "a.txt", "-", "--jobs", "2", "--format", "jsonl"], input=BOARDS["a.txt"]
+    code, out, err = rummisolve(
+        "batch", "-", "a.txt", "-", "--jobs", "2", "--format", "jsonl", stdin=BOARDS["a.txt"]
     )
-    rows = without_times(result.stdout)
-    assert result.exit_code == 0, result.stderr
+    rows = without_times(out)
+    assert code == 0, err
     assert [(row["file"], row["tiles_played"]) for row in rows] == [
         ("-", 3),
         ("a.txt", 3),
@@ -564,18 +565,18 @@ def test_standard_input_is_a_board_with_workers_too(folder: Path) -> None:
 def test_a_stream_generate_wrote_is_a_board_each(folder: Path) -> None:
     """`rummisolve generate --count 3 | rummisolve batch -`: each board its own row, a
     broken one named by its place in the stream and its own line."""
-    stream = CliRunner().invoke(cli, ["generate", "--count", "3", "--seed", "4"]).stdout
+    stream = rummisolve("generate", "--count", "3", "--seed", "4").out
     first, second, third = stream.split("# --- board")[1:]
     broken = f"# --- board{first}# --- board{second.replace('rack:', 'rack: X9')}# --- board{third}"
-    result = CliRunner().invoke(
-        cli, ["batch", "-", "a.txt", "--jobs", "2", "--format", "jsonl"], input=broken
+    code, out, _err = rummisolve(
+        "batch", "-", "a.txt", "--jobs", "2", "--format", "jsonl", stdin=broken
     )
-    rows = without_times(result.stdout)
-    assert result.exit_code == 1
+    rows = without_times(out)
+    assert code == 1
     assert [row["file"] for row in rows] == ["-#1", "-#2", "-#3", "a.txt"]
     line = 1 + second.splitlines().index(next(x for x in second.splitlines() if "rack:" in x))
     message = f"-#2:{line}: unknown tile 'X9': colour must be K, R, O (or Y) or B"
-    assert errors(result.stdout) == {"-#2": message}
+    assert errors(out) == {"-#2": message}
 
 
 def test_a_board_too_large_to_be_one_is_refused_unread(folder: Path) -> None:

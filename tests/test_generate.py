@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rummisolve.board import Board, format_board, parse_board, read_board
-from rummisolve.cli import cli
 from rummisolve.generate import GenerateError, SizeError, Span, generate_boards
 from rummisolve.rules import Rules
 from rummisolve.sets import Kind, read_meld
 from rummisolve.tiles import JOKER
+
+from .cli import run
 
 RULES = [
     Rules(),
@@ -276,11 +276,11 @@ def test_an_empty_range_is_refused() -> None:
 
 def test_cli_writes_numbered_board_files(tmp_path: Path) -> None:
     out = tmp_path / "boards"
-    result = CliRunner().invoke(
-        cli, ["generate", "--count", "3", "--seed", "7", "--out", str(out), "--table-tiles", "12"]
+    result = run(
+        "generate", "--count", "3", "--seed", "7", "--out", str(out), "--table-tiles", "12"
     )
-    assert result.exit_code == 0, result.output
-    assert result.output == f"wrote 3 boards to {out}\n"
+    assert result.code == 0, result.err
+    assert result.out == f"wrote 3 boards to {out}\n"
     files = sorted(out.iterdir())
     assert [f.name for f in files] == ["gen-00001.txt", "gen-00002.txt", "gen-00003.txt"]
     expected = list(generate_boards(3, 7, table_tiles=12))
@@ -288,7 +288,7 @@ def test_cli_writes_numbered_board_files(tmp_path: Path) -> None:
 
 
 def test_cli_files_say_how_to_make_them_again(tmp_path: Path) -> None:
-    CliRunner().invoke(cli, ["generate", "--count", "1", "--seed", "7", "--out", str(tmp_path)])
+    run("generate", "--count", "1", "--seed", "7", "--out", str(tmp_path))
     first_line = (tmp_path / "gen-00001.txt").read_text().splitlines()[0]
     recipe = "rummisolve generate --seed 7 --table-tiles 0-60 --rack-tiles 5-20"
     assert first_line == f"# {recipe}: board 1"
@@ -296,9 +296,9 @@ def test_cli_files_say_how_to_make_them_again(tmp_path: Path) -> None:
 
 def test_cli_stdout_splits_into_boards() -> None:
     args = ["generate", "--count", "2", "--seed", "1", "--table-tiles", "3-9", "--rack-tiles", "4"]
-    result = CliRunner().invoke(cli, [*args, "--jokers", "1", "--not-opened", "--wraparound"])
-    assert result.exit_code == 0, result.output
-    chunks = result.output.split("\n\n")
+    result = run(*args, "--jokers", "1", "--not-opened", "--wraparound")
+    assert result.code == 0, result.err
+    chunks = result.out.split("\n\n")
     assert len(chunks) == 2
     recipe = (
         "rummisolve generate --seed 1 --table-tiles 3-9 --rack-tiles 4 --jokers 1"
@@ -327,10 +327,10 @@ def test_cli_stdout_splits_into_boards() -> None:
 
 def test_cli_rule_options_reach_the_boards() -> None:
     args = ["generate", "--count", "1", "--seed", "1", "--tile-set", "160", "--initial-meld", "50"]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    assert parse_board(result.output).rules == Rules(tile_set=160, initial_meld=50)
-    assert " initial-meld=50 tile-set=160 " in result.output
+    result = run(*args)
+    assert result.code == 0, result.err
+    assert parse_board(result.out).rules == Rules(tile_set=160, initial_meld=50)
+    assert " initial-meld=50 tile-set=160 " in result.out
 
 
 USAGE = "Usage: rummisolve generate [OPTIONS]\nTry 'rummisolve generate --help' for help.\n\n"
@@ -380,17 +380,17 @@ USAGE = "Usage: rummisolve generate [OPTIONS]\nTry 'rummisolve generate --help' 
     ],
 )
 def test_cli_impossible_requests_are_usage_errors(args: list[str], error: str) -> None:
-    result = CliRunner().invoke(cli, ["generate", "--count", "1", *args], prog_name="rummisolve")
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    assert result.stderr == f"{USAGE}Error: {error}\n"
+    result = run("generate", "--count", "1", *args)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err == f"{USAGE}Error: {error}\n"
 
 
 @pytest.mark.parametrize("size", ["x", "5-", "9-3", "-1"], ids=repr)
 def test_cli_bad_size_is_a_usage_error(size: str) -> None:
-    result = CliRunner().invoke(cli, ["generate", "--table-tiles", size])
-    assert result.exit_code == 2
-    assert "Invalid value for '--table-tiles'" in result.output
+    result = run("generate", "--table-tiles", size)
+    assert result.code == 2
+    assert "Invalid value for '--table-tiles'" in result.err
 
 
 @pytest.mark.parametrize(
@@ -421,8 +421,8 @@ def test_cli_deals_up_to_the_whole_box(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "boards"
-    result = CliRunner().invoke(cli, ["generate", "--count", "5", "--out", str(out), *args])
-    assert (result.exit_code, result.output) == (0, f"wrote 5 boards to {out}\n")
+    result = run("generate", "--count", "5", "--out", str(out), *args)
+    assert (result.code, result.out) == (0, f"wrote 5 boards to {out}\n")
     for path in sorted(out.iterdir()):
         board = read_board(path)
         assert_legal(board)
@@ -433,30 +433,28 @@ def test_cli_deals_up_to_the_whole_box(
 
 def test_cli_refused_sizes_leave_no_folder(tmp_path: Path) -> None:
     out = tmp_path / "big"
-    result = CliRunner().invoke(
-        cli, ["generate", "--table-tiles", "80-100", "--rack-tiles", "30-40", "--out", str(out)]
-    )
-    assert result.exit_code == 2
+    result = run("generate", "--table-tiles", "80-100", "--rack-tiles", "30-40", "--out", str(out))
+    assert result.code == 2
     assert not out.exists()
 
 
 def test_cli_out_must_be_a_folder(tmp_path: Path) -> None:
     out = tmp_path / "a-file"
     out.write_text("kept\n")
-    result = CliRunner().invoke(cli, ["generate", "--out", str(out)])
-    assert (result.exit_code, result.output) == (1, f"Error: {out}: File exists\n")
+    result = run("generate", "--out", str(out))
+    assert result == (1, "", f"Error: {out}: File exists\n")
     assert [p.name for p in tmp_path.iterdir()] == ["a-file"]
     assert out.read_text() == "kept\n"
 
 
 def test_cli_refuses_a_folder_with_earlier_boards(tmp_path: Path) -> None:
     generate = ["generate", "--seed", "3", "--out", str(tmp_path)]
-    CliRunner().invoke(cli, [*generate, "--count", "3"])
+    run(*generate, "--count", "3")
     before = {p.name: p.read_text() for p in tmp_path.iterdir()}
-    result = CliRunner().invoke(cli, [*generate, "--count", "2", "--seed", "4"])
-    assert result.exit_code == 1
-    assert result.stdout == ""
-    assert result.stderr == (
+    result = run(*generate, "--count", "2", "--seed", "4")
+    assert result.code == 1
+    assert result.out == ""
+    assert result.err == (
         f"Error: {tmp_path} already holds boards generate wrote (gen-NNNNN.txt): --overwrite"
         " removes them first\n"
     )
@@ -464,11 +462,11 @@ def test_cli_refuses_a_folder_with_earlier_boards(tmp_path: Path) -> None:
 
 
 def test_cli_overwrite_removes_earlier_boards_only(tmp_path: Path) -> None:
-    CliRunner().invoke(cli, ["generate", "--count", "3", "--out", str(tmp_path)])
+    run("generate", "--count", "3", "--out", str(tmp_path))
     (tmp_path / "notes.txt").write_text("mine\n")
     args = ["generate", "--count", "2", "--seed", "4", "--out", str(tmp_path), "--overwrite"]
-    result = CliRunner().invoke(cli, args)
-    assert (result.exit_code, result.output) == (0, f"wrote 2 boards to {tmp_path}\n")
+    result = run(*args)
+    assert (result.code, result.out) == (0, f"wrote 2 boards to {tmp_path}\n")
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["gen-00001.txt", "gen-00002.txt", "notes.txt"]
     dealt = [read_board(tmp_path / name) for name in names[:2]]
@@ -494,10 +492,10 @@ def test_cli_ctrl_c_stops_after_a_whole_board(
     """Ctrl-C while board 4 is dealt: it stops at once, the three before it whole."""
     monkeypatch.setattr("rummisolve.cli.generate.generate_boards", dealt_with_ctrl_c(after=4))
     args = ["generate", "--count", "100", "--seed", "5", "--out", str(tmp_path)]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 130
-    assert result.stdout == ""
-    assert result.stderr == f"interrupted: 3 boards written to {tmp_path}\n"
+    result = run(*args)
+    assert result.code == 130
+    assert result.out == ""
+    assert result.err == f"interrupted: 3 boards written to {tmp_path}\n"
     files = sorted(tmp_path.iterdir())
     assert [f.name for f in files] == ["gen-00001.txt", "gen-00002.txt", "gen-00003.txt"]
     assert [read_board(f) for f in files] == list(generate_boards(3, 5))
@@ -505,10 +503,10 @@ def test_cli_ctrl_c_stops_after_a_whole_board(
 
 def test_cli_ctrl_c_on_stdout_ends_with_whole_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("rummisolve.cli.generate.generate_boards", dealt_with_ctrl_c(after=3))
-    result = CliRunner().invoke(cli, ["generate", "--count", "100", "--seed", "5"])
-    assert result.exit_code == 130
-    assert result.stderr == "interrupted: 2 boards written\n"
-    assert [parse_board(b) for b in result.stdout.split("\n\n")] == list(generate_boards(2, 5))
+    result = run("generate", "--count", "100", "--seed", "5")
+    assert result.code == 130
+    assert result.err == "interrupted: 2 boards written\n"
+    assert [parse_board(b) for b in result.out.split("\n\n")] == list(generate_boards(2, 5))
 
 
 def test_cli_a_board_cut_short_leaves_no_file(
@@ -523,9 +521,9 @@ def test_cli_a_board_cut_short_leaves_no_file(
         return replace(self, target)
 
     monkeypatch.setattr(Path, "replace", interrupted_at_board_2)
-    result = CliRunner().invoke(cli, ["generate", "--count", "5", "--out", str(tmp_path)])
-    assert result.exit_code == 130
-    assert result.stderr == f"interrupted: 1 board written to {tmp_path}\n"
+    result = run("generate", "--count", "5", "--out", str(tmp_path))
+    assert result.code == 130
+    assert result.err == f"interrupted: 1 board written to {tmp_path}\n"
     assert [p.name for p in tmp_path.iterdir()] == ["gen-00001.txt"]
 
 

@@ -9,17 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from rummisolve.batch import usable_cpus
-from rummisolve.cli import cli
+
+from .cli import run
 
 PUZZLE = Path(__file__).resolve().parent.parent / "puzzles" / "rules" / "000-extend-and-split.txt"
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture

@@ -141,16 +141,18 @@ def test_unknown_backend_is_a_named_error() -> None:
     with pytest.raises(SolverError, match="unknown backend 'gurobi'"):
         find_move(parse_board("rack: K1\n"), backend="gurobi")
     with pytest.raises(SolverError, match="unknown backend 'gurobi'"):
-        backends.load_backend("gurobi")
+        backends.get_backend("gurobi")
 
 
-def test_loading_a_backend_starts_no_solver_threads() -> None:
-    """A batch loads the backend before forking workers: HiGHS's threads must not exist yet
-    (in a process of its own, where no test has started HiGHS before)."""
+def test_the_default_backend_starts_highs_only_when_a_search_needs_it() -> None:
+    """CLP solves; HiGHS, the last resort past the node limit, costs ~40 ms to start and is
+    left alone by a move that does not need it (in a process of its own, where no test has
+    started HiGHS before)."""
     script = (
-        "from rummisolve.engine import backends, highs\n"
-        "for name in backends.BACKENDS:\n"
-        "    backends.load_backend(name)\n"
+        "from rummisolve import find_move, parse_board\n"
+        "from rummisolve.engine import highs\n"
+        "move = find_move(parse_board('table:\\nR3 R4 R5\\nrack: R6 K9 R7\\n'))\n"
+        "assert move.backend == 'clp' and move.tiles_played == 2, move\n"
         "assert not highs.highs_started(), 'HiGHS started'\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True)

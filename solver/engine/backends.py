@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import functools
-import importlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -118,17 +117,6 @@ def get_backend(name: str | None = None) -> Backend:
     backend = _backend(default_backend() if name is None else name)
     backend.prepare()
     return backend
-
-
-def load_backend(name: str | None = None) -> None:
-    """Import a backend's libraries without starting any solver (HiGHS starts threads,
-    which a fork must not copy): worker processes forked afterwards start with them."""
-    name = default_backend() if name is None else name
-    for module in _backend(name).modules:
-        try:
-            importlib.import_module(module)
-        except ImportError as error:
-            raise SolverError(f"backend {name} needs {module}: {error}") from None
 
 
 def _backend(name: str) -> Backend:

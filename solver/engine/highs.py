@@ -65,8 +65,8 @@ def _set_time_limit(h: Any, seconds: float) -> None:
 
 
 def highs_started() -> bool:
-    """Whether HiGHS's solver, and with it its thread pool, runs in this process: a forked
-    child inherits the solver without the threads, and its next MIP waits for ever."""
+    """Whether HiGHS's solver, and with it its thread pool, runs in this process (it
+    starts only when a search first needs HiGHS)."""
     return _highs is not None
 
 

@@ -117,7 +117,7 @@ def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
 
 def _stop_cbc_runs() -> None:
     """The CBC processes this process started, killed and waited for."""
-    binary = os.fsencode(_cbc_binary())
+    binary = os.fsencode(cbc_binary())
     for pid in _children():
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as file:
