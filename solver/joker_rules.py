@@ -33,17 +33,25 @@ class _Place(NamedTuple):
 
 
 def joker_places(
-    board: Board, table: Sequence[TileRow], played: Counter[Tile]
+    board: Board,
+    table: Sequence[TileRow],
+    played: Counter[Tile],
+    kept: Sequence[tuple[int, int]] = (),
 ) -> dict[int, tuple[Tile, ...]] | None:
     """Where the rules on the table's jokers let this new table's jokers stand: for each
     set holding a joker (by its index), what its jokers stand for, in the order of the tiles
-    they stand for; {} where any place will do; None if the rules forbid the table."""
+    they stand for; {} where any place will do; None if the rules forbid the table.
+
+    `kept` pairs the sets the move keeps as they lay (index before, index after): such a
+    set keeps its own tiles and jokers, which no other set's joker may stay with."""
     rules = board.rules
     if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
         return {}
     if not any(JOKER in s for s in board.table):
         return {}
-    witness = _jokers_follow(board, table, played, rules.joker_retrieval, rules.locked_joker_sets)
+    witness = _jokers_follow(
+        board, table, played, rules.joker_retrieval, rules.locked_joker_sets, kept
+    )
     if witness is None:
         return None
     return {n: roles for n, roles in witness.items() if None not in roles}  # type: ignore[misc]
@@ -65,17 +73,22 @@ def lay_jokers(row: TileRow, roles: Sequence[Tile], rules: Rules) -> TileRow:
     return tuple(laid)
 
 
-def joker_problems(board: Board, table: Sequence[TileRow], played: Counter[Tile]) -> list[str]:
+def joker_problems(
+    board: Board,
+    table: Sequence[TileRow],
+    played: Counter[Tile],
+    kept: Sequence[tuple[int, int]] = (),
+) -> list[str]:
     """What the rules on the table's jokers find wrong with this new table (docs/rules.md,
-    "Jokers"); an empty list if nothing."""
-    if joker_places(board, table, played) is not None:
+    "Jokers"), the sets `kept` kept as they lay; an empty list if nothing."""
+    if joker_places(board, table, played, kept) is not None:
         return []
     retrieval, locked = board.rules.joker_retrieval, board.rules.locked_joker_sets
 
     def follow(retrieval: JokerRetrieval, locked: bool) -> bool:
         if retrieval is JokerRetrieval.FREE and not locked:
             return True
-        return _jokers_follow(board, table, played, retrieval, locked) is not None
+        return _jokers_follow(board, table, played, retrieval, locked, kept) is not None
 
     # Which rule it breaks: the one whose lifting makes the table legal.
     if retrieval is JokerRetrieval.STRICT and follow(JokerRetrieval.REPLACE, locked):
@@ -105,6 +118,7 @@ def _jokers_follow(
     played: Counter[Tile],
     retrieval: JokerRetrieval,
     locked: bool,
+    kept: Sequence[tuple[int, int]] = (),
 ) -> dict[int, tuple[Role, ...]] | None:
     """Can the jokers of the new table be told apart so that every table joker stayed with
     its set or was freed, as `retrieval` and `locked` say?
@@ -121,9 +135,13 @@ def _jokers_follow(
     by_role = retrieval is not JokerRetrieval.FREE
     rows = list(table)
     number = list(range(len(rows)))  # each row's index in the table
+    # A set kept as it lay is its own tiles and jokers: out of the telling apart.
+    for n in sorted((n for _, n in kept), reverse=True):
+        del rows[n], number[n]
+    pinned = {i for i, _ in kept}
     old_sets = []
-    for old in board.table:
-        if JOKER not in old:
+    for i, old in enumerate(board.table):
+        if JOKER not in old or i in pinned:
             continue
         if all(t.is_joker for t in old):
             # A set of jokers alone holds no tile to stay with: it stays as it lies.

@@ -10,7 +10,7 @@ from collections import Counter
 
 from .board import Board
 from .joker_rules import joker_problems
-from .move import Action, Move, Status
+from .move import Action, Move, Status, kept_sets
 from .sets import read_meld
 from .tiles import Tile, format_tiles, tile_value
 
@@ -47,7 +47,8 @@ def check_move(board: Board, move: Move) -> list[str]:
     if {Status.OPTIMAL: not move.played, Status.NO_MOVE: bool(move.played)}.get(move.status):
         problems.append(f"status {move.status.value} with {len(move.played)} tiles played")
     problems.extend(_step_problems(board, move))
-    problems.extend(joker_problems(board, move.table, Counter(move.played)))
+    kept = kept_sets(board, move.steps)
+    problems.extend(joker_problems(board, move.table, Counter(move.played), kept))
     return problems
 
 

@@ -8,6 +8,7 @@ never the engine.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -89,3 +90,18 @@ def no_move(board: Board, proved: bool = True, seconds: float = 0.0, backend: st
     steps = tuple(Step(Action.KEEP, s, (), ()) for s in board.table)
     status = Status.NO_MOVE if proved else Status.FEASIBLE
     return Move(status, (), board.table, board.rack, 0, 0, seconds, steps, backend)
+
+
+def kept_sets(board: Board, steps: Sequence[Step]) -> list[tuple[int, int]]:
+    """The sets the steps keep as they lay, each as (its index on the table before the
+    move, its index after): a kept step's set is a table set no other step takes from."""
+    taken = {source.set_index for step in steps for source in step.from_table}
+    untouched = [i for i in range(len(board.table)) if i not in taken]
+    pairs = []
+    for n, step in enumerate(steps):
+        if step.action is Action.KEEP:
+            i = next((i for i in untouched if board.table[i] == step.tiles), None)
+            if i is not None:
+                untouched.remove(i)
+                pairs.append((i, n))
+    return pairs

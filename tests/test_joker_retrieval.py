@@ -6,7 +6,7 @@ from __future__ import annotations
 from rummisolve.board import Board, format_board, parse_board
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move, Status, Step
+from rummisolve.move import Action, Move, Source, Status, Step
 from rummisolve.rules import JokerRetrieval, Overrides
 from rummisolve.tiles import parse_tiles
 
@@ -35,6 +35,32 @@ def test_checker_still_refuses_a_joker_leaving_without_its_tile() -> None:
         "a joker left its set, or stands for another tile, and its tile was not played"
     ]
     assert find_move(official).tiles_played == 0
+
+
+# Two groups of 3s, each with a joker: the second's is the B3, the first's the K3 or B3.
+# B3 B3 from the rack both go in, but only with both groups taken apart: the second's
+# joker cannot be freed (its B3 would leave it beside one rack tile), and with the first
+# group kept, its J R3 O3 would have to be the second's tiles and joker.
+TWO_JOKER_GROUPS = "table:\nJ R3 O3\nK3 J O3 R3\nrack: B3 B3\n"
+
+
+def test_a_kept_set_keeps_its_own_jokers() -> None:
+    """The table `J R3 O3` (kept), `J O3 B3`, `K3 R3 B3` is legal, but only as the second
+    group's tiles and joker in the first's place: a move that says it keeps the first group
+    is refused, and the best move changes both (the exhaustive reference agrees)."""
+    board = parse_board(TWO_JOKER_GROUPS)
+    table = tuple(parse_tiles(row) for row in ("J R3 O3", "J O3 B3", "K3 R3 B3"))
+    steps = (
+        Step(Action.KEEP, table[0], (), ()),
+        Step(Action.REBUILD, table[1], (Source(1, parse_tiles("J O3")),), parse_tiles("B3")),
+        Step(Action.REBUILD, table[2], (Source(1, parse_tiles("K3 R3")),), parse_tiles("B3")),
+    )
+    played = parse_tiles("B3 B3")
+    claimed = Move(Status.OPTIMAL, played, table, (), 2, 6, 0.0, steps, "hand")
+    # Its B3 could free the second group's joker only to lie beside one rack tile.
+    assert check_move(board, claimed) == ["a freed joker is in no set with two tiles from the rack"]
+    move = find_move(board)
+    assert (move.tiles_played, move.sets_changed, check_move(board, move)) == (2, 2, [])
 
 
 def test_a_joker_not_freed_stays_beside_a_tile_of_its_set() -> None:

@@ -160,8 +160,12 @@ def test_batch_with_cbc_stops_cbc_and_keeps_its_rows(
     wait_for(lambda: cbc_runs(batch.process.pid), "CBC to start")
     code, out, err = batch.terminate(first)
     assert (code, cbc_runs(batch.process.pid)) == (143, []), err
-    assert [json.loads(row)["file"] for row in out.splitlines()] == [str(cbc_boards / "a.txt")]
-    assert err.endswith("\ninterrupted: 1 of 7 boards written\n")
+    # The quick board's row at least; with two workers a hard board may have been done
+    # before the TERM came. Every row written is kept, in order, and the summary says so.
+    files = [json.loads(row)["file"] for row in out.splitlines()]
+    order = [str(cbc_boards / name) for name in ["a.txt", *(f"b{n}.txt" for n in range(1, 7))]]
+    assert 1 <= len(files) < 7 and files == order[: len(files)]
+    assert err.endswith(f"\ninterrupted: {len(files)} of 7 boards written\n")
     batch.assert_nothing_left()
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from ..board import Board
 from ..joker_rules import joker_places, lay_jokers
-from ..move import Action, Move, Objective, Source, Status, Step, TileRow, no_move
+from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_sets, no_move
 from ..rules import JokerRetrieval, Rules
 from ..tiles import JOKER, tile_value
 from .backends import Backend, get_backend
@@ -59,7 +59,8 @@ def find_move(
                 return no_move(board, True, time.perf_counter() - started, backend)
             if loose is not None:
                 new_table = _new_table(board, loose)
-                places = joker_places(board, new_table, loose.played)
+                kept = list(enumerate(loose.kept))
+                places = joker_places(board, new_table, loose.played, [(i, k) for k, i in kept])
                 if places is not None:
                     laid = _laid_as(new_table, places, board.rules)
                     return _move(board, loose, solution.proved, started, backend, laid)
@@ -198,7 +199,7 @@ def _move(
     steps = move_steps(board, arrangement)
     if laid is None:
         table = [step.tiles for step in steps]
-        places = joker_places(board, table, arrangement.played)
+        places = joker_places(board, table, arrangement.played, kept_sets(board, steps))
         assert places is not None, "the model broke the rules on jokers"
         laid = _laid_as(table, places, board.rules)
     steps = tuple(_relaid(step, laid) for step in steps)
