@@ -79,6 +79,9 @@ def binding_at(revision: str) -> Any:
     ).stdout
     source = source.replace("from .backends import LpEnd", "from .lp import LpEnd")
     source = source.replace("from .errors import", "from ..errors import")
+    source = source.replace(
+        "from .model import Mip, Vector", "from .builder import Floats as Vector, Mip"
+    )
     spec = importlib.util.spec_from_loader("rummisolve.engine.clp_before", loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
