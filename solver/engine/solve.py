@@ -59,8 +59,9 @@ def find_move(
                 return no_move(board, True, time.perf_counter() - started, backend)
             if loose is not None:
                 new_table = _new_table(board, loose)
-                kept = list(enumerate(loose.kept))
-                places = joker_places(board, new_table, loose.played, [(i, k) for k, i in kept])
+                # The kept sets lead the new table, in the order of `loose.kept`.
+                kept = [(i, k) for k, i in enumerate(loose.kept)]
+                places = joker_places(board, new_table, loose.played, kept)
                 if places is not None:
                     laid = _laid_as(new_table, places, board.rules)
                     return _move(board, loose, solution.proved, started, backend, laid)
