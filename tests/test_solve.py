@@ -20,7 +20,7 @@ from rummisolve.board import parse_board
 from rummisolve.engine import backends, clp, highs, via_pulp
 from rummisolve.engine.backends import Backend, get_backend
 from rummisolve.engine.branch import Clock
-from rummisolve.engine.builder import Mip
+from rummisolve.engine.builder import Columns, Mip, Rows
 from rummisolve.engine.lp import LpEnd
 from rummisolve.engine.model import build_model, read_solution
 from rummisolve.engine.solve import find_move
@@ -344,3 +344,22 @@ def test_clp_frees_every_model() -> None:
     with pytest.raises(ZeroDivisionError):
         backends.solve_clp(mip, None, open_lp=Failing)
     assert len(made) == 3 and freed == made
+
+
+def test_clp_hands_a_model_past_its_row_limit_to_highs_lps() -> None:
+    """Through CLP's C interface the LPs of the whole strict model on a large table led
+    the search astray (272 LPs, 7.7 s, where HiGHS's took 0.18 s): past CLP_MAX_ROWS rows
+    the clp backend's search runs on HiGHS's LPs, with the same answer."""
+    rows = Rows()
+    rows.add(backends.CLP_MAX_ROWS + 1, 0.0, 1.0)  # each row: its column at most 1
+    columns = Columns()
+    for row in range(backends.CLP_MAX_ROWS + 1):
+        columns.add(2.0, 1.0, {row: 1.0})
+    mip = columns.mip(rows)
+
+    def no_clp(mip: Mip) -> clp.ClpLp:
+        raise AssertionError("CLP was given a model past its row limit")
+
+    solution = backends.solve_clp(mip, None, open_lp=no_clp)
+    assert solution.proved and solution.values is not None
+    assert solution.values.sum() == backends.CLP_MAX_ROWS + 1
