@@ -97,7 +97,8 @@ def _start_method(backend: str | None) -> Any:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    modules = BACKENDS[backend or DEFAULT_BACKEND].modules if backend in (None, *BACKENDS) else ()
+    name = backend or DEFAULT_BACKEND  # None: the default
+    modules = BACKENDS[name].modules if name in BACKENDS else ()
     # Read when the server starts: the first batch of a process sets it.
     context.set_forkserver_preload([f"{__package__}.one_thread", __name__, *modules])
     return context
