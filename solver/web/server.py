@@ -1,0 +1,134 @@
+"""The HTTP around `api`: Starlette routes the page and the API, uvicorn serves them.
+
+One solve runs at a time (each within its time limit), in a thread of its own, so that
+the server keeps answering bad requests and the page meanwhile; a body is read no further
+than its limit."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import anyio
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from . import api
+
+STATIC = Path(__file__).resolve().parent / "static"
+# Open connections at most; past them a request gets 503 at once instead of a queue.
+MAX_CONNECTIONS = 64
+# A request's line and headers at most (the API needs a few hundred bytes).
+MAX_HEADER_BYTES = 16 * 1024
+EVERY_METHOD = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def json_reply(reply: api.Reply) -> Response:
+    return Response(reply.text, status_code=reply.status, media_type=api.JSON_TYPE)
+
+
+async def read_body(request: Request) -> bytes:
+    """The body, or `Refused` (413) as soon as it is past the limit: never read whole."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > api.MAX_BODY_BYTES:
+        raise api.Refused(api.too_large())
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > api.MAX_BODY_BYTES:
+            raise api.Refused(api.too_large())
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def wrong_method(allowed: str) -> Response:
+    reply = api.Reply.error(405, f"method not allowed: use {allowed}")
+    return Response(reply.text, 405, {"Allow": allowed}, api.JSON_TYPE)
+
+
+def make_app(settings: api.HintSettings) -> Starlette:
+    """The page at `/`, `POST /api/hint`, `GET /api/settings`; errors as JSON."""
+    one_solve = anyio.CapacityLimiter(1)
+
+    async def hint(request: Request) -> Response:
+        if request.method != "POST":
+            return wrong_method("POST")
+        try:
+            body = await read_body(request)
+            content_type = request.headers.get("content-type")
+            text = await anyio.to_thread.run_sync(api.board_text, body, content_type)
+            board = await anyio.to_thread.run_sync(api.read_request_board, text, settings)
+        except api.Refused as refused:
+            return json_reply(refused.reply)
+        reply = await anyio.to_thread.run_sync(api.solve, board, settings, limiter=one_solve)
+        return json_reply(reply)
+
+    async def settings_route(request: Request) -> Response:
+        if request.method not in ("GET", "HEAD"):
+            return wrong_method("GET")
+        return Response(json.dumps(api.settings_json(settings)), media_type=api.JSON_TYPE)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        message = error.detail or "error"
+        reply = api.Reply.error(error.status_code, message)
+        return Response(reply.text, error.status_code, error.headers, api.JSON_TYPE)
+
+    async def crash(request: Request, error: Exception) -> Response:
+        """A bug: said as JSON, and logged by the server (it goes on serving)."""
+        return json_reply(api.Reply.error(500, f"internal error: {type(error).__name__}"))
+
+    return Starlette(
+        routes=[
+            # Every method reaches these, so that a wrong one is a 405, not the page's 404.
+            Route("/api/hint", hint, methods=EVERY_METHOD),
+            Route("/api/settings", settings_route, methods=EVERY_METHOD),
+            Mount("/", StaticFiles(directory=STATIC, html=True)),
+        ],
+        exception_handlers={HTTPException: http_error, Exception: crash},
+    )
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (port 0: a free one); OSError says why not."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    server = socket.socket(family, kind, proto)
+    try:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(address)
+        server.listen(128)
+    except OSError:
+        server.close()
+        raise
+    return server
+
+
+def url(server: socket.socket) -> str:
+    host, port = server.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def serve(server: socket.socket, settings: api.HintSettings) -> None:
+    """Serve until Ctrl-C (or TERM): uvicorn stops taking requests and ends the open ones."""
+    config = uvicorn.Config(
+        make_app(settings),
+        http="h11",
+        ws="none",
+        lifespan="off",
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+        limit_concurrency=MAX_CONNECTIONS,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        timeout_graceful_shutdown=2,
+    )
+    uvicorn.Server(config).run(sockets=[server])

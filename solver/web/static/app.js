@@ -1,0 +1,377 @@
+// The page of `rummisolve serve`: the position entered by tapping, sent to POST /api/hint
+// as a board file's text, and the answer shown as `hint` shows it. No library, no build.
+"use strict";
+
+const COLOUR_NAMES = { K: "black", R: "red", O: "orange", B: "blue" };
+const STORE = "rummisolve-position";
+
+// The position: table sets and rack as tile words ("R3", "J"), where taps go, the colour.
+let state = loadState();
+let settings = null;
+
+function emptyState() {
+  return { sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null };
+}
+
+function loadState() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE) || "null");
+    if (saved && Array.isArray(saved.sets) && Array.isArray(saved.rack)) {
+      return Object.assign(emptyState(), saved);
+    }
+  } catch (error) {
+    // A stored position that does not read back is dropped.
+  }
+  return emptyState();
+}
+
+function saveState() {
+  try {
+    localStorage.setItem(STORE, JSON.stringify(state));
+  } catch (error) {
+    // Private browsing: the position lives as long as the page.
+  }
+}
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// A tile as a person sees it: the number in its colour, or a joker.
+function tileChip(word, fromRack) {
+  const joker = word === "J";
+  const chip = el("span", "tile " + (joker ? "joker" : "c-" + word[0]), joker ? "J" : word.slice(1));
+  if (fromRack) chip.classList.add("from-rack");
+  chip.title = joker ? "joker" : COLOUR_NAMES[word[0]] + " " + word.slice(1);
+  chip.dataset.tile = word;
+  return chip;
+}
+
+function tileRow(words, marked) {
+  const row = el("div", "tiles");
+  const left = marked ? marked.slice() : [];
+  for (const word of words) {
+    const at = left.indexOf(word);
+    if (at >= 0) left.splice(at, 1);
+    row.append(tileChip(word, at >= 0));
+  }
+  return row;
+}
+
+function targetName(target) {
+  return target === "rack" ? "your rack" : "set " + (target + 1);
+}
+
+// The position and the keypad, drawn again from `state` after every tap.
+function render() {
+  const sets = $("sets");
+  sets.replaceChildren();
+  state.sets.forEach((tiles, index) => sets.append(editableRow(tiles, index)));
+  if (state.sets.length === 0) {
+    sets.append(el("p", "empty", "No sets yet: + New set, then tap colour and number."));
+  }
+  const rack = $("rack");
+  rack.replaceChildren(...state.rack.map((word, i) => removableChip(word, "rack", i)));
+  if (state.rack.length === 0) rack.append(el("span", "empty", "Tap Rack, then the tiles you hold."));
+  rack.classList.toggle("active", state.target === "rack");
+  for (const key of document.querySelectorAll("[data-colour]")) {
+    key.setAttribute("aria-pressed", String(key.dataset.colour === state.colour));
+  }
+  $("numbers").dataset.colour = state.colour;
+  $("opened").checked = state.opened;
+  $("to-rack").classList.toggle("active", state.target === "rack");
+  $("solve").disabled = state.rack.length === 0 && !state.sets.some((s) => s.length);
+  saveState();
+}
+
+function editableRow(tiles, index) {
+  const row = el("div", "row target");
+  row.dataset.where = String(index);
+  row.setAttribute("role", "button");
+  row.tabIndex = 0;
+  row.classList.toggle("active", state.target === index);
+  row.append(el("span", "label", String(index + 1)));
+  tiles.forEach((word, i) => row.append(removableChip(word, index, i)));
+  if (tiles.length === 0) row.append(el("span", "empty", "tap tiles in"));
+  row.addEventListener("click", () => {
+    state.target = index;
+    render();
+  });
+  return row;
+}
+
+function removableChip(word, where, position) {
+  const chip = tileChip(word, false);
+  chip.setAttribute("role", "button");
+  chip.setAttribute("aria-label", "take out " + word);
+  chip.addEventListener("click", (event) => {
+    event.stopPropagation();
+    targetTiles(where).splice(position, 1);
+    state.target = where;
+    render();
+  });
+  return chip;
+}
+
+function targetTiles(target) {
+  if (target === "rack" || !state.sets[target]) {
+    state.target = "rack";
+    return state.rack;
+  }
+  return state.sets[target];
+}
+
+function addTile(word) {
+  targetTiles(state.target).push(word);
+  hideAnswer();
+  render();
+}
+
+function newSet() {
+  const empty = state.sets.findIndex((s) => s.length === 0);
+  if (empty >= 0) {
+    state.target = empty;
+  } else {
+    state.sets.push([]);
+    state.target = state.sets.length - 1;
+  }
+  render();
+}
+
+// The board file the API reads, and which line is which set (its problems name lines).
+function boardFile() {
+  const lines = [];
+  const places = {};
+  const sent = [];
+  const defaultProfile = settings ? settings.rules.profile : "official";
+  if (state.profile && state.profile !== defaultProfile) lines.push("rules: " + state.profile);
+  if (!state.opened) lines.push("opened: no");
+  lines.push("table:");
+  state.sets.forEach((tiles, index) => {
+    if (tiles.length === 0) return;
+    lines.push(tiles.join(" "));
+    places[lines.length] = "Set " + (index + 1);
+    sent.push(tiles.slice());
+  });
+  lines.push("rack: " + state.rack.join(" "));
+  places[lines.length] = "Rack";
+  lines.forEach((line, i) => {
+    if (line.startsWith("rules:") || line.startsWith("opened:")) places[i + 1] = "Rules";
+  });
+  return { text: lines.join("\n") + "\n", places, sent };
+}
+
+async function solve() {
+  const board = boardFile();
+  const button = $("solve");
+  button.disabled = true;
+  button.textContent = "Thinking…";
+  hideAnswer();
+  try {
+    const response = await fetch("api/hint", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ board: board.text }),
+    });
+    const reply = await response.json();
+    if (response.ok) {
+      showAnswer(reply, board.sent);
+    } else {
+      showProblems(reply, board.places);
+    }
+  } catch (error) {
+    showProblems({ error: "No answer from the server: is rummisolve serve still running?" }, {});
+  } finally {
+    button.textContent = "Best move";
+    render();
+  }
+}
+
+function showProblems(reply, places) {
+  const box = $("problems");
+  box.replaceChildren(el("h2", "", "This position cannot be played"));
+  const list = el("ul");
+  const problems = Array.isArray(reply.problems) ? reply.problems : [];
+  for (const problem of problems) {
+    const where = places[problem.line];
+    list.append(el("li", "", (where ? where + ": " : "") + problem.message));
+  }
+  if (problems.length === 0) list.append(el("li", "", reply.error || "The server refused it."));
+  box.append(list);
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
+}
+
+function hideAnswer() {
+  $("answer").hidden = true;
+  $("problems").hidden = true;
+  document.body.classList.remove("answering");
+}
+
+function headline(reply) {
+  if (reply.tiles_played > 0) {
+    const tiles = reply.tiles_played === 1 ? "1 tile" : reply.tiles_played + " tiles";
+    return "Play " + tiles + " (" + reply.value_played + " points)";
+  }
+  if (reply.status === "feasible") return "No move found within the time limit";
+  if (!state.opened) {
+    return "No move: no initial meld worth " + reply.rules.initial_meld + " points; draw a tile.";
+  }
+  return "No move: draw a tile.";
+}
+
+// What became of a set, as `hint` says it: stays, grows, new, split or rebuilt.
+function explain(step, sent) {
+  const shown = (tiles) => tiles.join(" ");
+  const whole = (source) => "[" + shown(sent[source.set] || source.tiles) + "]";
+  if (step.action === "keep") return "stays";
+  if (step.action === "new") return "new, from the rack";
+  if (step.action === "extend") return whole(step.from_table[0]) + " + " + shown(step.from_rack);
+  if (step.from_table.length === 1 && step.from_rack.length === 0) {
+    return "split off " + whole(step.from_table[0]);
+  }
+  const parts = step.from_table.map((source) => shown(source.tiles) + " of " + whole(source));
+  if (step.from_rack.length) parts.push(shown(step.from_rack) + " from the rack");
+  return "rebuilt: " + parts.join(", ");
+}
+
+// One action of an ordered list the API may carry (`actions`): its own text where it has
+// one, else its words and tiles as they come.
+function describeAction(action) {
+  if (typeof action === "string") return action;
+  if (action === null || typeof action !== "object") return String(action);
+  for (const key of ["text", "description", "say"]) {
+    if (typeof action[key] === "string") return action[key];
+  }
+  const value = (v) => (Array.isArray(v) ? v.map(value).join(" ") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
+  return Object.entries(action)
+    .map(([key, v]) => (key === "action" || key === "kind" ? value(v) : key.replace(/_/g, " ") + " " + value(v)))
+    .join(", ");
+}
+
+function showAnswer(reply, sent) {
+  $("headline").textContent = headline(reply);
+  $("played").replaceChildren(...reply.played.map((word) => tileChip(word, true)));
+  const after = $("after");
+  after.replaceChildren();
+  const played = reply.tiles_played > 0;
+  for (const step of played ? reply.steps : []) {
+    const item = el("li", step.action === "keep" ? "kept" : "changed");
+    item.append(tileRow(step.set, step.from_rack), el("span", "why", explain(step, sent)));
+    after.append(item);
+  }
+  $("after-title").hidden = !played;
+  after.hidden = !played;
+  const actions = Array.isArray(reply.actions) ? reply.actions : null;
+  $("actions").replaceChildren(...(actions || []).map((a) => el("li", "", describeAction(a))));
+  $("actions").hidden = $("actions-title").hidden = !actions || actions.length === 0;
+  const rackAfter = $("rack-after");
+  rackAfter.replaceChildren(tileRow(reply.rack));
+  if (reply.rack.length === 0) rackAfter.replaceChildren(el("span", "empty", "(empty: Rummikub!)"));
+  const ms = Math.round(reply.seconds * 1000);
+  const rules = reply.rules.profile === "official" ? "" : ", " + reply.rules.profile + " rules";
+  $("status").textContent = reply.status + ", " + ms + " ms, " + reply.backend + rules;
+  $("next-turn").hidden = !played;
+  $("next-turn").onclick = () => {
+    state.sets = reply.table.map((tiles) => tiles.slice());
+    state.rack = reply.rack.slice();
+    state.opened = true;
+    state.target = "rack";
+    hideAnswer();
+    render();
+  };
+  $("answer").hidden = false;
+  document.body.classList.add("answering");
+  window.scrollTo(0, 0);
+  $("answer").scrollIntoView({ block: "start" });
+}
+
+function showProfile() {
+  const profile = settings.profiles.find((p) => p.name === $("profile").value);
+  let words = profile ? profile.name + ": " + profile.summary : "";
+  if (settings.words.length && $("profile").value === settings.rules.profile) {
+    words += " (this server: " + settings.words.join(" ") + ")";
+  }
+  $("summary").textContent = words;
+}
+
+async function loadSettings() {
+  try {
+    const response = await fetch("api/settings");
+    settings = await response.json();
+  } catch (error) {
+    settings = { rules: { profile: "official" }, words: [], profiles: [{ name: "official", summary: "" }] };
+  }
+  const select = $("profile");
+  select.replaceChildren(...settings.profiles.map((p) => el("option", "", p.name)));
+  select.value = state.profile || settings.rules.profile;
+  if (select.value === "") select.value = settings.rules.profile;
+  showProfile();
+}
+
+function setUp() {
+  const numbers = $("numbers");
+  const joker = $("joker");
+  for (let n = 1; n <= 13; n += 1) {
+    const key = el("button", "key number", String(n));
+    key.type = "button";
+    key.dataset.number = String(n);
+    key.addEventListener("click", () => addTile(state.colour + n));
+    numbers.insertBefore(key, joker);
+  }
+  joker.addEventListener("click", () => addTile("J"));
+  for (const key of document.querySelectorAll("[data-colour]")) {
+    key.addEventListener("click", () => {
+      state.colour = key.dataset.colour;
+      render();
+    });
+  }
+  $("back").addEventListener("click", () => {
+    targetTiles(state.target).pop();
+    hideAnswer();
+    render();
+  });
+  $("new-set").addEventListener("click", newSet);
+  $("to-rack").addEventListener("click", () => {
+    state.target = "rack";
+    render();
+  });
+  $("rack").addEventListener("click", () => {
+    state.target = "rack";
+    render();
+  });
+  $("solve").addEventListener("click", solve);
+  $("edit").addEventListener("click", () => {
+    hideAnswer();
+    render();
+  });
+  $("opened").addEventListener("change", () => {
+    state.opened = $("opened").checked;
+    hideAnswer();
+    render();
+  });
+  $("profile").addEventListener("change", () => {
+    state.profile = $("profile").value;
+    showProfile();
+    hideAnswer();
+    render();
+  });
+  $("clear").addEventListener("click", () => {
+    if (!window.confirm("Clear the table and the rack?")) return;
+    const colour = state.colour;
+    state = emptyState();
+    state.colour = colour;
+    state.profile = $("profile").value;
+    hideAnswer();
+    render();
+  });
+  render();
+  loadSettings();
+}
+
+setUp();
