@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -13,7 +14,7 @@ from ..board import MAX_BOARD_BYTES, Board, decode_board, parse_board
 from ..engine.solve import find_move
 from ..errors import BoardError, Problem, RummisolveError
 from ..legality import check_move
-from ..move import Objective
+from ..move import Move, Objective
 from ..render import move_json
 from ..rules import NO_OVERRIDES, PROFILE_NAMES, PROFILES, Overrides, Rules
 
@@ -33,12 +34,14 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 @dataclass(frozen=True)
 class HintSettings:
     """How the server solves: `defaults` are serve's rule options, which a board without
-    a `rules:` line is read with (a board's own line wins); the rest as `hint` takes them."""
+    a `rules:` line is read with (a board's own line wins); the rest as `hint` takes them;
+    `find` is the solver (a test's stand-in)."""
 
     defaults: Overrides = NO_OVERRIDES
     objective: Objective = Objective.TILES
     backend: str | None = None
     time_limit: float = DEFAULT_TIME_LIMIT
+    find: Callable[..., Move] = find_move
 
     @property
     def rules(self) -> Rules:
@@ -129,7 +132,7 @@ def read_request_board(text: str, settings: HintSettings) -> Board:
 def solve(board: Board, settings: HintSettings) -> Reply:
     """`hint --json`'s answer on the board, or a 500 naming what failed."""
     try:
-        move = find_move(
+        move = settings.find(
             board,
             objective=settings.objective,
             backend=settings.backend,

@@ -14,7 +14,7 @@ import anyio
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -66,6 +66,8 @@ def make_app(settings: api.HintSettings) -> Starlette:
             board = await anyio.to_thread.run_sync(api.read_request_board, text, settings)
         except api.Refused as refused:
             return json_reply(refused.reply)
+        except ClientDisconnect:  # the client left before its body ended: nobody to answer
+            return Response(status_code=400)
         reply = await anyio.to_thread.run_sync(api.solve, board, settings, limiter=one_solve)
         return json_reply(reply)
 

@@ -1,0 +1,241 @@
+"""`rummisolve serve`: POST /api/hint answers as `hint --json` on the same board, a refused
+board gets check's messages, and a thousand malformed requests leave it answering."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummisolve.board import read_board
+from rummisolve.engine.solve import find_move
+from rummisolve.move import Move
+from rummisolve.web import api
+
+from .cli import run
+from .serving import Server, serving
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = [
+    "puzzles/rules/012-interface-hint-example.txt",
+    "puzzles/rules/000-extend-and-split.txt",
+    "puzzles/rules/013-interface-board-not-opened.txt",
+    "puzzles/locked-joker-sets/001-long-run-keeps-its-end-tile.txt",
+    "puzzles/manipulation/013-rebuild-everything.txt",
+    "puzzles/joker-retrieval/007-hebrew-example-freed-joker-needs-two-rack-tiles.txt",
+    "puzzles/no-move/004-freed-joker-has-nowhere-to-go.txt",
+    "puzzles/tile-set-160/003-four-jokers.txt",
+]
+BAD_BOARD = "table:\nR3 R4 X5\nR1 R2 R4\nrack: R3 R3 R3\n"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with serving() as started:
+        yield started
+
+
+def without_seconds(text: str) -> list[tuple[str, Any]]:
+    """An answer's keys and values in order, but for the time it took."""
+    return [(k, v) for k, v in json.loads(text).items() if k != "seconds"]
+
+
+def hint_json(*args: str, stdin: str | None = None) -> str:
+    code, out, err = run("hint", "--json", *args, stdin=stdin)
+    assert (code, err) == (0, "")
+    return out
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=lambda p: Path(p).stem)
+def test_the_api_answers_as_hint_json(server: Server, puzzle: str) -> None:
+    text = (ROOT / puzzle).read_text(encoding="utf-8")
+    expected = without_seconds(hint_json(str(ROOT / puzzle)))
+    as_json = server.hint(text)
+    as_text = server.request("POST", "/api/hint", text.encode(), "text/plain; charset=utf-8")
+    for reply in (as_json, as_text):
+        assert (reply.status, reply.content_type) == (200, "application/json")
+        assert reply.text.endswith("}\n") and reply.text.count("\n") == 1
+        assert without_seconds(reply.text) == expected
+
+
+def test_a_refused_board_gets_the_messages_of_check(server: Server) -> None:
+    code, _, err = run("check", "-", stdin=BAD_BOARD)
+    assert code == 1
+    reply = server.hint(BAD_BOARD)
+    assert reply.status == 422
+    answer = reply.json()
+    assert answer["error"].splitlines() == ["board" + line[1:] for line in err.splitlines()]
+    assert answer["problems"] == [
+        {"line": 2, "message": "unknown tile 'X5': colour must be K, R, O (or Y) or B"},
+        {"line": 3, "message": "not a valid run or group: R1 R2 R4"},
+        {"line": 4, "message": "too many copies of R3: the 106-tile set has 2"},
+    ]
+
+
+def test_the_page_and_its_files_are_served(server: Server) -> None:
+    page = server.request("GET", "/")
+    assert page.status == 200 and page.content_type.startswith("text/html")
+    assert '<script src="app.js"' in page.text
+    for name in ("app.js", "style.css"):
+        assert server.request("GET", f"/{name}").status == 200
+    assert server.url.startswith("http://127.0.0.1:")
+    settings = server.request("GET", "/api/settings").json()
+    assert settings["rules"]["profile"] == "official"
+    assert [p["name"] for p in settings["profiles"]][:2] == ["official", "casual"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "message"),
+    [
+        ("GET", "/api/hint", 405, "method not allowed: use POST"),
+        ("POST", "/api/settings", 405, "method not allowed: use GET"),
+        ("GET", "/api/nothing", 404, "Not Found"),
+        ("DELETE", "/index.html", 405, "Method Not Allowed"),
+    ],
+)
+def test_a_wrong_method_or_path_is_a_json_error(
+    server: Server, method: str, path: str, status: int, message: str
+) -> None:
+    reply = server.request(method, path)
+    assert (reply.status, reply.content_type) == (status, "application/json")
+    assert reply.json() == {"error": message}
+
+
+def test_serves_rule_options_are_the_rules_of_a_board_without_a_rules_line() -> None:
+    with_rules = ROOT / "puzzles/locked-joker-sets/001-long-run-keeps-its-end-tile.txt"
+    text = with_rules.read_text(encoding="utf-8")
+    without = "".join(line for line in text.splitlines(True) if not line.startswith("rules:"))
+    with serving("--rules", "casual", "--joker-penalty", "20") as casual:
+        settings = casual.request("GET", "/api/settings").json()
+        assert settings["words"] == ["casual", "joker-penalty=20"]
+        plain = casual.hint(without)
+        assert without_seconds(plain.text) == without_seconds(
+            hint_json("-", "--rules", "casual", "--joker-penalty", "20", stdin=without)
+        )
+        assert json.loads(plain.text)["tiles_played"] == 4
+        own = casual.hint(text)
+        assert without_seconds(own.text) == without_seconds(hint_json(str(with_rules)))
+
+
+def test_a_solve_has_the_time_limit_of_serve() -> None:
+    limits: list[float | None] = []
+
+    def find(board: Any, **options: Any) -> Move:
+        limits.append(options["time_limit"])
+        return find_move(board, **options)
+
+    board = read_board(ROOT / PUZZLES[0])
+    reply = api.solve(board, api.HintSettings(time_limit=0.25, find=find))
+    assert (reply.status, limits) == (200, [0.25])
+    code, out, _ = run("serve", "--help")
+    assert code == 0 and "[default: 10.0; x>0]" in out
+
+
+def test_a_port_in_use_is_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run("serve", "--port", str(port))
+    assert (code, out) == (1, "")
+    assert err == f"Error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+# Malformed requests, each as the bytes sent on a connection of its own.
+def raw(headers: list[str], body: bytes = b"", method: str = "POST") -> bytes:
+    lines = [f"{method} /api/hint HTTP/1.1", "Host: 127.0.0.1", "Connection: close", *headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+def post(body: bytes, content_type: str = "application/json") -> bytes:
+    return raw([f"Content-Type: {content_type}", f"Content-Length: {len(body)}"], body)
+
+
+def chunked(size: int) -> bytes:
+    """A body past `size` bytes, in chunks of 64 KiB, with no length declared."""
+    piece = (b"R1 " * 22_000)[: 64 * 1024]
+    chunk = b"%x\r\n%s\r\n" % (len(piece), piece)
+    body = chunk * (size // len(piece) + 1) + b"0\r\n\r\n"
+    return raw(["Content-Type: text/plain", "Transfer-Encoding: chunked"], body)
+
+
+def words(rng: random.Random) -> bytes:
+    pieces = ["R3", "table:", "rack:", "K", "J", "|", "14", "opened:", "x", "#", "\n", "rules:"]
+    return " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 40))).encode()
+
+
+MALFORMED: dict[str, Callable[[random.Random], bytes]] = {
+    "not http": lambda rng: rng.randbytes(rng.randint(1, 300)) + b"\r\n\r\n",
+    "not json": lambda rng: post(rng.randbytes(rng.randint(0, 100)).replace(b"\r", b"")),
+    "json of another shape": lambda rng: post(
+        rng.choice([b"[]", b"null", b'"x"', b'{"board": 5}', b"{}", b'{"board": "x", "y": 1}'])
+    ),
+    "json nested deep": lambda rng: post(b"[" * rng.randint(10_000, 200_000)),
+    "a lone surrogate": lambda rng: post(b'{"board": "rack: \\ud800"}'),
+    "another type": lambda rng: post(b"rack: R1", rng.choice(["text/html", "image/png", "x/y"])),
+    "a huge declared length": lambda rng: raw(["Content-Length: 99999999999"]),
+    "not utf-8": lambda rng: post(b"rack: R1 \xff\xfe", "text/plain"),
+    "a NUL byte": lambda rng: post(b"table:\nR1 R2 R3\x00\nrack:", "text/plain"),
+    "a board of nonsense": lambda rng: post(words(rng), "text/plain"),
+    "an oversized chunked body": lambda rng: chunked(1024 * 1024 + 1),
+    "a huge header": lambda rng: raw([f"X-Big: {'a' * 70_000}", "Content-Length: 0"]),
+    "a bad length": lambda rng: raw(["Content-Length: abc"], b"{}"),
+    "a wrong method": lambda rng: raw([], method="PUT"),
+    "a body cut short": lambda rng: raw(["Content-Length: 100"], b'{"board": "ra'),
+}
+
+
+def send(server: Server, data: bytes, cut_short: bool) -> int | None:
+    """The status of the answer to these bytes (None: the connection closed unanswered);
+    `cut_short`: the client says it sends no more, before its body ended."""
+    with socket.create_connection((server.host, server.port), timeout=10) as connection:
+        try:
+            connection.sendall(data)
+            if cut_short:
+                connection.shutdown(socket.SHUT_WR)
+        except OSError:  # the server answered and closed before it had read everything
+            pass
+        received = b""
+        try:
+            while chunk := connection.recv(65536):
+                received += chunk
+        except ConnectionResetError:
+            pass
+    if not received:
+        return None
+    return int(received.split(b" ", 2)[1])
+
+
+def test_a_thousand_malformed_requests_leave_the_server_answering(server: Server) -> None:
+    rng = random.Random(16)
+    kinds = sorted(MALFORMED)
+    statuses: dict[str, set[int | None]] = {kind: set() for kind in kinds}
+    for number in range(1000):
+        kind = kinds[number % len(kinds)]
+        statuses[kind].add(send(server, MALFORMED[kind](rng), kind == "a body cut short"))
+    assert statuses == {
+        "a NUL byte": {422},
+        "a bad length": {400},
+        "a body cut short": {None},
+        "a board of nonsense": {422},
+        "a huge declared length": {413},
+        "a huge header": {422},
+        "a lone surrogate": {400},
+        "a wrong method": {405},
+        "an oversized chunked body": {413},
+        "another type": {415},
+        "json nested deep": {400},
+        "json of another shape": {400},
+        "not http": {400},
+        "not json": {400},
+        "not utf-8": {422},
+    }
+    assert server.process.poll() is None
+    puzzle = ROOT / PUZZLES[0]
+    reply = server.hint(puzzle.read_text(encoding="utf-8"))
+    assert without_seconds(reply.text) == without_seconds(hint_json(str(puzzle)))
