@@ -108,7 +108,7 @@ def _decoded(data: bytes) -> str:
 
 
 def too_large() -> Reply:
-    return Reply.error(413, f"the body is over {MAX_BODY_BYTES // 1024} KiB: one board is less")
+    return Reply.error(413, f"the body is over {MAX_BODY_BYTES >> 20} MiB: one board is far less")
 
 
 def refused_board(error: BoardError) -> Reply:

@@ -370,6 +370,12 @@ function setUp() {
     hideAnswer();
     render();
   });
+  const keypad = $("keypad");
+  const measure = () => {
+    document.documentElement.style.setProperty("--keypad-height", keypad.offsetHeight + "px");
+  };
+  window.addEventListener("resize", measure);
+  measure();
   render();
   loadSettings();
 }

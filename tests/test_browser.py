@@ -1,0 +1,122 @@
+"""The page of `rummisolve serve` in a real browser: Debian's chromium, headless, driven
+by Playwright on a phone's screen. The README's first example is tapped in, and the page
+shows the move `hint` prints.
+
+`RUMMISOLVE_SCREENSHOTS=docs/images pytest tests/test_browser.py` also saves the
+README's pictures of the page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+
+from .cli import run
+from .serving import Server, serving
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "puzzles/rules/012-interface-hint-example.txt"
+PHONE = ViewportSize(width=390, height=844)
+
+
+def chromium() -> str:
+    """Debian's chromium (never a browser Playwright downloads); CI must have it."""
+    found = os.environ.get("RUMMISOLVE_CHROMIUM") or shutil.which("chromium")
+    if found is None:
+        message = "no chromium on PATH: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    path = chromium()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=["--no-proxy-server"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with serving() as started:
+        yield started
+
+
+@pytest.fixture
+def page(browser: Browser, server: Server) -> Iterator[Page]:
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    opened = context.new_page()
+    opened.goto(server.url)
+    opened.wait_for_selector("#profile option", state="attached")
+    yield opened
+    context.close()
+
+
+def tap_tiles(page: Page, words: str) -> None:
+    """Each tile as a player taps it: its colour (when it changes), then its number."""
+    for word in words.split():
+        if word == "J":
+            page.tap("#joker")
+            continue
+        page.tap(f'[data-colour="{word[0]}"]')
+        page.tap(f'[data-number="{word[1:]}"]')
+
+
+def shown_rows(page: Page) -> list[str]:
+    """The new table as the page shows it, written as `hint` writes it: `R2* R3 ...`."""
+    rows = []
+    for item in page.locator("#after li").all():
+        tiles = [
+            str(tile.get_attribute("data-tile"))
+            + ("*" if "from-rack" in str(tile.get_attribute("class")) else "")
+            for tile in item.locator(".tile").all()
+        ]
+        rows.append(" ".join(tiles) + "   " + item.locator(".why").inner_text())
+    return rows
+
+
+def screenshot(page: Page, name: str) -> None:
+    folder = os.environ.get("RUMMISOLVE_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / name))
+
+
+def test_the_first_example_tapped_in_shows_the_move_hint_prints(page: Page) -> None:
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#new-set")
+    tap_tiles(page, "K7 R7 B7 J")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2 B5 O5 J")
+    screenshot(page, "serve-position.png")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    screenshot(page, "serve-answer.png")
+
+    code, printed, _ = run("hint", str(EXAMPLE))
+    assert code == 0
+    lines = printed.splitlines()
+    assert page.inner_text("#headline") == lines[0].split(":")[0]
+    table = [" ".join(line.split()) for line in lines[3:6]]
+    assert [" ".join(row.split()) for row in shown_rows(page)] == table
+    assert page.inner_text("#rack-after") == "(empty: Rummikub!)"
+
+
+def test_a_refused_position_names_the_set(page: Page) -> None:
+    page.tap("#new-set")
+    tap_tiles(page, "R1 R2 R4")
+    page.tap("#to-rack")
+    tap_tiles(page, "K5")
+    page.tap("#solve")
+    page.wait_for_selector("#problems:not([hidden])")
+    assert page.inner_text("#problems li") == "Set 1: not a valid run or group: R1 R2 R4"
