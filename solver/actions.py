@@ -15,19 +15,25 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import pairwise
+from functools import cache
+from itertools import permutations
 from typing import NamedTuple
 
 from .board import Board
 from .move import Action, Move
 from .rules import Rules
-from .sets import Kind, read_meld
-from .tiles import Tile
+from .sets import HIGH_ONE, Kind, read_meld, run_tile
+from .tiles import MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
 
 # Partial assignments the search looks at before it settles for the best found so far.
 _SEARCH_LIMIT = 20_000
+# A run is cut only into pieces that each keep this many tiles in place: one tile left
+# where it lay is as good as taken.
+_LEAST_PIECE = 2
+# New runs on one old run: up to this many, every order along it is tried.
+_ORDERS_TRIED = 4
 
 
 class Do(enum.Enum):
@@ -53,11 +59,12 @@ class TableAction(NamedTuple):
 
 
 class TablePlan(NamedTuple):
-    """The actions in order, and the tiles they move (each from the rack, or taken from a
-    set and put elsewhere, counts once)."""
+    """The actions in order, the tiles they move (each from the rack, or taken from a set
+    and put elsewhere, counts once), and for each new set the tiles it gets from the rack."""
 
     actions: tuple[TableAction, ...]
     tiles_moved: int
+    from_rack: tuple[TileRow, ...]
 
 
 def plan_move(move: Move, rules: Rules) -> TablePlan:
@@ -71,9 +78,7 @@ def plan_move(move: Move, rules: Rules) -> TablePlan:
     return plan_table(old_sets, new_sets, rules)
 
 
-def plan_table(
-    old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: Rules
-) -> TablePlan:
+def plan_table(old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: Rules) -> TablePlan:
     """The actions that turn the old sets (with tiles from the rack) into the new ones:
     takes and splits set by set in the order of the old table, then adds and lays in the
     order of the new one. Each set is named as it looks at that moment."""
@@ -97,22 +102,24 @@ def plan_table(
             live[n] = tuple(old[j] for j in piece)
     played: Counter[Tile] = Counter(t for row in new_sets for t in row)
     played.subtract(t for row in old_sets for t in row)
+    racked: list[TileRow] = []
     for n, new in enumerate(new_sets):
         missing = Counter(new) - Counter(live.get(n, ()))
-        if not missing:
-            continue
         from_hand = missing & hand
         hand -= from_hand
         played.subtract(missing - from_hand)
         added = _in_order_of(new, missing)
         from_rack = _in_order_of(new, missing - from_hand)
+        racked.append(from_rack)
+        if not missing:
+            continue
         if n in live:
             actions.append(TableAction(Do.ADD, added, live[n], (new,), from_rack))
         else:
             actions.append(TableAction(Do.LAY, added, (), (new,), from_rack))
     assert not +hand and not +played, "the new sets are not the old ones and the rack's"
     moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY))
-    return TablePlan(tuple(actions), moved)
+    return TablePlan(tuple(actions), moved, tuple(racked))
 
 
 def board_after(board: Board, move: Move) -> Board:
@@ -122,11 +129,38 @@ def board_after(board: Board, move: Move) -> Board:
 
 
 def joker_stand_ins(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...]:
-    """What each joker of a set stands for, in the order they lie (as the table reads it)."""
+    """What each joker of a set stands for, in the order they lie; none for tiles that
+    make no set (yet)."""
+    read = stand_ins(row, rules)
+    return tuple(s for t, s in zip(row, read, strict=True) if t.is_joker) if read else ()
+
+
+def stand_ins(row: Sequence[Tile], rules: Rules) -> TileRow:
+    """What each tile of a set stands for (a joker: the tile it replaces): in a run laid
+    in order, the place it fills (`J R3 R4`: the R2); otherwise as the table reads the set.
+    Empty for tiles that make no set."""
     meld = read_meld(row, rules)
     if meld is None:
         return ()
-    return tuple(s for t, s in zip(meld.tiles, meld.stand_ins, strict=True) if t.is_joker)
+    laid = _in_place(tuple(row), rules) if meld.kind is Kind.RUN else None
+    return meld.stand_ins if laid is None else laid
+
+
+def _in_place(row: TileRow, rules: Rules) -> TileRow | None:
+    """A run's tiles by the places they lie at, if its tiles lie in order."""
+    first = next(k for k, t in enumerate(row) if not t.is_joker)
+    colour = row[first].colour
+    assert colour is not None
+    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
+    number = row[first].number
+    for place in {number, HIGH_ONE if number == 1 else number}:
+        start = place - first
+        if start < 1 or start + len(row) - 1 > last:
+            continue
+        places = [run_tile(colour, start + k) for k in range(len(row))]
+        if all(t.is_joker or t == p for t, p in zip(row, places, strict=True)):
+            return tuple(places)
+    return None
 
 
 def _laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:
@@ -184,25 +218,33 @@ class _Bases:
             return {n: _places(old, Counter(old) & Counter(self.new[n])) for n in group}
         if not self.runs[i] or not all(self.runs_new[n] for n in group):
             return None
-        # A run cut into runs: a tile stays if it keeps what it stands for, and the
-        # pieces follow one another along the run.
+        # A run cut into runs: the pieces follow one another along the run as the new
+        # runs do; a tile stays if its piece's run holds it standing for the same tile.
         old_keys = _keys(old, self.rules)
-        taken: set[int] = set()
-        pieces: dict[int, tuple[int, ...]] = {}
-        for n in group:
-            wanted = Counter(_keys(self.new[n], self.rules))
-            places = []
-            for j, key in enumerate(old_keys):
-                if j not in taken and wanted[key] > 0:
-                    wanted[key] -= 1
-                    places.append(j)
-            if not places:
-                return None
-            taken.update(places)
-            pieces[n] = tuple(places)
-        spans = sorted((p[0], p[-1]) for p in pieces.values())
-        if any(end >= start for (_, end), (start, _) in pairwise(spans)):
+        along = sorted(group, key=lambda n: _keys(self.new[n], self.rules)[0][1].number)
+        # New runs that overlap may lie either way round along the old one: every order
+        # is tried where there are few (there are never many: each piece keeps two).
+        orders = permutations(along) if len(along) <= _ORDERS_TRIED else [tuple(along)]
+        best: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+        for runs in orders:
+            wanted = [Counter(_keys(self.new[n], self.rules)) for n in runs]
+            found = _cut_in_order(old_keys, wanted)
+            if found is not None and (best is None or found[0] > best[0]):
+                best = (found[0], found[1], runs)
+        if best is None:
             return None
+        _, ends, runs = best
+        pieces: dict[int, tuple[int, ...]] = {}
+        start = 0
+        for n, end in zip(runs, ends, strict=True):
+            left = Counter(_keys(self.new[n], self.rules))
+            places = []
+            for j in range(start, end):
+                if left[old_keys[j]] > 0:
+                    left[old_keys[j]] -= 1
+                    places.append(j)
+            pieces[n] = tuple(places)
+            start = end
         return pieces
 
     def best(self) -> list[list[int]]:
@@ -228,17 +270,50 @@ class _Bases:
                 (i for i in range(len(self.old)) if self.overlap[n][i] > 0),
                 key=lambda i: -self.overlap[n][i],
             )
+            # The first of equally good answers stays: a whole old set first, then no
+            # base, and a piece of a cut run last (a cut only where it keeps more).
+            whole = [i for i in choices if not groups[i]]
+            for i in whole:
+                groups[i].append(n)
+                search(k + 1, total + self.overlap[n][i])
+                groups[i].pop()
+            search(k + 1, total)
             for i in choices:
+                if i in whole:
+                    continue
                 before = self.kept(i, groups[i])
                 groups[i].append(n)
                 now = self.kept(i, groups[i])
                 if now is not None and before is not None:
                     search(k + 1, total + now - before)
                 groups[i].pop()
-            search(k + 1, total)
 
         search(0, 0)
         return best[1]
+
+
+def _cut_in_order(
+    old_keys: Sequence[tuple[Tile, Tile]], wanted: Sequence[Counter[tuple[Tile, Tile]]]
+) -> tuple[int, tuple[int, ...]] | None:
+    """The most tiles pieces of the old run keep, each piece (in this order along it)
+    for one new run, and where each piece ends; None if some piece would keep too few."""
+
+    @cache
+    def most(m: int, start: int) -> tuple[int, tuple[int, ...]] | None:
+        if m == len(wanted):
+            return 0, ()
+        ends = range(start + 1, len(old_keys) + 1) if m < len(wanted) - 1 else [len(old_keys)]
+        found: tuple[int, tuple[int, ...]] | None = None
+        for end in ends:
+            here = sum((Counter(old_keys[start:end]) & wanted[m]).values())
+            rest = most(m + 1, end)
+            if here < _LEAST_PIECE or rest is None:
+                continue
+            if found is None or here + rest[0] > found[0]:
+                found = (here + rest[0], (end, *rest[1]))
+        return found
+
+    return most(0, 0)
 
 
 def _is_run(row: TileRow, rules: Rules) -> bool:
@@ -258,6 +333,4 @@ def _places(row: TileRow, wanted: Counter[Tile]) -> tuple[int, ...]:
 
 def _keys(row: TileRow, rules: Rules) -> list[tuple[Tile, Tile]]:
     """Each tile with what it stands for: a joker stays in a piece only as the same tile."""
-    meld = read_meld(row, rules)
-    assert meld is not None
-    return list(zip(meld.tiles, meld.stand_ins, strict=True))
+    return list(zip(row, stand_ins(row, rules), strict=True))

@@ -269,9 +269,7 @@ class _Reader:
         text = f"{where.place}: {message}" if where.place else message
         self.problems.append(Problem(where.option or self.source, where.line, text))
 
-    def words(
-        self, text: str, where: _Where, tile_places: bool = False
-    ) -> tuple[Tile, ...] | None:
+    def words(self, text: str, where: _Where, tile_places: bool = False) -> tuple[Tile, ...] | None:
         """The tiles of some words, or None (with a problem for each bad word, named by
         its place among them where `tile_places`)."""
         tiles: list[Tile] = []

@@ -111,7 +111,12 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     for number, action in enumerate(plan.actions, start=1):
         lines.append(f"  {number}. {_say(action, row)}")
     lines.extend(["", "Table after the move:"])
-    lines.extend(f"  {row(step.tiles, step.from_rack)}" for step in move.steps)
+    # The rack's tiles are marked where the actions put them (the same tile may lie in
+    # two sets: the steps of the model may name the other copy).
+    from_rack = iter(plan.from_rack)
+    for step in move.steps:
+        marked = () if step.action is Action.KEEP else next(from_rack)
+        lines.append(f"  {row(step.tiles, marked)}")
     lines.append("")
     lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
     lines.append(footer)

@@ -45,8 +45,7 @@ def position_options(command: F) -> F:
         click.option(
             "--opened/--not-opened",
             default=None,
-            help="Whether you have made your initial meld (default: the board's opened:, or"
-            " yes).",
+            help="Whether you have made your initial meld (default: the board's opened:, or yes).",
         ),
     ]
     for decorator in reversed(options):
