@@ -28,7 +28,7 @@ from .tiles import MAX_NUMBER, Tile
 TileRow = tuple[Tile, ...]
 
 # Partial assignments the search looks at before it settles for the best found so far.
-_SEARCH_LIMIT = 20_000
+_SEARCH_LIMIT = 5_000
 # A run is cut only into pieces that each keep this many tiles in place: one tile left
 # where it lay is as good as taken.
 _LEAST_PIECE = 2
@@ -248,34 +248,73 @@ class _Bases:
         return pieces
 
     def best(self) -> list[list[int]]:
-        """For each old set, the new sets built on it: the most tiles kept in place."""
-        count = len(self.new)
-        order = sorted(range(count), key=lambda n: -max(self.overlap[n], default=0))
-        reach = [max(self.overlap[n], default=0) for n in order]
-        after = [sum(reach[k:]) for k in range(count + 1)]
+        """For each old set, the new sets built on it: the most tiles kept in place. Sets
+        that share no tile with one another are apart: each such part is searched alone."""
+        groups: list[list[int]] = [[] for _ in self.old]
+        for part in self._parts():
+            for i, group in enumerate(self._best_in(part)):
+                groups[i].extend(group)
+        return groups
+
+    def _parts(self) -> list[list[int]]:
+        """The new sets, in parts that share no old set (new sets sharing no tile with the
+        old table are left out: they are laid new)."""
+        part_of_old: dict[int, int] = {}
+        parts: list[set[int]] = []
+        for n in range(len(self.new)):
+            olds = [i for i, common in enumerate(self.overlap[n]) if common > 0]
+            if not olds:
+                continue
+            joined = {part_of_old[i] for i in olds if i in part_of_old}
+            merged = {n}.union(*(parts[p] for p in joined))
+            parts.append(merged)
+            for i in olds:
+                part_of_old[i] = len(parts) - 1
+            for p in joined:
+                for i in [i for i, q in part_of_old.items() if q == p]:
+                    part_of_old[i] = len(parts) - 1
+                parts[p] = set()
+        return [sorted(part) for part in parts if part]
+
+    def _best_in(self, part: list[int]) -> list[list[int]]:
+        """The best bases for these new sets: a depth-first search, the most promising
+        first, cut off where even every set's best overlap could not beat the best found."""
+        order = sorted(part, key=lambda n: -max(self.overlap[n]))
+        touching = [
+            [(i, common) for i, common in enumerate(self.overlap[n]) if common > 0] for n in order
+        ]
+        # Tiles of each old set not yet kept: what it can still give the sets to come.
+        room = [len(old) for old in self.old]
         groups: list[list[int]] = [[] for _ in self.old]
         best: tuple[int, list[list[int]]] = (-1, [])
         nodes = 0
 
+        def reach(k: int) -> int:
+            """The most the sets from the k-th on could still keep."""
+            most = sum(
+                max(min(common, room[i]) for i, common in touching[j]) for j in range(k, len(order))
+            )
+            return min(most, sum(room[i] for i in {i for t in touching[k:] for i, _ in t}))
+
         def search(k: int, total: int) -> None:
             nonlocal best, nodes
             nodes += 1
-            if total + after[k] <= best[0] or (nodes > _SEARCH_LIMIT and best[0] >= 0):
+            if k == len(order):
+                if total > best[0]:
+                    best = (total, [list(g) for g in groups])
                 return
-            if k == count:
-                best = (total, [list(g) for g in groups])
+            if total + reach(k) <= best[0] or (nodes > _SEARCH_LIMIT and best[0] >= 0):
                 return
             n = order[k]
-            choices = sorted(
-                (i for i in range(len(self.old)) if self.overlap[n][i] > 0),
-                key=lambda i: -self.overlap[n][i],
-            )
+            choices = [i for i, _ in sorted(touching[k], key=lambda pair: -pair[1])]
             # The first of equally good answers stays: a whole old set first, then no
             # base, and a piece of a cut run last (a cut only where it keeps more).
             whole = [i for i in choices if not groups[i]]
             for i in whole:
                 groups[i].append(n)
+                room[i] -= self.overlap[n][i]
                 search(k + 1, total + self.overlap[n][i])
+                room[i] += self.overlap[n][i]
                 groups[i].pop()
             search(k + 1, total)
             for i in choices:
@@ -285,7 +324,9 @@ class _Bases:
                 groups[i].append(n)
                 now = self.kept(i, groups[i])
                 if now is not None and before is not None:
+                    room[i] -= now - before
                     search(k + 1, total + now - before)
+                    room[i] += now - before
                 groups[i].pop()
 
         search(0, 0)
@@ -296,16 +337,24 @@ def _cut_in_order(
     old_keys: Sequence[tuple[Tile, Tile]], wanted: Sequence[Counter[tuple[Tile, Tile]]]
 ) -> tuple[int, tuple[int, ...]] | None:
     """The most tiles pieces of the old run keep, each piece (in this order along it)
-    for one new run, and where each piece ends; None if some piece would keep too few."""
+    for one new run, and where each piece ends; None if some piece would keep too few.
+
+    A run's tiles stand for different tiles, so a piece keeps those of its tiles that its
+    new run holds: counted along the run once, for every piece at once."""
+    length = len(old_keys)
+    counted = [[0] for _ in wanted]
+    for m, keys in enumerate(wanted):
+        for key in old_keys:
+            counted[m].append(counted[m][-1] + (keys[key] > 0))
 
     @cache
     def most(m: int, start: int) -> tuple[int, tuple[int, ...]] | None:
         if m == len(wanted):
             return 0, ()
-        ends = range(start + 1, len(old_keys) + 1) if m < len(wanted) - 1 else [len(old_keys)]
+        ends = range(start + 1, length + 1) if m < len(wanted) - 1 else [length]
         found: tuple[int, tuple[int, ...]] | None = None
         for end in ends:
-            here = sum((Counter(old_keys[start:end]) & wanted[m]).values())
+            here = counted[m][end] - counted[m][start]
             rest = most(m + 1, end)
             if here < _LEAST_PIECE or rest is None:
                 continue
