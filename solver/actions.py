@@ -89,9 +89,9 @@ def plan_table(old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: 
     live: dict[int, TileRow] = {}
     for i, old in enumerate(old_sets):
         pieces = bases.pieces(i, groups[i])
-        kept = sorted(j for piece in pieces.values() for j in piece)
-        rest = tuple(old[j] for j in kept)
-        taken = tuple(t for j, t in enumerate(old) if j not in set(kept))
+        kept = {j for piece in pieces.values() for j in piece}
+        rest = tuple(t for j, t in enumerate(old) if j in kept)
+        taken = tuple(t for j, t in enumerate(old) if j not in kept)
         if taken:
             actions.append(TableAction(Do.TAKE, taken, old, (rest,) if rest else ()))
             hand.update(taken)
@@ -148,7 +148,9 @@ def stand_ins(row: Sequence[Tile], rules: Rules) -> TileRow:
 
 def _in_place(row: TileRow, rules: Rules) -> TileRow | None:
     """A run's tiles by the places they lie at, if its tiles lie in order."""
-    first = next(k for k, t in enumerate(row) if not t.is_joker)
+    first = next((k for k, t in enumerate(row) if not t.is_joker), None)
+    if first is None:
+        return None  # jokers alone: as the table reads them
     colour = row[first].colour
     assert colour is not None
     last = HIGH_ONE if rules.wraparound else MAX_NUMBER

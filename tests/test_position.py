@@ -291,7 +291,7 @@ def test_hint_dash_on_a_terminal_says_what_it_waits_for(tmp_path: Path) -> None:
     leader, follower = pty.openpty()
     env = {**os.environ, "NO_COLOR": "1"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "rummisolve", "check", "-"],
+        [sys.executable, "-m", "rummisolve", "hint", "-", "--json"],
         stdin=follower,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -310,7 +310,7 @@ def test_hint_dash_on_a_terminal_says_what_it_waits_for(tmp_path: Path) -> None:
         os.close(leader)
         process.kill()
     assert process.returncode == 0
-    assert out.decode() == "-: valid: 1 set (3 tiles) on the table, 1 tile on the rack, opened\n"
+    assert json.loads(out)["played"] == ["R2"]
 
 
 def test_hint_dash_from_a_pipe_says_nothing_on_standard_error() -> None:
