@@ -18,7 +18,7 @@ from typing import NamedTuple
 from .errors import BoardError, Problem, TileError
 from .rules import NO_OVERRIDES, WHOLE_NUMBER, Overrides, Rules, parse_rule_word
 from .sets import MIN_SET, read_meld
-from .tiles import Tile, format_tile, format_tiles, parse_tile, split_tiles
+from .tiles import MAX_NUMBER, Tile, format_tile, format_tiles, parse_tile, split_tiles
 
 SECTIONS = ("rules", "opened", "table", "rack")
 _SECTION_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)")
@@ -32,6 +32,12 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
 # An unknown section's lines are skipped: its header already carries the problem.
 _SKIPPED = "?"
+# Sets on one line (a table line, or --table) are separated by `|`.
+SET_SEPARATOR = "|"
+# A run written short, as players say it: R3-6, k10-13, R3-R6; R12-1 wraps past the 13.
+_SHORT_RUN_RE = re.compile(r"([A-Za-z])([0-9]+)-([A-Za-z]?)([0-9]+)")
+# The options that give a position on the command line, as problems name them.
+TABLE_OPTION, RACK_OPTION = "--table", "--rack"
 
 
 class Expectation(NamedTuple):
@@ -73,6 +79,63 @@ def format_board(board: Board, full_rules: bool = False) -> str:
     lines.extend(format_tiles(s) for s in board.table)
     lines.append("rack: " + format_tiles(board.rack) if board.rack else "rack:")
     return "\n".join(lines) + "\n"
+
+
+def read_word(word: str) -> tuple[Tile, ...]:
+    """The tiles one word stands for: a tile (`R5`, `J`), or a run written short as
+    players say it, `R3-6` (`R3-R6` too) for R3 R4 R5 R6. `R12-1` is R12 R13 R1: whether
+    that is a run is the rules' business (wraparound), as for the same tiles written out."""
+    short = _SHORT_RUN_RE.fullmatch(word)
+    if short is None:
+        return (parse_tile(word),)
+    letter, low, other, high = short.groups()
+    first = parse_tile(letter + low)
+    last = parse_tile((other or letter) + high)
+    if first.colour is not last.colour:
+        raise TileError(f"a run written short is one colour: {word!r}")
+    if first.number < last.number:
+        return tuple(Tile(first.colour, n) for n in range(first.number, last.number + 1))
+    if last.number == 1 and first.number > 1:
+        return (*(Tile(first.colour, n) for n in range(first.number, MAX_NUMBER + 1)), last)
+    raise TileError(
+        f"a run written short goes up, as in R3-6 (or past the 13 to the 1, R12-1): {word!r}"
+    )
+
+
+def format_sets(sets: Iterable[Iterable[Tile]]) -> str:
+    """Sets on one line, as `--table` takes them: `R3 R4 R5 | K7 R7 B7 J`."""
+    return f" {SET_SEPARATOR} ".join(format_tiles(s) for s in sets)
+
+
+def parse_position(
+    table: str | None,
+    rack: str | None,
+    opened: bool = True,
+    overrides: Overrides = NO_OVERRIDES,
+) -> Board:
+    """A board given on the command line: `--table "R3 R4 R5 | K7 R7 B7 J"`, `--rack
+    "R2 B5 O5 J"`; each problem names the option and its place (`--table: set 2, tile 3`)."""
+    reader = _Reader("")
+    sets: list[tuple[_Where, tuple[Tile, ...]]] = []
+    chunks = (table or "").split(SET_SEPARATOR) if (table or "").strip() else []
+    for number, chunk in enumerate(chunks, start=1):
+        where = _Where(0, TABLE_OPTION, f"set {number}")
+        tiles = reader.words(chunk, where, tile_places=True)
+        if tiles == ():
+            reader.problem(where, "holds no tiles (a '|' with no set before or after it)")
+        elif tiles is not None:
+            sets.append((where, tiles))
+    racked: list[tuple[_Where, Tile]] = []
+    words = split_tiles((rack or "").replace(SET_SEPARATOR, " "))
+    for number, word in enumerate(words, start=1):
+        where = _Where(0, RACK_OPTION, f"tile {number}")
+        racked.extend((where, t) for t in reader.words(word, where) or ())
+    rules = overrides.apply(Rules())
+    reader.check_sets(sets, rules)
+    reader.check_counts(sets, racked, rules)
+    if reader.problems:
+        raise BoardError(reader.problems)
+    return Board(tuple(s for _, s in sets), tuple(t for _, t in racked), opened, rules)
 
 
 def parse_board(text: str, source: str = "<board>", overrides: Overrides = NO_OVERRIDES) -> Board:
@@ -181,6 +244,18 @@ def _line_of(data: bytes, offset: int) -> int:
     return len(_LINE_BREAK_BYTES.split(data[:offset]))
 
 
+class _Where(NamedTuple):
+    """Where a problem lies: a line of the file, or an option of the command line; and
+    the place in it, where a line holds more than one set (`set 2`, `set 2, tile 3`)."""
+
+    line: int
+    option: str = ""
+    place: str = ""
+
+    def within(self, place: str) -> _Where:
+        return self._replace(place=f"{self.place}, {place}" if self.place else place)
+
+
 class _Reader:
     """One pass over a board's lines, collecting problems instead of stopping at the first."""
 
@@ -188,15 +263,31 @@ class _Reader:
         self.source = source
         self.problems: list[Problem] = []
 
-    def problem(self, line: int, message: str) -> None:
-        self.problems.append(Problem(self.source, line, message))
+    def problem(self, where: int | _Where, message: str) -> None:
+        if isinstance(where, int):
+            where = _Where(where)
+        text = f"{where.place}: {message}" if where.place else message
+        self.problems.append(Problem(where.option or self.source, where.line, text))
+
+    def words(self, text: str, where: _Where, tile_places: bool = False) -> tuple[Tile, ...] | None:
+        """The tiles of some words, or None (with a problem for each bad word, named by
+        its place among them where `tile_places`)."""
+        tiles: list[Tile] = []
+        ok = True
+        for number, word in enumerate(split_tiles(text), start=1):
+            try:
+                tiles.extend(read_word(word))
+            except TileError as error:
+                self.problem(where.within(f"tile {number}") if tile_places else where, str(error))
+                ok = False
+        return tuple(tiles) if ok else None
 
     def read(self, lines: list[str], overrides: Overrides) -> Board:
         rules, opened = Rules(), True
         expect: Expectation | None = None
         expect_line = 0
-        table: list[tuple[int, tuple[Tile, ...]]] = []
-        rack: list[tuple[int, Tile]] = []
+        table: list[tuple[_Where, tuple[Tile, ...]]] = []
+        rack: list[tuple[_Where, Tile]] = []
         seen: dict[str, int] = {}
         section = None
         for number, raw in enumerate(lines, start=1):
@@ -228,11 +319,11 @@ class _Reader:
                 elif name == "table" and rest:
                     self.table_line(number, rest, table)
                 elif name == "rack":
-                    rack.extend((number, t) for t in self.tiles(number, rest) or ())
+                    rack.extend((_Where(number), t) for t in self.tiles(number, rest) or ())
             elif section == "table":
                 self.table_line(number, line, table)
             elif section == "rack":
-                rack.extend((number, t) for t in self.tiles(number, line) or ())
+                rack.extend((_Where(number), t) for t in self.tiles(number, line) or ())
             elif section in ("rules", "opened"):
                 self.problem(
                     number, f"a line after {section}:, which takes its value on its own line"
@@ -255,22 +346,23 @@ class _Reader:
         )
 
     def tiles(self, number: int, text: str) -> tuple[Tile, ...] | None:
-        """The tiles of one line, or None (with a problem for each bad word)."""
-        tiles, ok = [], True
-        for word in split_tiles(text):
-            try:
-                tiles.append(parse_tile(word))
-            except TileError as error:
-                self.problem(number, str(error))
-                ok = False
-        return tuple(tiles) if ok else None
+        """The tiles of one line, or None (with a problem for each bad word); a `|` among
+        rack tiles only groups them."""
+        return self.words(text.replace(SET_SEPARATOR, " "), _Where(number))
 
-    def table_line(self, number: int, text: str, table: list[tuple[int, tuple[Tile, ...]]]) -> None:
-        tiles = self.tiles(number, text)
-        if tiles == ():
-            self.problem(number, "a table line holds no tiles")
-        elif tiles is not None:
-            table.append((number, tiles))
+    def table_line(
+        self, number: int, text: str, table: list[tuple[_Where, tuple[Tile, ...]]]
+    ) -> None:
+        """One set, or several separated by `|`, each then named by its place (`set 2`)."""
+        chunks = text.split(SET_SEPARATOR)
+        for place, chunk in enumerate(chunks, start=1):
+            where = _Where(number, place=f"set {place}" if len(chunks) > 1 else "")
+            tiles = self.words(chunk, where)
+            if tiles == ():
+                empty = "holds no tiles (a '|' with no set before or after it)"
+                self.problem(where, empty if where.place else "a table line holds no tiles")
+            elif tiles is not None:
+                table.append((where, tiles))
 
     def rules(self, number: int, text: str, rules: Rules) -> Rules:
         for word in text.split():
@@ -301,7 +393,7 @@ class _Reader:
             return None
         return Expectation(values["tiles"], values["value"])
 
-    def check_sets(self, table: Iterable[tuple[int, tuple[Tile, ...]]], rules: Rules) -> None:
+    def check_sets(self, table: Iterable[tuple[_Where, tuple[Tile, ...]]], rules: Rules) -> None:
         for number, tiles in table:
             shown = format_tiles(tiles)
             if len(tiles) < MIN_SET:
@@ -311,12 +403,12 @@ class _Reader:
 
     def check_counts(
         self,
-        table: list[tuple[int, tuple[Tile, ...]]],
-        rack: list[tuple[int, Tile]],
+        table: list[tuple[_Where, tuple[Tile, ...]]],
+        rack: list[tuple[_Where, Tile]],
         rules: Rules,
     ) -> None:
         box = rules.box
-        placed = [(n, t) for n, s in table for t in s] + rack
+        placed = [(where, t) for where, s in table for t in s] + rack
         counts: dict[Tile, int] = {}
         for number, tile in placed:
             counts[tile] = counts.get(tile, 0) + 1

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from .actions import Do, TableAction, joker_stand_ins, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
-from .tiles import Colour, Tile, format_tile, format_tiles
+from .scoring import meld_value
+from .tiles import Colour, Tile, format_tile
 
 _ANSI = {
     Colour.BLACK: "\x1b[1m",
@@ -24,9 +26,11 @@ def tiles_json(tiles: Iterable[Tile]) -> list[str]:
     return [format_tile(t) for t in tiles]
 
 
-def move_json(move: Move, rules: Rules) -> dict[str, Any]:
-    """The object `hint --json` prints (docs/format.md), with the rules it was found under."""
-    return {
+def move_json(move: Move, rules: Rules, opened: bool = True) -> dict[str, Any]:
+    """The object `hint --json` prints (docs/format.md), with the rules it was found under;
+    `opened`: whether the board was (if not, the initial meld's value is added)."""
+    plan = plan_move(move, rules)
+    answer = {
         "status": move.status.value,
         "tiles_played": move.tiles_played,
         "value_played": move.value_played,
@@ -36,8 +40,26 @@ def move_json(move: Move, rules: Rules) -> dict[str, Any]:
         "seconds": round(move.seconds, 6),
         "sets_changed": move.sets_changed,
         "steps": [_step_json(step) for step in move.steps],
-        "backend": move.backend,
-        "rules": rules.as_json(),
+        "actions": [_action_json(action, rules) for action in plan.actions],
+        "tiles_moved": plan.tiles_moved,
+    }
+    if not opened:
+        answer["meld_value"] = meld_value(_new_sets(move), rules)
+    return answer | {"backend": move.backend, "rules": rules.as_json()}
+
+
+def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
+    return [step.tiles for step in move.steps if step.action is not Action.KEEP]
+
+
+def _action_json(action: TableAction, rules: Rules) -> dict[str, Any]:
+    return {
+        "action": action.do.value,
+        "tiles": tiles_json(action.tiles),
+        "set": tiles_json(action.before),
+        "after": [tiles_json(row) for row in action.after],
+        "from_rack": tiles_json(action.from_rack),
+        "jokers": [tiles_json(joker_stand_ins(row, rules)) for row in action.after],
     }
 
 
@@ -50,19 +72,24 @@ def _step_json(step: Step) -> dict[str, Any]:
     }
 
 
-def paint(tile: Tile, colour: bool, mark: bool = False) -> str:
+def paint(tile: Tile, colour: bool, mark: bool = False, stands_for: Tile | None = None) -> str:
+    """A tile as text: `R2*` where it comes from the rack, `J=K7` for a joker that stands
+    for the K7; in its colour on a terminal."""
     text = format_tile(tile) + ("*" if mark else "")
-    return f"{_ANSI[tile.colour]}{text}{_RESET}" if colour else text
+    shown = f"{_ANSI[tile.colour]}{text}{_RESET}" if colour else text
+    return shown if stands_for is None else f"{shown}={paint(stands_for, colour)}"
 
 
 def render_move(board: Board, move: Move, colour: bool = False) -> str:
-    """What `hint` shows a person: the play, the new table with its steps, the rack after."""
+    """What `hint` shows a person: the play, the actions at the table in order, the new
+    table, the rack after."""
+    rules = board.rules
 
-    def row(tiles: Iterable[Tile]) -> str:
-        return " ".join(paint(t, colour) for t in tiles)
+    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
+        return _row(tiles, marked, rules, colour)
 
     # The rules, where they are not the official ones: "; rules: hebrew joker-penalty=20".
-    words = board.rules.words()
+    words = rules.words()
     under = f"; rules: {' '.join(words)}" if words else ""
     footer = f"({move.status.value}, {move.seconds * 1000:.0f} ms, {move.backend}{under})"
     if not move.played:
@@ -70,57 +97,56 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
             cut_short = "No move found within the time limit (a longer --time-limit may find one)."
             return f"{cut_short}\n{footer}\n"
         if not board.opened:
-            meld = board.rules.initial_meld
+            meld = rules.initial_meld
             return f"No move: no initial meld worth {meld} points; draw a tile.\n{footer}\n"
         return f"No move: draw a tile.\n{footer}\n"
-    lines = [
-        f"Play {move.tiles_played} tile{'s' * (move.tiles_played != 1)}"
-        f" ({move.value_played} points): {row(move.played)}",
-        "",
-        "Table after the move (* = from your rack):",
-    ]
-    marked = [_mark_rack_tiles(step, colour) for step in move.steps]
-    width = max(_plain_width(step) for step in move.steps)
-    for step, shown in zip(move.steps, marked, strict=True):
-        padding = " " * (width - _plain_width(step))
-        lines.append(f"  {shown}{padding}   {_explain(board, step)}")
+    count = f"{move.tiles_played} tile{'s' * (move.tiles_played != 1)}"
+    if board.opened:
+        worth = f" ({move.value_played} points)"
+    else:
+        value = meld_value(_new_sets(move), rules)
+        worth = f", an initial meld worth {value} points ({rules.initial_meld} needed)"
+    lines = [f"Play {count}{worth}: {row(move.played)}", "", "At the table (* = from your rack):"]
+    plan = plan_move(move, rules)
+    for number, action in enumerate(plan.actions, start=1):
+        lines.append(f"  {number}. {_say(action, row)}")
+    lines.extend(["", "Table after the move:"])
+    # The rack's tiles are marked where the actions put them (the same tile may lie in
+    # two sets: the steps of the model may name the other copy).
+    from_rack = iter(plan.from_rack)
+    for step in move.steps:
+        marked = () if step.action is Action.KEEP else next(from_rack)
+        lines.append(f"  {row(step.tiles, marked)}")
     lines.append("")
     lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
     lines.append(footer)
     return "\n".join(lines) + "\n"
 
 
-def _plain_width(step: Step) -> int:
-    return len(format_tiles(step.tiles)) + len(step.from_rack)
-
-
-def _mark_rack_tiles(step: Step, colour: bool) -> str:
-    """The set's tiles, those that come from the rack marked with a star."""
-    from_rack = list(step.from_rack)
+def _row(tiles: Iterable[Tile], marked: Iterable[Tile], rules: Rules, colour: bool) -> str:
+    """A set's tiles, those of `marked` starred, each joker with the tile it stands for."""
+    tiles = tuple(tiles)
+    stands_for = iter(joker_stand_ins(tiles, rules))
+    left = list(marked)
     shown = []
-    for t in step.tiles:
-        mark = t in from_rack
+    for t in tiles:
+        mark = t in left
         if mark:
-            from_rack.remove(t)
-        shown.append(paint(t, colour, mark))
+            left.remove(t)
+        shown.append(paint(t, colour, mark, next(stands_for, None) if t.is_joker else None))
     return " ".join(shown)
 
 
-def _explain(board: Board, step: Step) -> str:
-    if step.action is Action.KEEP:
-        return "stays"
-    rack = f"{format_tiles(step.from_rack)} from the rack" if step.from_rack else ""
-    if step.action is Action.NEW:
-        return "new, from the rack"
-    if step.action is Action.EXTEND:
-        source = step.from_table[0]
-        return f"[{format_tiles(board.table[source.set_index])}] + {format_tiles(step.from_rack)}"
-    if len(step.from_table) == 1 and not step.from_rack:
-        return f"split off [{format_tiles(board.table[step.from_table[0].set_index])}]"
-    parts = []
-    for source in step.from_table:
-        whole = board.table[source.set_index]
-        parts.append(f"{format_tiles(source.tiles)} of [{format_tiles(whole)}]")
-    if rack:
-        parts.append(rack)
-    return "rebuilt: " + ", ".join(parts)
+def _say(action: TableAction, row: Callable[..., str]) -> str:
+    """One action as a person reads it; a set is named as it looks at that moment."""
+    if action.do is Do.TAKE:
+        if not action.after:
+            return f"take all of [{row(action.before)}]"
+        return f"take {row(action.tiles)} from [{row(action.before)}]"
+    if action.do is Do.SPLIT:
+        pieces = " ".join(f"[{row(piece)}]" for piece in action.after)
+        return f"split [{row(action.before)}] into {pieces}"
+    made = row(action.after[0], action.from_rack)
+    if action.do is Do.LAY:
+        return f"lay {made} new"
+    return f"add {row(action.tiles, action.from_rack)} to [{row(action.before)}]: {made}"

@@ -18,9 +18,20 @@ from pathlib import Path
 from .board import read_text
 from .errors import BoardError, Problem, RummisolveError, TileError
 from .rules import PROFILES, Blocked, Method, Rules, parse_rule_word
+from .sets import read_meld
 from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
 _LAID_RE = re.compile(r"laid=(\d+)", re.IGNORECASE)
+
+
+def meld_value(sets: Iterable[Iterable[Tile]], rules: Rules) -> int:
+    """What sets are worth as an initial meld: face values, a joker at the tile it stands
+    for (not its penalty on a rack)."""
+    total = 0
+    for row in sets:
+        meld = read_meld(tuple(row), rules)
+        total += meld.face_value if meld is not None else 0
+    return total
 
 
 @dataclass(frozen=True)

@@ -161,7 +161,7 @@ def test_hint_with_the_option() -> None:
     code, out, err = run("hint", "-", "--no-locked-joker-sets", stdin=TAKES_R5)
     assert (code, err) == (0, "")
     assert out.startswith("Play 2 tiles (10 points): B5 O5\n")
-    assert "R6 R7 R8 J   split off [R5 R6 R7 R8 J]\n" in out
+    assert "  1. take R5 from [R5 R6 R7 R8 J=R9]\n" in out
 
 
 def test_check_names_the_rule() -> None:

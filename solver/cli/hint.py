@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..board import Board, read_board
+from ..board import Board
 from ..engine.solve import find_move
 from ..errors import printable
 from ..legality import check_move
@@ -22,46 +22,57 @@ from .options import (
     time_limit_option,
     use_colour,
 )
+from .position import board_argument, next_option, position_options, read_position, write_next
 
 
 @click.command()
-@click.argument(
-    "board_path",
-    metavar="BOARD",
-)
+@board_argument
+@position_options
 @rule_options
 @core_errors
-def check(board_path: str, **options: Any) -> None:
-    """Validate BOARD (a file, or - for standard input): exit 0 valid, 1 invalid."""
-    board = read_board(board_path, rule_overrides(options))
-    click.echo(f"{printable(board_path)}: valid: {describe_board(board)}")
+def check(board_path: str | None, **options: Any) -> None:
+    """Validate BOARD (a file, or - for standard input), or the position given with
+    --table and --rack: exit 0 valid, 1 invalid.
+
+    rummisolve check --table "R3 R4 R5 | K7 R7 B7 J" --rack "R2 B5 O5 J"
+    """
+    name, board = read_position(board_path, options, rule_overrides(options))
+    click.echo(f"{printable(name)}: valid: {describe_board(board)}")
 
 
 @click.command()
-@click.argument("board_path", metavar="BOARD")
+@board_argument
+@position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/format.md).")
+@next_option
 @objective_option
 @backend_option
 @time_limit_option
 @rule_options
 @core_errors
 def hint(
-    board_path: str,
+    board_path: str | None,
     as_json: bool,
+    next_path: str | None,
     objective: str,
     backend: str,
     time_limit: float | None,
     **options: Any,
 ) -> None:
-    """The best move on BOARD (a file, or - for standard input), proved best."""
-    board = read_board(board_path, rule_overrides(options))
+    """The best move on BOARD (a file, or - for standard input), or on the position given
+    with --table and --rack, proved best.
+
+    rummisolve hint --table "R3 R4 R5 | K7 R7 B7 J" --rack "R2 B5 O5 J" --next turn2.txt
+    """
+    board_path, board = read_position(board_path, options, rule_overrides(options))
     move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)
     if problems := check_move(board, move):
         raise click.ClickException(
             f"{board_path}: the answer breaks the rules (a solver bug): {'; '.join(problems)}"
         )
+    write_next(next_path, board, move)
     if as_json:
-        click.echo(json.dumps(move_json(move, board.rules)))
+        click.echo(json.dumps(move_json(move, board.rules, opened=board.opened)))
     else:
         click.echo(render_move(board, move, colour=use_colour()), nl=False)
 
