@@ -12,6 +12,7 @@ from ..engine.solve import find_move
 from ..errors import printable
 from ..legality import check_move
 from ..render import move_json, render_move
+from .every import every_options, show_every
 from .options import (
     backend_option,
     core_errors,
@@ -43,6 +44,7 @@ def check(board_path: str, **options: Any) -> None:
 @objective_option
 @backend_option
 @time_limit_option
+@every_options
 @rule_options
 @core_errors
 def hint(
@@ -51,10 +53,17 @@ def hint(
     objective: str,
     backend: str,
     time_limit: float | None,
+    every: bool,
+    limit: int | None,
+    criteria: str,
     **options: Any,
 ) -> None:
-    """The best move on BOARD (a file, or - for standard input), proved best."""
+    """The best move on BOARD (a file, or - for standard input), proved best; with --all,
+    every best move and their count."""
     board = read_board(board_path, rule_overrides(options))
+    if every or limit is not None or criteria != "best":
+        show_every(board, board_path, as_json, objective, backend, time_limit, limit, criteria)
+        return
     move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)
     if problems := check_move(board, move):
         raise click.ClickException(

@@ -31,7 +31,7 @@ from ..rules import JokerRetrieval
 from ..tiles import JOKER, Tile, tile_value
 from .backends import Backend, get_backend
 from .builder import Floats, Mip
-from .model import Arrangement, Layout, build_model, objective_value, read_solution
+from .model import Arrangement, build_model, objective_value, read_solution
 from .solve import find_move
 from .steps import _join_runs, in_order_of, move_steps
 
@@ -84,7 +84,7 @@ def move_key(table: Sequence[TileRow]) -> MoveKey:
         colours = {t.colour for t in row if not t.is_joker}
         real = [t for t in row if not t.is_joker]
         if len(colours) <= 1 and len(set(real)) == len(real):
-            colour = next(iter(colours)).letter if colours and None not in colours else "J"
+            colour = next((t.colour.letter for t in real if t.colour is not None), "J")
             runs.setdefault(colour, []).extend(row)
         else:
             groups.append(tuple(sorted(row, key=Tile.sort_key)))
@@ -194,31 +194,29 @@ class _Search:
             if left is not None and left <= 0:
                 return False
             part = parts.pop()
-            values = self._solve(part, left)
-            if values is None:
-                continue
-            if values is False:
+            values, proved = self._solve(part, left)
+            if not proved:
                 return False
-            self._read(values)
-            parts.extend(_rest(part, values))
+            if values is not None:
+                self._read(values)
+                parts.extend(_rest(part, values))
         return True
 
-    def _solve(self, part: _Part, seconds: float | None) -> Floats | None | bool:
-        """A solution of the part worth the score; None: proved none; False: out of time."""
+    def _solve(self, part: _Part, seconds: float | None) -> tuple[Floats | None, bool]:
+        """A solution of the part worth the score (None: there is none), and whether the
+        search was finished (not cut short by the time limit)."""
         self.solves += 1
-        mip = _with_rows(
-            dataclasses.replace(self.mip, lower=part.lower, upper=part.upper), part.rows
-        )
-        solution = self.solver.solve(mip, seconds)
-        if solution.values is None:
-            return None if solution.proved else False
+        mip = dataclasses.replace(self.mip, lower=part.lower, upper=part.upper)
+        solution = self.solver.solve(_with_rows(mip, part.rows), seconds)
         if not solution.proved:
-            return False
+            return None, False
+        if solution.values is None:
+            return None, True
         values = np.rint(solution.values)
         # HiGHS's own MIP (the last resort) knows no cutoff: its optimum may fall short.
         if float(self.mip.cost @ values) < self.target - 0.5:
-            return None
-        return values
+            return None, True
+        return values, True
 
     def _read(self, values: Floats) -> None:
         """Every best move this solution lays, new ones kept."""
