@@ -9,7 +9,6 @@ import click
 
 from ..board import Board, read_board
 from ..engine.solve import find_move
-from ..errors import printable
 from ..legality import check_move
 from ..render import move_json, render_move
 from .every import every_options, show_every
@@ -26,16 +25,16 @@ from .options import (
 
 
 @click.command()
-@click.argument(
-    "board_path",
-    metavar="BOARD",
-)
+@click.argument("paths", metavar="BOARD...", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per board (docs/format.md).")
 @rule_options
 @core_errors
-def check(board_path: str, **options: Any) -> None:
-    """Validate BOARD (a file, or - for standard input): exit 0 valid, 1 invalid."""
-    board = read_board(board_path, rule_overrides(options))
-    click.echo(f"{printable(board_path)}: valid: {describe_board(board)}")
+def check(paths: tuple[str, ...], as_json: bool, **options: Any) -> None:
+    """Validate each BOARD (files, folders: every *.txt below them, - for standard
+    input): exit 0 when all are valid, 1 otherwise."""
+    from .checks import check_boards
+
+    check_boards(paths, rule_overrides(options), as_json)
 
 
 @click.command()
