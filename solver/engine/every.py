@@ -101,9 +101,12 @@ def every_best_move(
     limit: int | None = None,
     backend: str | None = None,
     time_limit: float | None = None,
+    max_solves: int | None = None,
 ) -> BestMoves:
     """Every best move on the board (at most `limit`: then `complete` says whether more
-    are left); the first is `find_move`'s. A time limit leaves the list incomplete."""
+    are left); the first is `find_move`'s. A time limit, or `max_solves` integer programs
+    solved (a bound on the work that does not depend on the machine), leave the list
+    incomplete."""
     started = time.perf_counter()
     goal, wanted = Objective(objective), Criteria(criteria)
     if wanted is not Criteria.BEST:
@@ -113,7 +116,7 @@ def every_best_move(
     if not best.is_move or best.status is not Status.OPTIMAL:
         moves = (best,) if best.is_move else ()
         return BestMoves(moves, best.status is Status.NO_MOVE, 0, _since(started))
-    search = _Search(board, goal, wanted, best, solver, limit)
+    search = _Search(board, goal, wanted, best, solver, limit, max_solves)
     deadline = None if time_limit is None else started + time_limit
     complete = search.run(deadline)
     return BestMoves(tuple(search.moves), complete, search.solves, _since(started))
@@ -151,8 +154,10 @@ class _Search:
         best: Move,
         solver: Backend,
         limit: int | None,
+        max_solves: int | None,
     ) -> None:
         self.board, self.solver, self.limit = board, solver, limit
+        self.max_solves = max_solves
         self.wanted = wanted
         free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
         mip, self.layout = build_model(dataclasses.replace(board, rules=free), goal)
@@ -168,10 +173,24 @@ class _Search:
         score_row = _Row(used.tolist(), cost[used].tolist(), target, target)
         self.mip = dataclasses.replace(mip, cost=cost, cutoff=target - 1)
         self.target = target
-        self.first = _Part(mip.lower, mip.upper, (score_row,))
+        rows = (score_row, *self._alike_kept(board))
+        self.first = _Part(mip.lower, mip.upper, rows)
         self.moves: list[Move] = [best]
         self.keys = {move_key(best.table)}
         self.solves = 0
+
+    def _alike_kept(self, board: Board) -> Iterator[_Row]:
+        """Of two sets of the table alike, the first is kept if the second is: keeping
+        either lays the same table, and the search need not find it twice."""
+        kept = self.layout.columns.kept
+        if not board.opened or not len(kept):
+            return
+        first: dict[TileRow, int] = {}
+        for n, tiles in enumerate(board.table):
+            key = tuple(sorted(tiles, key=Tile.sort_key))
+            if key in first:
+                yield _Row([kept[first[key]], kept[n]], [1.0, -1.0], 0.0, np.inf)
+            first[key] = n
 
     def _criterion_cost(self, mip: Mip, wanted: Criteria) -> Floats:
         """Tiles played, or points played, per column: one criterion alone."""
@@ -192,6 +211,8 @@ class _Search:
                 return False
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
+                return False
+            if self.max_solves is not None and self.solves >= self.max_solves:
                 return False
             part = parts.pop()
             values, proved = self._solve(part, left)
