@@ -96,6 +96,7 @@ class BoardResult:
     mismatch: str | None = None
     checked: bool = False
     written: bool = False
+    unique: bool = False  # proved the only best move (--unique)
 
 
 @dataclass
@@ -110,6 +111,7 @@ class Tally:
     checked: int = 0
     mismatched: int = 0
     written: int = 0
+    unique: int = 0
     problems: list[str] = field(default_factory=list)
 
     def add(self, result: BoardResult) -> None:
@@ -120,6 +122,7 @@ class Tally:
         self.nothing_found += result.outcome is Outcome.NOTHING_FOUND
         self.checked += result.checked
         self.written += result.written
+        self.unique += result.unique
         if result.error is not None:
             self.problems.extend(result.error.splitlines())
         if result.mismatch is not None:
@@ -220,6 +223,7 @@ def solve_path(
         mismatch=mismatch,
         checked=settings.check_expected and board.expect is not None and proved,
         written=written,
+        unique=settings.unique and rival is None and proved and move.is_move,
     )
 
 

@@ -190,27 +190,33 @@ def batch(
                 results.close()  # the workers stopped, their files removed
             if not hidden:
                 click.echo("", err=True)  # off the progress bar's line
-            report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+            report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
             click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
         raise click.exceptions.Exit(INTERRUPTED) from None
     except BatchError:
         if tally.total:  # what was written stands: its summary, then the error
-            report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+            report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
         raise
     finally:
         if workers is not None:  # also when no row was asked for (run_batch never ran)
             workers.close()
-    report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+    report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
     if not tally.passed:
         raise click.exceptions.Exit(1)
 
 
-def report_batch(tally: Tally, seconds: float, jobs: int, check_expected: bool) -> None:
+def report_batch(
+    tally: Tally, seconds: float, jobs: int, check_expected: bool, unique: bool = False
+) -> None:
     """On stderr: a line for each board that needs a look, then the summary (and how many
     expect lines were written, if any)."""
     for line in tally.problems:
         click.echo(line, err=True)
     click.echo(batch_summary(tally, seconds, jobs, check_expected), err=True)
+    if unique:
+        click.echo(
+            f"unique: {tally.unique} of {tally.solved} best moves proved the only ones", err=True
+        )
     if tally.written:
         click.echo(f"expect lines written: {tally.written}", err=True)
 
