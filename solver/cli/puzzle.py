@@ -36,7 +36,7 @@ from .options import backend_option, core_errors, folder_path, plural, rule_opti
     "--out",
     type=click.Path(),
     callback=folder_path,
-    help="Folder for KIND-SEED-NNN.txt files (default: all puzzles on stdout).",
+    help="Folder for KIND[-BAND]-SEED-NNN.txt files (default: all puzzles on stdout).",
 )
 @click.option("--overwrite", is_flag=True, help="Replace puzzle files of the same names in --out.")
 @backend_option
@@ -59,7 +59,8 @@ def puzzle(
     """
     rules = rule_overrides(options).apply(Rules())
     width = max(3, len(str(count)))
-    names = [f"{kind}-{seed}-{n:0{width}d}.txt" for n in range(1, count + 1)]
+    stem = f"{kind}-{difficulty}" if difficulty else kind
+    names = [f"{stem}-{seed}-{n:0{width}d}.txt" for n in range(1, count + 1)]
     if out is not None:
         if not overwrite and (taken := [n for n in names if (out / n).exists()]):
             raise click.ClickException(f"{out / taken[0]} exists: --overwrite replaces it")
