@@ -162,7 +162,7 @@ def _deal(
     jokers = 1 if rng.random() < 0.25 else 0
     deal_seed = rng.randrange(1 << 32)
     if kind is Kind.INITIAL_MELD:
-        size = (rack[0] + 6, rack[1] + 9)
+        size = (3 * rack[0] + 2, 3 * rack[1] - 1)  # a meld of several sets needs a full rack
         return next(
             generate_boards(
                 1,

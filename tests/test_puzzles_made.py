@@ -123,3 +123,25 @@ def test_check_takes_folders_and_prints_json(tmp_path: Path) -> None:
     assert rows[0] == {"file": str(tmp_path / "bad.txt"), "valid": False, "problems": [bad]}
     assert rows[1]["valid"] is True and rows[1]["expect"] == {"tiles": 3, "value": 12}
     assert err == f"{bad}\n1 board of 2 invalid\n"
+
+
+GENERATED = sorted(Path("puzzles/generated").glob("*.txt"))
+
+
+def test_the_generated_library_covers_every_kind_and_band() -> None:
+    assert len(GENERATED) == 30
+    names = {p.name.rsplit("-", 2)[0] for p in GENERATED}
+    assert names == {f"{k.value}-{b.value}" for k in Kind for b in Band}
+
+
+@pytest.mark.parametrize("path", GENERATED, ids=lambda p: p.name)
+def test_a_generated_puzzle_has_one_answer_its_band_and_its_comment(path: Path) -> None:
+    board = read_board(path)
+    found = every_best_move(board)
+    assert found.unique
+    answer = found.moves[0]
+    assert board.expect == (answer.tiles_played, answer.value_played)
+    lines = path.read_text().splitlines()
+    band = path.name.rsplit("-", 2)[0].rsplit("-", 1)[1]
+    assert lines[1].startswith(f"# difficulty: {band} (score ")
+    assert f"#   Play {answer.tiles_played} tile" in lines[3]
