@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
 from hypothesis import assume, given, settings
 
 from rummisolve.board import Board, read_board
@@ -48,11 +49,26 @@ def test_every_best_move_is_the_references(board: Board) -> None:
         assert check_move(board, move) == []
 
 
-@settings(max_examples=60)
-@given(board=positions(max_sets=2, max_rack=4, retrieval=JokerRetrieval.STRICT, freeing=True))
-def test_under_strict_every_move_listed_is_best_and_legal(board: Board) -> None:
-    """The rules as written: each move listed is legal, as good as the reference's best,
-    and no two are the same; find_move's move is the first."""
+BOUND_JOKERS = {
+    "strict": positions(max_sets=2, max_rack=4, retrieval=JokerRetrieval.STRICT, freeing=True),
+    "replace": positions(max_sets=2, max_rack=4, retrieval=JokerRetrieval.REPLACE, freeing=True),
+    "locked": positions(max_sets=2, max_rack=4, locked=True),
+}
+
+
+@pytest.mark.parametrize("rules", list(BOUND_JOKERS))
+def test_where_jokers_are_bound_every_move_listed_is_best_and_legal(rules: str) -> None:
+    @settings(max_examples=40)
+    @given(board=BOUND_JOKERS[rules])
+    def listed(board: Board) -> None:
+        assert_best_and_legal(board)
+
+    listed()
+
+
+def assert_best_and_legal(board: Board) -> None:
+    """Each move listed is legal, as good as the reference's best, and no two are the
+    same; find_move's move is the first."""
     best = best_move(board)
     found = every_best_move(board)
     assert found.complete
