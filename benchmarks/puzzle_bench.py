@@ -6,8 +6,9 @@ puzzles generated per minute, per kind.
    solved (`find_move`) and its answer proved unique or shown not to be
    (`every_best_move(limit=1)`, which solves it again first), alternately first, each
    `--repeats` times (medians kept); the ratio is taken per position, side by side.
-2. `make_puzzles` of each kind, `--puzzles` of them from seed 1, timed whole: puzzles per
-   minute, and the candidates dealt per puzzle kept.
+2. `make_puzzles` of each kind, `--puzzles` of them from seed 1 (any band), and `--hard`
+   hard ones of the kinds that deal them often enough, timed whole: puzzles per minute,
+   and the candidates dealt.
 
 Every move is checked by `check_move`.
 
@@ -30,7 +31,7 @@ from rummisolve.engine.every import every_best_move
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
-from rummisolve.puzzle import Kind, make_puzzles
+from rummisolve.puzzle import Band, Kind, make_puzzles
 from rummisolve.rules import PROFILES, Rules
 from rummisolve.tiles import JOKER
 
@@ -75,15 +76,16 @@ def prove(board: Board, repeats: int, first: int) -> dict[str, Any]:
     }
 
 
-def puzzles_per_minute(kind: Kind, count: int) -> dict[str, Any]:
+def puzzles_per_minute(kind: Kind, count: int, band: Band | None = None) -> dict[str, Any]:
     started = time.perf_counter()
-    made = list(make_puzzles(count, 1, kind))
+    made = list(make_puzzles(count, 1, kind, band))
     seconds = time.perf_counter() - started
     for puzzle in made:
         assert not check_move(puzzle.board, puzzle.answer)
     bands = {b: sum(p.difficulty.band.value == b for p in made) for b in ("easy", "medium", "hard")}
     return {
         "kind": kind.value,
+        "difficulty": band.value if band else "any",
         "puzzles": count,
         "seconds": round(seconds, 3),
         "per_minute": round(60 * count / seconds, 2),
@@ -105,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1, help="the comparison's seed")
-    parser.add_argument("--puzzles", type=int, default=10, help="per kind")
+    parser.add_argument("--puzzles", type=int, default=10, help="per kind, of any band")
+    parser.add_argument("--hard", type=int, default=3, help="hard ones per kind")
     results_option(parser)
     args = parser.parse_args(argv)
     started = header("puzzle-bench")
@@ -127,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     kinds = []
     for kind in Kind:
         kinds.append(puzzles_per_minute(kind, args.puzzles))
+        print("puzzles", json.dumps(kinds[-1]), file=sys.stderr)
+    # Hard ones take many candidates (initial melds are left out: 2 in 1,200 of seed 1).
+    for kind in (Kind.ALL_OUT, Kind.MOST_TILES):
+        kinds.append(puzzles_per_minute(kind, args.hard, Band.HARD))
         print("puzzles", json.dumps(kinds[-1]), file=sys.stderr)
     rows.extend({"part": "puzzles", **k} for k in kinds)
     result = finished(started, {"uniqueness": proofs, "puzzles": kinds})

@@ -206,8 +206,7 @@ class _Search:
         """Search every part; False where the limit or the time stopped it first."""
         parts = [self.first]
         while parts:
-            if self.limit is not None and len(self.moves) > self.limit:
-                del self.moves[self.limit :]
+            if self._past_limit():
                 return False
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
@@ -221,6 +220,13 @@ class _Search:
             if values is not None:
                 self._read(values)
                 parts.extend(_rest(part, values))
+        return not self._past_limit()
+
+    def _past_limit(self) -> bool:
+        """More moves found than the limit: the list is cut to it."""
+        if self.limit is None or len(self.moves) <= self.limit:
+            return False
+        del self.moves[self.limit :]
         return True
 
     def _solve(self, part: _Part, seconds: float | None) -> tuple[Floats | None, bool]:
