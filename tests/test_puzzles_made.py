@@ -145,3 +145,17 @@ def test_a_generated_puzzle_has_one_answer_its_band_and_its_comment(path: Path) 
     band = path.name.rsplit("-", 2)[0].rsplit("-", 1)[1]
     assert lines[1].startswith(f"# difficulty: {band} (score ")
     assert f"#   Play {answer.tiles_played} tile" in lines[3]
+
+
+def test_unique_within_a_time_limit_that_cuts_the_proof_short() -> None:
+    """A proof the time limit stops is not a second move: it says so."""
+    from rummisolve.batch.rows import best_two
+    from rummisolve.move import Objective
+
+    board = read_board(UNIQUE)
+    assert best_two(board, Objective.TILES, None, None)[1] is None
+    assert best_two(read_board(FIRST_EXAMPLE), Objective.TILES, None, None)[1] == (
+        "not unique: at least 2 best moves (rummisolve hint --all lists them)"
+    )
+    assert every_best_move(read_board(FIRST_EXAMPLE), limit=1).past_limit
+    assert not every_best_move(board, limit=1).past_limit

@@ -162,17 +162,19 @@ BestTwo = Callable[[Board, Objective, "str | None", "float | None"], "tuple[Move
 def best_two(
     board: Board, objective: Objective, backend: str | None, time_limit: float | None
 ) -> tuple[Move, str | None]:
-    """The best move, and why it is not the only one (None: it is, proved; or a time
-    limit cut the search short)."""
+    """The best move, and why it is not proved the only one (None: it is; or the time
+    limit cut short the search for the move itself, which is then not checked)."""
     from ..engine.every import every_best_move
 
     found = every_best_move(board, objective, limit=1, backend=backend, time_limit=time_limit)
     if not found.moves:
         return no_move(board, found.complete, found.seconds, backend or ""), None
     move = found.moves[0]
+    if found.past_limit:
+        return move, "not unique: at least 2 best moves (rummisolve hint --all lists them)"
     if found.complete or move.status is Status.FEASIBLE:
         return move, None
-    return move, "not unique: at least 2 best moves (rummisolve hint --all lists them)"
+    return move, "not proved unique within the time limit"
 
 
 def solve_path(

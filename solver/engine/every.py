@@ -55,6 +55,7 @@ class BestMoves:
     complete: bool
     solves: int
     seconds: float
+    past_limit: bool = False  # a move past the limit was found: more moves than listed
 
     @property
     def count(self) -> int:
@@ -119,7 +120,8 @@ def every_best_move(
     search = _Search(board, goal, wanted, best, solver, limit, max_solves)
     deadline = None if time_limit is None else started + time_limit
     complete = search.run(deadline)
-    return BestMoves(tuple(search.moves), complete, search.solves, _since(started))
+    found = tuple(search.moves)
+    return BestMoves(found, complete, search.solves, _since(started), search.past_limit)
 
 
 def _since(started: float) -> float:
@@ -158,6 +160,7 @@ class _Search:
     ) -> None:
         self.board, self.solver, self.limit = board, solver, limit
         self.max_solves = max_solves
+        self.past_limit = False
         self.wanted = wanted
         free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
         mip, self.layout = build_model(dataclasses.replace(board, rules=free), goal)
@@ -227,6 +230,7 @@ class _Search:
         if self.limit is None or len(self.moves) <= self.limit:
             return False
         del self.moves[self.limit :]
+        self.past_limit = True
         return True
 
     def _solve(self, part: _Part, seconds: float | None) -> tuple[Floats | None, bool]:
