@@ -132,3 +132,9 @@ def test_no_move_lists_none() -> None:
         "solves": 0,
         "seconds": json.loads(out)["seconds"],
     }
+
+
+def test_every_backend_proves_the_first_example_s_three(backend: str) -> None:
+    """Parts with no solution are a proved none on every backend, not an error."""
+    found = every_best_move(read_board(FIRST_EXAMPLE), backend=backend)
+    assert (found.count, found.complete) == (3, True)
