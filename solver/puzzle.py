@@ -81,11 +81,16 @@ class Difficulty(NamedTuple):
 
     def describe(self) -> str:
         rivals = f"{self.rivals}+" if self.rivals >= RIVALS_COUNTED else str(self.rivals)
+        sets, tiles = _counted(self.sets_laid, "set"), _counted(self.tiles_moved, "table tile")
+        moves = f"{rivals} rival move{'' if rivals == '1' else 's'}"
         return (
-            f"{self.band.value} (score {self.score}: {self.sets_laid} sets laid or changed, "
-            f"{self.tiles_moved} table tiles moved, {rivals} rival moves; "
-            f"uniqueness proved in {self.proof_solves} solves)"
+            f"{self.band.value} (score {self.score}: {sets} laid or changed, {tiles} moved, "
+            f"{moves}; uniqueness proved in {_counted(self.proof_solves, 'solve')})"
         )
+
+
+def _counted(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
 
 
 @dataclasses.dataclass(frozen=True)
