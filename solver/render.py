@@ -26,9 +26,10 @@ def tiles_json(tiles: Iterable[Tile]) -> list[str]:
     return [format_tile(t) for t in tiles]
 
 
-def move_json(move: Move, rules: Rules, opened: bool = True) -> dict[str, Any]:
-    """The object `hint --json` prints (docs/format.md), with the rules it was found under;
-    `opened`: whether the board was (if not, the initial meld's value is added)."""
+def move_json(move: Move, board: Board) -> dict[str, Any]:
+    """The object `hint --json` prints (docs/format.md), with the rules it was found under
+    (and, before the initial meld, the meld's value as the table counts it)."""
+    rules = board.rules
     plan = plan_move(move, rules)
     answer = {
         "status": move.status.value,
@@ -43,7 +44,7 @@ def move_json(move: Move, rules: Rules, opened: bool = True) -> dict[str, Any]:
         "actions": [_action_json(action, rules) for action in plan.actions],
         "tiles_moved": plan.tiles_moved,
     }
-    if not opened:
+    if not board.opened:
         answer["meld_value"] = meld_value(_new_sets(move), rules)
     return answer | {"backend": move.backend, "rules": rules.as_json()}
 

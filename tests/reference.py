@@ -526,3 +526,86 @@ def _rank(best: Best, objective: str) -> tuple[int, int, int]:
     if objective == "tiles":
         return (best.tiles, best.value, best.kept)
     return (best.value, best.tiles, best.kept)
+
+
+# --- Every best move (jokers free) ---------------------------------------------------------
+#
+# Two moves are the same when they lay the same groups and, per colour, the same tiles in
+# sets of that colour alone (runs, and a tile with jokers), however those are cut; jokers
+# go with the set they lie in. Written from those words alone, as the rest of this file.
+
+Key = tuple[tuple[Bag, ...], tuple[tuple[str, Bag], ...]]
+
+
+def table_key(table: list[Bag]) -> Key:
+    """A final table up to the order of its sets and how runs of one colour are cut."""
+    groups: list[Bag] = []
+    runs: dict[str, list[Tile]] = {}
+    for tiles in table:
+        real = [t for t in tiles if t != JOKER]
+        colours = {t.colour for t in real}
+        if len(colours) <= 1 and len(set(real)) == len(real):
+            name = real[0].colour.letter if real and real[0].colour is not None else "J"
+            runs.setdefault(name, []).extend(tiles)
+        else:
+            groups.append(_key(tiles))
+    return (
+        tuple(sorted(groups, key=_bag_order)),
+        tuple(sorted((c, _key(tuple(ts))) for c, ts in runs.items())),
+    )
+
+
+def every_best_table(board: Board, objective: str = "tiles") -> tuple[Best, set[Key]]:
+    """The best (tiles, value, kept) and every final table reaching it, by `table_key`,
+    with jokers free (FREE, no locked sets): each sub-bag of the rack played, the table
+    and it cut into sets every way (before the initial meld: it alone, worth the meld)."""
+    rules = board.rules
+    assert rules.joker_retrieval is JokerRetrieval.FREE and not rules.locked_joker_sets
+    old = Counter(_key(s) for s in board.table)
+    rank_best: tuple[int, int, int] | None = None
+    found: set[Key] = set()
+    rack = _key(board.rack)
+    for size in range(len(rack) + 1):
+        for played in set(combinations(rack, size)):
+            value = sum(tile_value(t, rules.joker_penalty) for t in played)
+            if board.opened:
+                tiles = _key(tuple(board.table_tiles) + played)
+                cuts = [list(cut) for cut in _cuts(tiles, rules.wraparound)]
+                tables = [(cut, sum((Counter(cut) & old).values())) for cut in cuts]
+            else:
+                meld = [list(cut) for cut in _cuts(played, rules.wraparound)]
+                worth = [sum(set_value(s, rules.wraparound) or 0 for s in cut) for cut in meld]
+                tables = [
+                    ([*map(_key, board.table), *cut], len(board.table))
+                    for cut, points in zip(meld, worth, strict=True)
+                    if not played or points >= rules.initial_meld
+                ]
+            for table, kept in tables:
+                rank = (size, value, kept) if objective == "tiles" else (value, size, kept)
+                if rank_best is None or rank > rank_best:
+                    rank_best, found = rank, set()
+                if rank == rank_best:
+                    found.add(table_key(table))
+    assert rank_best is not None
+    first, second, kept = rank_best
+    count, points = (first, second) if objective == "tiles" else (second, first)
+    return Best(count, points, kept), found
+
+
+def _bag_order(bag: Bag) -> list[tuple[int, int]]:
+    return [t.sort_key() for t in bag]
+
+
+@cache
+def _cuts(tiles: Bag, wraparound: bool) -> frozenset[tuple[Bag, ...]]:
+    """Every way to cut the (sorted) bag into sets, each cut as its sorted sets."""
+    if not tiles:
+        return frozenset({()})
+    first, rest = tiles[0], tiles[1:]
+    cuts = set()
+    for part in _sets_from(first, rest, wraparound):
+        left = Counter(rest)
+        left.subtract(part[1:])
+        for cut in _cuts(_key(tuple(left.elements())), wraparound):
+            cuts.add(tuple(sorted((_key(part), *cut), key=_bag_order)))
+    return frozenset(cuts)

@@ -159,7 +159,7 @@ def test_actions_give_exactly_the_new_table() -> None:
         move = find_move(board)
         assert check_move(board, move) == []
         play_out(board, move)
-        assert move_json(move, board.rules)["tiles_moved"] >= move.tiles_played
+        assert move_json(move, board)["tiles_moved"] >= move.tiles_played
         assert render_move(board, move).endswith(")\n")
 
     check()

@@ -87,7 +87,7 @@ def test_not_text(tmp_path: Path) -> None:
     ("name", "reason"),
     [
         pytest.param("missing.txt", "cannot read: No such file or directory", id="missing"),
-        pytest.param("", "not a board file: a folder", id="directory"),
+        pytest.param("", "no *.txt boards in this folder", id="empty-folder"),
     ],
 )
 def test_unreadable_path(tmp_path: Path, name: str, reason: str) -> None:
@@ -98,7 +98,7 @@ def test_unreadable_path(tmp_path: Path, name: str, reason: str) -> None:
 def test_no_board_is_a_usage_error() -> None:
     code, out, err = run("check")
     assert (code, out) == (2, "")
-    assert "Missing argument 'BOARD'" in err
+    assert "Missing argument 'BOARD': a board file (- for standard input), or the position" in err
 
 
 # --- Rule options on the command line win over the file's rules: ------------------------------

@@ -30,7 +30,9 @@ def test_a_fifo_is_refused_not_waited_on(command: str, fifo: Path) -> None:
 
 
 def test_a_folder_given_as_a_board_is_refused(tmp_path: Path) -> None:
-    assert run("check", str(tmp_path)) == (1, "", f"{tmp_path}: not a board file: a folder\n")
+    assert run("hint", str(tmp_path)) == (1, "", f"{tmp_path}: not a board file: a folder\n")
+    # check, like batch, reads the boards below a folder: here there are none.
+    assert run("check", str(tmp_path)) == (1, "", f"{tmp_path}: no *.txt boards in this folder\n")
 
 
 def test_in_a_folder_every_txt_name_is_a_row(tmp_path: Path, fifo: Path) -> None:

@@ -7,6 +7,9 @@ import csv
 import enum
 import io
 import json
+import os
+import re
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -14,7 +17,7 @@ from ..board import Board, Expectation
 from ..engine.solve import find_move
 from ..errors import BoardError, Problem, RummisolveError, printable, unexpected
 from ..legality import check_move
-from ..move import Move, Objective, Status
+from ..move import Move, Objective, Status, no_move
 from ..render import move_json
 from ..rules import NO_OVERRIDES, Overrides
 from ..tiles import format_tiles
@@ -72,6 +75,11 @@ class BatchSettings:
     time_limit: float | None = None
     overrides: Overrides = NO_OVERRIDES
     check_expected: bool = False
+    # Also fail a board whose best move is not the only one (proved: engine/every.py).
+    unique: bool = False
+    # Stamp each proved answer as the board's `# expect:` line; `force`: over a different one.
+    write_expected: bool = False
+    force: bool = False
     file_width: int = 0
     # Standard input's boards by name, read once at the start when `-` is among the paths.
     standard_input: Mapping[str, bytes] = field(default_factory=dict)
@@ -87,6 +95,8 @@ class BoardResult:
     error: str | None = None
     mismatch: str | None = None
     checked: bool = False
+    written: bool = False
+    unique: bool = False  # proved the only best move (--unique)
 
 
 @dataclass
@@ -100,6 +110,8 @@ class Tally:
     nothing_found: int = 0
     checked: int = 0
     mismatched: int = 0
+    written: int = 0
+    unique: int = 0
     problems: list[str] = field(default_factory=list)
 
     def add(self, result: BoardResult) -> None:
@@ -109,6 +121,8 @@ class Tally:
         self.unproved += result.outcome is Outcome.UNPROVED
         self.nothing_found += result.outcome is Outcome.NOTHING_FOUND
         self.checked += result.checked
+        self.written += result.written
+        self.unique += result.unique
         if result.error is not None:
             self.problems.extend(result.error.splitlines())
         if result.mismatch is not None:
@@ -141,6 +155,26 @@ def header(settings: BatchSettings) -> str | None:
 # The solver and the checker a batch asks (tests give others).
 FindMove = Callable[[Board, Objective, "str | None", "float | None"], Move]
 CheckMove = Callable[[Board, Move], list[str]]
+# The best moves a --unique batch asks for: at most two (the first, or proof of another).
+BestTwo = Callable[[Board, Objective, "str | None", "float | None"], "tuple[Move, str | None]"]
+
+
+def best_two(
+    board: Board, objective: Objective, backend: str | None, time_limit: float | None
+) -> tuple[Move, str | None]:
+    """The best move, and why it is not proved the only one (None: it is; or the time
+    limit cut short the search for the move itself, which is then not checked)."""
+    from ..engine.every import every_best_move
+
+    found = every_best_move(board, objective, limit=1, backend=backend, time_limit=time_limit)
+    if not found.moves:
+        return no_move(board, found.complete, found.seconds, backend or ""), None
+    move = found.moves[0]
+    if found.past_limit:
+        return move, "not unique: at least 2 best moves (rummisolve hint --all lists them)"
+    if found.complete or move.status is Status.FEASIBLE:
+        return move, None
+    return move, "not proved unique within the time limit"
 
 
 def solve_path(
@@ -149,6 +183,7 @@ def solve_path(
     *,
     find: FindMove = find_move,
     check: CheckMove = check_move,
+    best: BestTwo = best_two,
 ) -> BoardResult:
     """Read, solve and check one board; any failure becomes that board's error row.
 
@@ -159,7 +194,12 @@ def solve_path(
         return failed(path, not_a_board, settings)
     try:
         board = _read(path, settings)
-        move = find(board, settings.objective, settings.backend, settings.time_limit)
+        arguments = (board, settings.objective, settings.backend, settings.time_limit)
+        rival = None
+        if settings.unique:
+            move, rival = best(*arguments)
+        else:
+            move = find(*arguments)
     except BoardError as error:
         return failed(path, str(error), settings)
     except RummisolveError as error:
@@ -170,14 +210,54 @@ def solve_path(
         message = "the answer breaks the rules (a solver bug): " + "; ".join(problems)
         return failed(path, str(Problem(path, 0, message)), settings)
     mismatch = _mismatch(board, move) if settings.check_expected else None
+    mismatch = "; ".join(m for m in (mismatch, rival) if m) or None
     proved = move.status is not Status.FEASIBLE
+    written = False
+    if settings.write_expected and proved and rival is None:
+        try:
+            written = stamp_expected(path, board, move, settings.force)
+        except (RummisolveError, OSError) as error:
+            return failed(path, f"{path}: {getattr(error, 'strerror', None) or error}", settings)
     return BoardResult(
         file=path,
         outcome=_outcome(move),
         row=_row(path, board, move, mismatch, settings),
         mismatch=mismatch,
         checked=settings.check_expected and board.expect is not None and proved,
+        written=written,
+        unique=settings.unique and rival is None and proved and move.is_move,
     )
+
+
+# An expect line as board.py reads one (its keys named), to be replaced in place.
+_EXPECT_LINE = re.compile(r"^[ \t]*#\s*expect(?:ed)?\s*:\s*(?:tiles|value)\s*=.*$", re.I | re.M)
+
+
+def stamp_expected(path: str, board: Board, move: Move, force: bool) -> bool:
+    """Write the answer as the board file's `# expect:` line (in place of its own, or
+    first); True if the file changed. A different line there already is kept unless
+    `force`: an error naming both."""
+    got = Expectation(move.tiles_played, move.value_played)
+    if board.expect == got:
+        return False
+    if path == "-" or path.startswith("-#"):
+        raise RummisolveError("standard input has no file to write the expect line to")
+    if board.expect is not None and not force:
+        raise RummisolveError(
+            f"its expect line says {board.expect}, the answer is {got} (--force replaces it)"
+        )
+    with open(path, encoding="utf-8", newline="") as file:
+        text = file.read()
+    line = f"# expect: {got}"
+    text, replaced = _EXPECT_LINE.subn(line, text, count=1)
+    if not replaced:
+        text = f"{line}\n{text}"
+    folder = os.path.dirname(path) or "."
+    with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as out:
+        out.write(text)
+    os.chmod(out.name, os.stat(path).st_mode & 0o777)
+    os.replace(out.name, path)
+    return True
 
 
 def _read(path: str, settings: BatchSettings) -> Board:
@@ -218,7 +298,7 @@ def _row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSett
 
 def _jsonl_row(path: str, board: Board, move: Move, mismatch: str | None, s: BatchSettings) -> str:
     """`hint --json`'s object with the file first; with --check-expected, the expectation."""
-    obj = {"file": path, **move_json(move, board.rules)}
+    obj = {"file": path, **move_json(move, board)}
     if s.check_expected and board.expect is not None:
         obj["expect"] = board.expect._asdict()
         obj["check"] = _check_cell(board, move, mismatch)

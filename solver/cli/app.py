@@ -20,6 +20,7 @@ COMMANDS = {
     "generate": "generate:generate",
     "hint": "hint:hint",
     "play": "play:play",
+    "puzzle": "puzzle:puzzle",
     "rules": "rules:rules_command",
     "score": "play:score",
     "serve": "serve:serve",

@@ -87,6 +87,19 @@ def read_named_board(
     is_flag=True,
     help="Compare each answer with the board's '# expect: tiles=N value=N' line.",
 )
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Fail a board whose best move is not the only one (proved: see hint --all).",
+)
+@click.option(
+    "--write-expected",
+    is_flag=True,
+    help="Write each proved answer into its board file as its '# expect:' line.",
+)
+@click.option(
+    "--force", is_flag=True, help="With --write-expected: replace a different expect line."
+)
 @rule_options
 @core_errors
 def batch(
@@ -97,6 +110,9 @@ def batch(
     backend: str,
     time_limit: float | None,
     check_expected: bool,
+    unique: bool,
+    write_expected: bool,
+    force: bool,
     **options: Any,
 ) -> None:
     """Solve every board in PATH... (a board file, or a folder: every *.txt below it).
@@ -104,10 +120,13 @@ def batch(
     Rows come out in the order of the input, each as soon as it is ready; a board that
     fails gets an error row and the batch goes on (exit status 1). A summary goes to stderr.
     """
-    if check_expected and objective != Objective.TILES.value:
-        raise click.BadParameter(
-            "expect lines record answers under --objective tiles", param_hint="'--check-expected'"
-        )
+    for flag, given in (("--check-expected", check_expected), ("--write-expected", write_expected)):
+        if given and objective != Objective.TILES.value:
+            raise click.BadParameter(
+                "expect lines record answers under --objective tiles", param_hint=f"'{flag}'"
+            )
+    if force and not write_expected:
+        raise click.BadParameter("only with --write-expected", param_hint="'--force'")
     # Standard input is read here: worker processes have none of their own.
     files, standard_input = read_standard_input(board_paths(paths))
     cpus = usable_cpus()
@@ -125,6 +144,9 @@ def batch(
         time_limit=time_limit,
         overrides=rule_overrides(options),
         check_expected=check_expected,
+        unique=unique,
+        write_expected=write_expected,
+        force=force,
         file_width=max(len("file"), *(len(printable(f)) for f in files)),
         standard_input=standard_input,
     )
@@ -168,26 +190,35 @@ def batch(
                 results.close()  # the workers stopped, their files removed
             if not hidden:
                 click.echo("", err=True)  # off the progress bar's line
-            report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+            report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
             click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
         raise click.exceptions.Exit(INTERRUPTED) from None
     except BatchError:
         if tally.total:  # what was written stands: its summary, then the error
-            report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+            report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
         raise
     finally:
         if workers is not None:  # also when no row was asked for (run_batch never ran)
             workers.close()
-    report_batch(tally, time.perf_counter() - started, jobs, check_expected)
+    report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
     if not tally.passed:
         raise click.exceptions.Exit(1)
 
 
-def report_batch(tally: Tally, seconds: float, jobs: int, check_expected: bool) -> None:
-    """On stderr: a line for each board that needs a look, then the summary."""
+def report_batch(
+    tally: Tally, seconds: float, jobs: int, check_expected: bool, unique: bool = False
+) -> None:
+    """On stderr: a line for each board that needs a look, then the summary (and how many
+    expect lines were written, if any)."""
     for line in tally.problems:
         click.echo(line, err=True)
     click.echo(batch_summary(tally, seconds, jobs, check_expected), err=True)
+    if unique:
+        click.echo(
+            f"unique: {tally.unique} of {tally.solved} best moves proved the only ones", err=True
+        )
+    if tally.written:
+        click.echo(f"expect lines written: {tally.written}", err=True)
 
 
 @click.command()

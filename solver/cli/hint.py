@@ -7,16 +7,14 @@ from typing import Any
 
 import click
 
-from ..board import Board
 from ..engine.solve import find_move
-from ..errors import printable
 from ..legality import check_move
 from ..render import move_json, render_move
+from .every import every_options, show_every
 from .options import (
     backend_option,
     core_errors,
     objective_option,
-    plural,
     rule_options,
     rule_overrides,
     time_limit_option,
@@ -26,18 +24,26 @@ from .position import board_argument, next_option, position_options, read_positi
 
 
 @click.command()
-@board_argument
+@click.argument("paths", metavar="[BOARD]...", nargs=-1)
 @position_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per board (docs/format.md).")
 @rule_options
 @core_errors
-def check(board_path: str | None, **options: Any) -> None:
-    """Validate BOARD (a file, or - for standard input), or the position given with
-    --table and --rack: exit 0 valid, 1 invalid.
+def check(paths: tuple[str, ...], as_json: bool, **options: Any) -> None:
+    """Validate each BOARD (files, folders: every *.txt below them, - for standard
+    input), or the position given with --table and --rack: exit 0 when all are valid,
+    1 otherwise.
 
     rummisolve check --table "R3 R4 R5 | K7 R7 B7 J" --rack "R2 B5 O5 J"
     """
-    name, board = read_position(board_path, options, rule_overrides(options))
-    click.echo(f"{printable(name)}: valid: {describe_board(board)}")
+    from .checks import check_boards, show_valid
+
+    overrides = rule_overrides(options)
+    if paths and options["table"] is None and options["rack"] is None:
+        check_boards(paths, overrides, as_json, opened=options["opened"])
+    else:
+        name, board = read_position(paths[0] if paths else None, options, overrides)
+        show_valid(name, board, as_json)
 
 
 @click.command()
@@ -48,6 +54,7 @@ def check(board_path: str | None, **options: Any) -> None:
 @objective_option
 @backend_option
 @time_limit_option
+@every_options
 @rule_options
 @core_errors
 def hint(
@@ -57,14 +64,20 @@ def hint(
     objective: str,
     backend: str,
     time_limit: float | None,
+    every: bool,
+    limit: int | None,
+    criteria: str,
     **options: Any,
 ) -> None:
     """The best move on BOARD (a file, or - for standard input), or on the position given
-    with --table and --rack, proved best.
+    with --table and --rack, proved best; with --all, every best move and their count.
 
     rummisolve hint --table "R3 R4 R5 | K7 R7 B7 J" --rack "R2 B5 O5 J" --next turn2.txt
     """
     board_path, board = read_position(board_path, options, rule_overrides(options))
+    if every or limit is not None or criteria != "best":
+        show_every(board, board_path, as_json, objective, backend, time_limit, limit, criteria)
+        return
     move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)
     if problems := check_move(board, move):
         raise click.ClickException(
@@ -72,18 +85,6 @@ def hint(
         )
     write_next(next_path, board, move)
     if as_json:
-        click.echo(json.dumps(move_json(move, board.rules, opened=board.opened)))
+        click.echo(json.dumps(move_json(move, board)))
     else:
         click.echo(render_move(board, move, colour=use_colour()), nl=False)
-
-
-def describe_board(board: Board) -> str:
-    sets, tiles = len(board.table), len(board.table_tiles)
-    words = [
-        f"{plural(sets, 'set')} ({tiles} tiles) on the table",
-        f"{plural(len(board.rack), 'tile')} on the rack",
-        "opened" if board.opened else "not opened",
-    ]
-    if rule_words := board.rules.words():
-        words.append("rules: " + " ".join(rule_words))
-    return ", ".join(words)

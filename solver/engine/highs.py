@@ -160,4 +160,6 @@ def highs_mip(
         return Solution(np.array(h.getSolution().col_value), proved=False)
     if model_status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kInterrupt):
         return Solution(None, proved=False)
+    if model_status == highspy.HighsModelStatus.kInfeasible and mip.cutoff is not None:
+        return Solution(None, proved=True)  # as in branch.py: nothing beats the cutoff
     raise SolverError(f"HiGHS ended with {h.modelStatusToString(model_status)}")

@@ -60,6 +60,8 @@ def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None) -> Solution:
         problem.solve(solver)
     except pulp.PulpSolverError as error:
         raise SolverError(f"the solver failed: {error}") from None
+    if problem.status == pulp.LpStatusInfeasible and mip.cutoff is not None:
+        return Solution(None, proved=True)  # as in branch.py: nothing beats the cutoff
     import numpy as np
 
     values = np.array([c.value() or 0.0 for c in columns], dtype=np.float64)

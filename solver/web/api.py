@@ -143,7 +143,7 @@ def solve(board: Board, settings: HintSettings) -> Reply:
     if problems := check_move(board, move):
         message = f"{SOURCE}: the answer breaks the rules (a solver bug): {'; '.join(problems)}"
         return Reply.error(500, message)
-    return Reply(200, json.dumps(move_json(move, board.rules)) + "\n")
+    return Reply(200, json.dumps(move_json(move, board)) + "\n")
 
 
 def settings_json(settings: HintSettings) -> dict[str, Any]:

@@ -1,0 +1,396 @@
+"""Every best move of a position, and the proof that no other is as good.
+
+The best move's score is fixed first (`find_move`, under the board's own rules). Then
+the model with jokers free (every table the board's rules allow is a table of valid
+sets, so its solutions hold every legal move) is asked for every solution worth exactly
+that score. Its space is cut into parts that do not overlap by bounds on the columns and
+a row or two: for a solution x found in a part, the rest of that part is "some column
+that x leaves at 0 is used", or else "those stay 0 and x differs on its own columns".
+Each solution is read back into tables (every way its loose jokers can lie), and each
+table the board's rules allow (the checker's `joker_places`) is a best move. Two moves
+are the same when they leave the same groups and the same tiles in sets of one colour
+(`move_key`): where a run is cut, and where a joker stands, aside.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from ..board import Board
+from ..joker_rules import joker_places, lay_jokers
+from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_sets
+from ..rules import JokerRetrieval
+from ..tiles import JOKER, Tile, tile_value
+from .backends import Backend, get_backend
+from .builder import Floats, Mip
+from .model import Arrangement, build_model, objective_value, read_solution
+from .solve import find_move
+from .steps import _join_runs, in_order_of, move_steps
+
+
+class Criteria(enum.Enum):
+    """Which criteria of "best" the moves listed must be equal on."""
+
+    BEST = "best"  # all of them: tiles, points, sets kept (in the objective's order)
+    TILES = "tiles"  # the most tiles, whatever their points and the sets changed
+    VALUE = "value"  # the most points, whatever the tiles and the sets changed
+
+
+@dataclasses.dataclass(frozen=True)
+class BestMoves:
+    """The best moves found: all of them when `complete`, else at least these.
+
+    `solves` counts the integer programs solved after the first best move: the work that
+    proved the list complete (or found it longer than the limit)."""
+
+    moves: tuple[Move, ...]
+    complete: bool
+    solves: int
+    seconds: float
+    past_limit: bool = False  # a move past the limit was found: more moves than listed
+
+    @property
+    def count(self) -> int:
+        return len(self.moves)
+
+    @property
+    def unique(self) -> bool:
+        return self.complete and len(self.moves) == 1
+
+
+class MoveKey(NamedTuple):
+    """What makes two moves different: the groups laid, and per colour the tiles (and
+    jokers) in sets of that colour alone, however the runs are cut."""
+
+    groups: tuple[tuple[Tile, ...], ...]
+    runs: tuple[tuple[str, tuple[Tile, ...]], ...]
+
+
+def move_key(table: Sequence[TileRow]) -> MoveKey:
+    """The move's table, up to the order of sets, where jokers stand and how runs of one
+    colour are cut (R1-R8 and R1-R4 R5-R8 are one way to lay those tiles). A set whose real
+    tiles are of one colour, a run or a set of one real tile and jokers, counts with that
+    colour's tiles; the rest are groups."""
+    groups: list[tuple[Tile, ...]] = []
+    runs: dict[str, list[Tile]] = {}
+    for row in table:
+        colours = {t.colour for t in row if not t.is_joker}
+        real = [t for t in row if not t.is_joker]
+        if len(colours) <= 1 and len(set(real)) == len(real):
+            colour = next((t.colour.letter for t in real if t.colour is not None), "J")
+            runs.setdefault(colour, []).extend(row)
+        else:
+            groups.append(tuple(sorted(row, key=Tile.sort_key)))
+    return MoveKey(
+        tuple(sorted(groups, key=lambda g: [t.sort_key() for t in g])),
+        tuple(sorted((c, tuple(sorted(ts, key=Tile.sort_key))) for c, ts in runs.items())),
+    )
+
+
+def every_best_move(
+    board: Board,
+    objective: Objective | str = Objective.TILES,
+    criteria: Criteria | str = Criteria.BEST,
+    limit: int | None = None,
+    backend: str | None = None,
+    time_limit: float | None = None,
+    max_solves: int | None = None,
+) -> BestMoves:
+    """Every best move on the board (at most `limit`: then `complete` says whether more
+    are left); the first is `find_move`'s. A time limit, or `max_solves` integer programs
+    solved (a bound on the work that does not depend on the machine), leave the list
+    incomplete."""
+    started = time.perf_counter()
+    goal, wanted = Objective(objective), Criteria(criteria)
+    if wanted is not Criteria.BEST:
+        goal = Objective.TILES if wanted is Criteria.TILES else Objective.VALUE
+    solver = get_backend(backend)
+    best = find_move(board, goal, solver.name, time_limit)
+    if not best.is_move or best.status is not Status.OPTIMAL:
+        moves = (best,) if best.is_move else ()
+        return BestMoves(moves, best.status is Status.NO_MOVE, 0, _since(started))
+    search = _Search(board, goal, wanted, best, solver, limit, max_solves)
+    deadline = None if time_limit is None else started + time_limit
+    complete = search.run(deadline)
+    found = tuple(search.moves)
+    return BestMoves(found, complete, search.solves, _since(started), search.past_limit)
+
+
+def _since(started: float) -> float:
+    return time.perf_counter() - started
+
+
+class _Row(NamedTuple):
+    """A row added to the model: its columns, their coefficients, its bounds."""
+
+    columns: Sequence[int]
+    values: Sequence[float]
+    lower: float
+    upper: float
+
+
+class _Part(NamedTuple):
+    """A part of the solutions still to search: column bounds and rows added."""
+
+    lower: Floats
+    upper: Floats
+    rows: tuple[_Row, ...]
+
+
+class _Search:
+    """The solutions of the jokers-free model worth the best move's score, part by part."""
+
+    def __init__(
+        self,
+        board: Board,
+        goal: Objective,
+        wanted: Criteria,
+        best: Move,
+        solver: Backend,
+        limit: int | None,
+        max_solves: int | None,
+    ) -> None:
+        self.board, self.solver, self.limit = board, solver, limit
+        self.max_solves = max_solves
+        self.past_limit = False
+        self.wanted = wanted
+        free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
+        mip, self.layout = build_model(dataclasses.replace(board, rules=free), goal)
+        kept = sum(s.action is Action.KEEP for s in best.steps) if board.opened else 0
+        self.score = _score(best, kept, wanted)
+        if wanted is Criteria.BEST:
+            cost = mip.cost
+            target = objective_value(board, goal, best.tiles_played, best.value_played, kept)
+        else:
+            cost = self._criterion_cost(mip, wanted)
+            target = float(best.tiles_played if wanted is Criteria.TILES else best.value_played)
+        used = np.flatnonzero(cost)
+        score_row = _Row(used.tolist(), cost[used].tolist(), target, target)
+        self.mip = dataclasses.replace(mip, cost=cost, cutoff=target - 1)
+        self.target = target
+        rows = (score_row, *self._alike_kept(board))
+        self.first = _Part(mip.lower, mip.upper, rows)
+        self.moves: list[Move] = [best]
+        self.keys = {move_key(best.table)}
+        self.solves = 0
+
+    def _alike_kept(self, board: Board) -> Iterator[_Row]:
+        """Of two sets of the table alike, the first is kept if the second is: keeping
+        either lays the same table, and the search need not find it twice."""
+        kept = self.layout.columns.kept
+        if not board.opened or not len(kept):
+            return
+        first: dict[TileRow, int] = {}
+        for n, tiles in enumerate(board.table):
+            key = tuple(sorted(tiles, key=Tile.sort_key))
+            if key in first:
+                yield _Row([kept[first[key]], kept[n]], [1.0, -1.0], 0.0, np.inf)
+            first[key] = n
+
+    def _criterion_cost(self, mip: Mip, wanted: Criteria) -> Floats:
+        """Tiles played, or points played, per column: one criterion alone."""
+        cost = np.zeros(mip.columns)
+        columns, penalty = self.layout.columns, self.board.rules.joker_penalty
+        for n, tile in zip(columns.played, self.layout.played, strict=True):
+            cost[n] = 1.0 if wanted is Criteria.TILES else tile_value(tile, penalty)
+        for n in columns.rack_jokers:
+            cost[n] = 1.0 if wanted is Criteria.TILES else penalty
+        return cost
+
+    def run(self, deadline: float | None) -> bool:
+        """Search every part; False where the limit or the time stopped it first."""
+        parts = [self.first]
+        while parts:
+            if self._past_limit():
+                return False
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                return False
+            if self.max_solves is not None and self.solves >= self.max_solves:
+                return False
+            part = parts.pop()
+            values, proved = self._solve(part, left)
+            if not proved:
+                return False
+            if values is not None:
+                self._read(values)
+                parts.extend(_rest(part, values))
+        return not self._past_limit()
+
+    def _past_limit(self) -> bool:
+        """More moves found than the limit: the list is cut to it."""
+        if self.limit is None or len(self.moves) <= self.limit:
+            return False
+        del self.moves[self.limit :]
+        self.past_limit = True
+        return True
+
+    def _solve(self, part: _Part, seconds: float | None) -> tuple[Floats | None, bool]:
+        """A solution of the part worth the score (None: there is none), and whether the
+        search was finished (not cut short by the time limit)."""
+        self.solves += 1
+        mip = dataclasses.replace(self.mip, lower=part.lower, upper=part.upper)
+        solution = self.solver.solve(_with_rows(mip, part.rows), seconds)
+        if not solution.proved:
+            return None, False
+        if solution.values is None:
+            return None, True
+        values = np.rint(solution.values)
+        # HiGHS's own MIP (the last resort) knows no cutoff: its optimum may fall short.
+        if float(self.mip.cost @ values) < self.target - 0.5:
+            return None, True
+        return values, True
+
+    def _read(self, values: Floats) -> None:
+        """Every best move this solution lays, new ones kept."""
+        arrangement = read_solution(self.layout, values)
+        for move in _moves(self.board, arrangement, self.solver.name):
+            key = move_key(move.table)
+            if key in self.keys:
+                continue
+            kept = sum(s.action is Action.KEEP for s in move.steps) if self.board.opened else 0
+            if _score(move, kept, self.wanted) != self.score:
+                continue  # kept fewer sets than the model counted: its twin keeps them
+            self.keys.add(key)
+            self.moves.append(move)
+
+
+def _score(move: Move, kept: int, wanted: Criteria) -> tuple[int, ...]:
+    if wanted is Criteria.TILES:
+        return (move.tiles_played,)
+    if wanted is Criteria.VALUE:
+        return (move.value_played,)
+    return (move.tiles_played, move.value_played, kept)
+
+
+def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
+    """The part less the solution `values`, cut into parts that do not overlap: a column
+    it leaves at 0 used; or those at 0, and one of its columns at its upper bound lower;
+    or those too as they are, and the first of the others that differs lower or higher."""
+    zero = np.flatnonzero((values == 0) & (part.upper > 0))
+    if len(zero):
+        yield part._replace(rows=(*part.rows, _Row(zero.tolist(), [1.0] * len(zero), 1, np.inf)))
+    upper = part.upper.copy()
+    upper[zero] = 0
+    top = np.flatnonzero((values > 0) & (values == part.upper))
+    if len(top):
+        at_most = float(values[top].sum()) - 1
+        yield part._replace(
+            upper=upper, rows=(*part.rows, _Row(top.tolist(), [1.0] * len(top), -np.inf, at_most))
+        )
+    lower = part.lower.copy()
+    lower[top] = values[top]
+    for j in np.flatnonzero((values > 0) & (values < part.upper)).tolist():
+        if values[j] - 1 >= lower[j]:
+            below = upper.copy()
+            below[j] = values[j] - 1
+            yield _Part(lower.copy(), below, part.rows)
+        above = lower.copy()
+        above[j] = values[j] + 1
+        yield _Part(above, upper.copy(), part.rows)
+        lower[j] = upper[j] = values[j]
+
+
+def _with_rows(mip: Mip, rows: Sequence[_Row]) -> Mip:
+    """The model with these rows added below its own (entries kept by column)."""
+    extra = np.zeros(mip.columns, dtype=np.int64)
+    for row in rows:
+        extra[np.asarray(row.columns, dtype=np.int64)] += 1
+    old = np.diff(mip.col_start).astype(np.int64)
+    start = np.concatenate(([0], np.cumsum(old + extra)))
+    index = np.empty(start[-1], dtype=np.int32)
+    value = np.empty(start[-1], dtype=np.float64)
+    shift = np.repeat(start[:-1] - mip.col_start[:-1], old)
+    at = shift + np.arange(len(mip.col_index))
+    index[at], value[at] = mip.col_index, mip.col_value
+    fill = start[:-1] + old
+    for n, row in enumerate(rows):
+        columns = np.asarray(row.columns, dtype=np.int64)
+        index[fill[columns]] = mip.rows + n
+        value[fill[columns]] = row.values
+        fill[columns] += 1
+    return dataclasses.replace(
+        mip,
+        row_lower=np.append(mip.row_lower, [row.lower for row in rows]),
+        row_upper=np.append(mip.row_upper, [row.upper for row in rows]),
+        col_start=start.astype(np.int32),
+        col_index=index,
+        col_value=value,
+    )
+
+
+def _moves(board: Board, arrangement: Arrangement, backend: str) -> Iterator[Move]:
+    """Each move the arrangement lays that the board's rules allow: one per way its loose
+    jokers can lie among the sets holding the tiles they stand for."""
+    seen: set[tuple[TileRow, ...]] = set()
+    for new_sets in _joker_layings(arrangement):
+        laid = Arrangement([], arrangement.played, Counter(), arrangement.kept, hosts=new_sets)
+        steps = move_steps(board, laid)
+        table = tuple(step.tiles for step in steps)
+        if table in seen:
+            continue
+        seen.add(table)
+        places = joker_places(board, table, arrangement.played, kept_sets(board, steps))
+        if places is None:
+            continue
+        steps = tuple(
+            _relaid(step, lay_jokers(step.tiles, places[n], board.rules)) if n in places else step
+            for n, step in enumerate(steps)
+        )
+        yield _move(board, arrangement, steps, backend)
+
+
+def _joker_layings(arrangement: Arrangement) -> Iterator[list[TileRow]]:
+    """The new sets (runs that continue each other joined), for each choice of the pieces
+    that hold the loose jokers: k jokers standing for a tile, in k of the pieces holding it."""
+    pieces = arrangement.pieces
+    choices = []
+    for tile, k in sorted(arrangement.stand_ins.items(), key=lambda item: item[0].sort_key()):
+        if k:
+            holders = [n for n, p in enumerate(pieces) if tile in p]
+            choices.append([(tile, chosen) for chosen in itertools.combinations(holders, k)])
+    for choice in itertools.product(*choices):
+        jokers: dict[int, set[Tile]] = {}
+        for tile, chosen in choice:
+            for n in chosen:
+                jokers.setdefault(n, set()).add(tile)
+        runs, groups = [], []
+        for n, piece in enumerate(pieces):
+            laid = tuple(JOKER if t in jokers.get(n, ()) else t for t in piece)
+            if piece[0].number == piece[1].number:
+                groups.append(laid)
+            else:
+                runs.append((piece, laid))
+        yield _join_runs(runs) + groups
+
+
+def _relaid(step: Step, tiles: TileRow) -> Step:
+    """The step with its set laid as `tiles` (the same tiles, jokers elsewhere)."""
+    sources = tuple(
+        Source(s.set_index, in_order_of(tiles, Counter(s.tiles))) for s in step.from_table
+    )
+    return Step(step.action, tiles, sources, in_order_of(tiles, Counter(step.from_rack)))
+
+
+def _move(board: Board, arrangement: Arrangement, steps: tuple[Step, ...], backend: str) -> Move:
+    played = in_order_of(board.rack, arrangement.played)
+    rest = Counter(board.rack) - Counter(played)
+    return Move(
+        status=Status.OPTIMAL,
+        played=played,
+        table=tuple(step.tiles for step in steps),
+        rack=in_order_of(board.rack, rest),
+        tiles_played=len(played),
+        value_played=sum(tile_value(t, board.rules.joker_penalty) for t in played),
+        seconds=0.0,
+        steps=steps,
+        backend=backend,
+    )
