@@ -8,7 +8,6 @@ from typing import Any
 import click
 
 from ..board import Board, read_board
-from ..engine.solve import find_move
 from ..errors import printable
 from ..legality import check_move
 from ..render import move_json, render_move
@@ -54,6 +53,8 @@ def hint(
     **options: Any,
 ) -> None:
     """The best move on BOARD (a file, or - for standard input), proved best."""
+    from ..engine.solve import find_move  # the engine and numpy: only here, not for check
+
     board = read_board(board_path, rule_overrides(options))
     move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)
     if problems := check_move(board, move):
