@@ -60,22 +60,23 @@ class Rows:
         count: int,
         lower: float | Sequence[float] | Ints,
         upper: float | Sequence[float] | Ints,
-    ) -> list[int]:
+    ) -> range:
         """`count` new rows, with these bounds (one for all, or one each): their numbers."""
         first = len(self.lower)
-        self.lower.extend(
-            [float(lower)] * count if isinstance(lower, (int, float)) else map(float, lower)
-        )
-        self.upper.extend(
-            [float(upper)] * count if isinstance(upper, (int, float)) else map(float, upper)
-        )
-        return list(range(first, first + count))
+        for bounds, given in ((self.lower, lower), (self.upper, upper)):
+            if isinstance(given, (int, float)):
+                bounds.extend([given] * count)
+            else:  # numpy's tolist converts a whole array at once
+                bounds.extend(given.tolist() if isinstance(given, np.ndarray) else given)
+        return range(first, first + count)
 
     def one(self, lower: float, upper: float) -> int:
-        return self.add(1, lower, upper)[0]
+        self.lower.append(lower)
+        self.upper.append(upper)
+        return len(self.lower) - 1
 
     def bounds(self) -> tuple[Floats, Floats]:
-        return np.array(self.lower), np.array(self.upper)
+        return np.array(self.lower, dtype=np.float64), np.array(self.upper, dtype=np.float64)
 
 
 class Columns:

@@ -163,6 +163,7 @@ class ClpLp:
         self.columns = mip.columns
         self.model = lib.Clp_newModel()
         lib.Clp_setLogLevel(self.model, 0)
+        row_bounds = np.clip(np.concatenate((mip.row_lower, mip.row_upper)), -_LARGEST, _LARGEST)
         arrays = [
             np.ascontiguousarray(mip.col_start, dtype=self.api.index_type),
             np.ascontiguousarray(mip.col_index, dtype=np.int32),
@@ -171,8 +172,8 @@ class ClpLp:
             np.ascontiguousarray(mip.upper, dtype=np.float64),
             # CLP minimises: the objective is negated, and so is its value read back.
             np.ascontiguousarray(-mip.cost, dtype=np.float64),
-            np.minimum(np.maximum(mip.row_lower, -_LARGEST), _LARGEST),
-            np.minimum(np.maximum(mip.row_upper, -_LARGEST), _LARGEST),
+            row_bounds[: mip.rows],
+            row_bounds[mip.rows :],
         ]
         lib.Clp_loadProblem(self.model, mip.columns, mip.rows, *map(_address, arrays))
 

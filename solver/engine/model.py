@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from ..board import Board
 from ..move import Objective, TileRow
-from ..tiles import ALL_COLOURED, JOKER, Tile, tile_value
+from ..tiles import ALL_COLOURED, JOKER, Tile
 from .builder import INFINITY, Columns, Floats, Indices, Ints, Mip, Rows
 from .candidates import FOLD_FROM_JOKERS, Catalogue, catalogue_for, fold_absent, makeable
 from .joker_model import JokerPlan, plan_jokers
@@ -96,7 +96,9 @@ def _counts(rows: list[int]) -> tuple[Ints, int]:
 def _weights(board: Board, objective: Objective) -> tuple[float, float]:
     """Lexicographic weights of a tile played and of a point played: primary over
     secondary over sets kept (each worth 1); all whole numbers."""
-    rack_value = sum(tile_value(t, board.rules.joker_penalty) for t in board.rack)
+    # A joker's number is 0: the tiles' numbers, and the penalty for each joker.
+    rack = board.rack
+    rack_value = sum(t.number for t in rack) + board.rules.joker_penalty * rack.count(JOKER)
     sets = len(board.table) if board.opened else 0
     secondary_weight = float(sets + 1)
     first = rack_value if objective is Objective.TILES else len(board.rack)
@@ -188,7 +190,14 @@ def build_model(
     joker_model.OutOfTime."""
     position = _Position.of(board)
     plan = None
-    if board.opened:
+    # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
+    # would say None too, after counting the tiles in play).
+    rules = board.rules
+    if (
+        board.opened
+        and (rules.by_replacement or rules.locked_joker_sets)
+        and any(JOKER in s for s in position.table_sets)
+    ):
         # The table's jokers under the rules as written: their instances and hosts, if any.
         available = position.available
         plan = plan_jokers(
