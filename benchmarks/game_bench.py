@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+import old_side
 from common import finished, header, median, results_option, write_results
 
 from rummisolve.engine.backends import BACKENDS, DEFAULT_BACKEND
@@ -80,74 +78,38 @@ def options_for(players: int, backend: str) -> GameOptions:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """One side of `--old`: a game for each `PLAYERS SEED` line read, a row for each."""
+    """One side of `--old`: a game for each `{"players", "seed"}` asked, its row."""
     strategies = [strategy_named(name) for name in args.strategy.split(",")]
-    for request in sys.stdin:
-        players, seed = map(int, request.split())
-        seats = make_seats(strategies, players)
+
+    def game(question: dict[str, int]) -> dict[str, Any]:
+        players = question["players"]
         started = time.perf_counter()
-        record = play_game(seats, options_for(players, args.backend), seed)
-        seconds = time.perf_counter() - started
-        line = game_line(record, players, args.strategy)
-        print(json.dumps({**line, "wall_seconds": seconds}), flush=True)
-    return 0
-
-
-class Side:
-    """A process playing games on request: this checkout's code, or an older one's."""
-
-    def __init__(self, name: str, args: argparse.Namespace, package: Path | None) -> None:
-        self.name = name
-        env = dict(os.environ)
-        self.folder = None
-        if package is not None:
-            # A folder holding only `rummisolve` -> the old package: it wins over the
-            # editable install, which Python looks at later.
-            self.folder = tempfile.TemporaryDirectory(prefix="game-bench-old-")
-            os.symlink(package.resolve(), Path(self.folder.name) / "rummisolve")
-            env["PYTHONPATH"] = self.folder.name
-        command = [sys.executable, __file__, "--serve", "--backend", args.backend]
-        self.process = subprocess.Popen(
-            [*command, "--strategy", args.strategy],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
+        record = play_game(
+            make_seats(strategies, players), options_for(players, args.backend), question["seed"]
         )
+        seconds = time.perf_counter() - started
+        return {**game_line(record, players, args.strategy), "wall_seconds": seconds}
 
-    def play(self, players: int, seed: int) -> dict[str, Any]:
-        stdin: IO[str] | None = self.process.stdin
-        stdout: IO[str] | None = self.process.stdout
-        assert stdin is not None and stdout is not None
-        stdin.write(f"{players} {seed}\n")
-        stdin.flush()
-        answer = stdout.readline()
-        if not answer:
-            raise SystemExit(f"the {self.name} side stopped (its error is above)")
-        row: dict[str, Any] = json.loads(answer)
-        return row
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait()
-        if self.folder is not None:
-            self.folder.cleanup()
+    return old_side.serve(game)
 
 
 def side_by_side(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Both sides, game by game in turn: each side's figures, and the ratio of games/s."""
-    sides = [Side("new", args, None), Side("old", args, args.old)]
+    words = ["--backend", args.backend, "--strategy", args.strategy]
+    sides = [
+        old_side.Worker("new", None, __file__, *words),
+        old_side.Worker("old", args.old, __file__, *words),
+    ]
     rows: list[dict[str, Any]] = []
     by_players: dict[str, Any] = {}
     try:
         for players in args.players:
             for side in sides:  # each side's first game builds its caches: not measured
-                side.play(players, args.seeds + 1)
+                side.ask({"players": players, "seed": args.seeds + 1})
             for seed in range(1, args.seeds + 1):
                 order = sides if seed % 2 else sides[::-1]
                 for side in order:
-                    row = {"side": side.name, **side.play(players, seed)}
+                    row = {"side": side.name, **side.ask({"players": players, "seed": seed})}
                     print(json.dumps(row), flush=True)
                     rows.append(row)
             figures = {}
