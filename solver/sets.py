@@ -170,7 +170,14 @@ def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
 
 def candidate_shapes(length: int, rules: Rules) -> list[tuple[Tile, ...]]:
     """Every joker-free set of this many tiles: runs of one colour, groups of one number."""
-    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
+    return list(_shapes_of(length, rules.wraparound))
+
+
+@lru_cache(maxsize=64)
+def _shapes_of(length: int, wraparound: bool) -> tuple[tuple[Tile, ...], ...]:
+    """`candidate_shapes`, made once for each length (each rule set with jokers asks for
+    all of them, and a first `hint` pays for it)."""
+    last = HIGH_ONE if wraparound else MAX_NUMBER
     shapes = [
         tuple(run_tile(colour, p) for p in range(start, start + length))
         for colour in COLOURS
@@ -182,7 +189,7 @@ def candidate_shapes(length: int, rules: Rules) -> list[tuple[Tile, ...]]:
             for number in NUMBERS
             for colours in combinations(COLOURS, length)
         )
-    return shapes
+    return tuple(shapes)
 
 
 def candidate_sets(rules: Rules) -> list[tuple[Tile, ...]]:
