@@ -172,7 +172,7 @@ class _Position:
             available=available,
             catalogue=catalogue,
             in_play=in_play,
-            usable=np.flatnonzero(is_usable),
+            usable=is_usable.nonzero()[0],
             piece_rows=piece_rows,
             in_sets=np.bincount(piece_rows, minlength=TILES) > 0,
         )
@@ -232,8 +232,8 @@ class _Builder:
         if plan is not None and plan.hosts:
             # Rack tiles that only a host's place can take still need their played column.
             in_sets[[TILE_INDEX[t] for h in plan.hosts for t in h.shape]] = True
-        self.played = np.flatnonzero(in_sets & (position.rack[:TILES] > 0))
-        self.stand_ins = np.flatnonzero(in_sets) if position.jokers else np.zeros(0, np.int64)
+        self.played = (in_sets & (position.rack[:TILES] > 0)).nonzero()[0]
+        self.stand_ins = in_sets.nonzero()[0] if position.jokers else np.zeros(0, np.int64)
         self.rows = Rows()
         self.columns = Columns()
         table = np.append(position.table[:TILES], position.table_jokers)
@@ -283,7 +283,7 @@ class _Builder:
             usable, block = fold_absent(
                 position.catalogue, usable, position.piece_rows, available, upper
             )
-            absent = frozenset(ALL_COLOURED[i] for i in np.flatnonzero(available[:TILES] == 0))
+            absent = frozenset(ALL_COLOURED[i] for i in (available[:TILES] == 0).nonzero()[0])
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
             return usable, absent, self.columns.add_block(*block)
         block_range = self.columns.add_block(
@@ -427,7 +427,7 @@ def _read_hosts(jokers: JokerLayout, counts: list[int], arrangement: Arrangement
 def _read_candidates(layout: Layout, counts: Ints) -> Arrangement:
     """The arrangement the columns' whole-number values describe, group by group."""
     ranges = layout.columns
-    used = np.flatnonzero(counts)
+    used = counts.nonzero()[0]
     arrangement = Arrangement([], Counter(), Counter(), [])
     # Only the columns in use: a few dozen of a few hundred.
     for i, n in zip(used.tolist(), counts[used].tolist(), strict=True):
