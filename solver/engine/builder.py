@@ -111,12 +111,13 @@ class Columns:
 
     def add(self, upper: float, cost: float, entries: dict[int, float]) -> int:
         """One column: its bound, its cost, its entries by row; its number."""
-        singles = self.singles
-        singles[self.UPPER].append(float(upper))
-        singles[self.COST].append(float(cost))
-        singles[self.LENGTHS].append(len(entries))
-        singles[self.ROWS].extend(entries)
-        singles[self.VALUES].extend(entries.values())
+        # Tens of thousands of these make a joker model: numbers are converted when joined.
+        uppers, costs, lengths, rows, values = self.singles
+        uppers.append(upper)
+        costs.append(cost)
+        lengths.append(len(entries))
+        rows.extend(entries)
+        values.extend(entries.values())
         self.count += 1
         return self.count - 1
 
