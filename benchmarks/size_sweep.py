@@ -14,8 +14,8 @@ the fastest.
 
 `--old PATH` adds, for each backend, an older checkout's `find_move` (PATH: its
 `solver/`), timed the same way in a process of its own (`old_side.py`) and taken in
-turn with ours: its lines are `old/BACKEND`, and every answer of it must play as many
-tiles, worth as much, as ours.
+turn with ours, which then runs in a process of its own too: its lines are
+`old/BACKEND`, and every answer of it must play as many tiles, worth as much, as ours.
 """
 
 from __future__ import annotations
@@ -78,18 +78,21 @@ def solve_here(board_text: str, backend: str, repeats: int = 1) -> dict[str, Any
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     rules = Rules()
-    old = None
+    # Side by side, ours runs in a process of its own too, as light as the old side's:
+    # solved here, beside this process's records, its collections of garbage cost more.
+    workers = {}
     if args.old is not None:
-        old = old_side.Worker("old", args.old, __file__)
-    names = [*args.backends, *(f"old/{b}" for b in args.backends if old is not None)]
+        workers = {"": old_side.Worker("new", None, __file__)}
+        workers["old/"] = old_side.Worker("old", args.old, __file__)
+    names = [*args.backends, *(f"old/{b}" for b in args.backends if workers)]
     first = format_board(next(generate_boards(1, args.seed, rules=rules)), full_rules=True)
 
     def solve(name: str, text: str) -> dict[str, Any]:
-        if name.startswith("old/"):
-            assert old is not None
-            backend = name.removeprefix("old/")
-            return old.ask({"board_text": text, "backend": backend, "repeats": args.repeats})
-        return solve_here(text, name, args.repeats)
+        if not workers:
+            return solve_here(text, name, args.repeats)
+        worker = workers["old/" if name.startswith("old/") else ""]
+        backend = name.removeprefix("old/")
+        return worker.ask({"board_text": text, "backend": backend, "repeats": args.repeats})
 
     for name in names:  # the first solve of each backend sets it up: not measured
         solve(name, first)
@@ -129,8 +132,8 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 if args.progress:
                     print(f"\r{sweep.title}: {size} ({solves} solves)", end="", file=sys.stderr)
     finally:
-        if old is not None:
-            old.close()
+        for worker in workers.values():
+            worker.close()
     if args.progress:
         print(file=sys.stderr)
     return records
