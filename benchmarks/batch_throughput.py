@@ -18,6 +18,12 @@ it.
 
 The machine's load average is recorded with each: the ratio only means something when
 two cores are free for the two workers.
+
+    python benchmarks/batch_throughput.py --only throughput --old /old/solver
+
+`--old PATH` also runs an older checkout's batches (PATH: its `solver/`, imported as
+`old_side.py` says), each run of ours followed or preceded by one of its, in turns:
+`old` gives its boards per second, and `new_over_old` ours against it, per --jobs.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import old_side
 from common import finished, header, median, results_option, write_results
 
 RUMMISOLVE = [sys.executable, "-m", "rummisolve"]
@@ -80,7 +87,8 @@ def batch_seconds(stderr: str) -> float:
     return float(summary.group(1))
 
 
-def timed_batch(folder: Path, jobs: int) -> Run:
+def timed_batch(folder: Path, jobs: int, env: dict[str, str] | None = None) -> Run:
+    """One batch, under this checkout's code or (`env`) another's."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
@@ -89,6 +97,7 @@ def timed_batch(folder: Path, jobs: int) -> Run:
         stderr=subprocess.PIPE,
         text=True,
         check=True,
+        env=env,
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -128,13 +137,17 @@ def machine_ratio() -> float:
     return serial / (time.perf_counter() - started)
 
 
-def throughput(folder: Path, boards: int, runs: int) -> dict[str, Any]:
+def throughput(folder: Path, boards: int, runs: int, old: Path | None = None) -> dict[str, Any]:
     runs_by_jobs: dict[int, list[Run]] = {1: [], 2: []}
+    old_runs: dict[int, list[Run]] = {1: [], 2: []}
     together: list[float] = []
-    for _ in range(runs):
-        for jobs in (1, 2):
-            runs_by_jobs[jobs].append(timed_batch(folder, jobs))
-        together.append(two_at_once(folder))
+    with old_side.environment(old) as old_env:
+        for run in range(runs):
+            sides = [(runs_by_jobs, None), (old_runs, old_env)][: 1 + (old is not None)]
+            for kept, env in sides if run % 2 == 0 else sides[::-1]:
+                for jobs in (1, 2):
+                    kept[jobs].append(timed_batch(folder, jobs, env))
+            together.append(two_at_once(folder))
 
     def typical(jobs: int, field: str) -> float:
         return median(getattr(r, field) for r in runs_by_jobs[jobs])
@@ -145,6 +158,13 @@ def throughput(folder: Path, boards: int, runs: int) -> dict[str, Any]:
         line[f"process_seconds_jobs{jobs}"] = [round(r.process, 3) for r in runs_by_jobs[jobs]]
         line[f"boards_per_s_jobs{jobs}"] = round(boards / typical(jobs, "batch"), 1)
         line[f"cpu_seconds_jobs{jobs}"] = round(typical(jobs, "cpu"), 3)
+    if old is not None:
+        line["old"] = {"path": str(old)}
+        for jobs in (1, 2):
+            old_batch = median(r.batch for r in old_runs[jobs])
+            line["old"][f"batch_seconds_jobs{jobs}"] = [round(r.batch, 3) for r in old_runs[jobs]]
+            line["old"][f"boards_per_s_jobs{jobs}"] = round(boards / old_batch, 1)
+            line[f"new_over_old_jobs{jobs}"] = round(old_batch / typical(jobs, "batch"), 3)
     return {
         **line,
         # The target: throughput of the batch itself (Python's start-up is the same
@@ -218,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rack-tiles", default="5-14")
     parser.add_argument("--memory-boards", type=int, default=10_000)
     parser.add_argument("--only", choices=["throughput", "memory"], help="Run one part.")
+    parser.add_argument(
+        "--old", type=Path, metavar="PATH", help="an older checkout's solver/: side by side"
+    )
     results_option(parser)
     args = parser.parse_args(argv)
     sizes = {"seed": args.seed, "table_tiles": args.table_tiles, "rack_tiles": args.rack_tiles}
@@ -226,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             started = header("batch-throughput")
             folder = Path(temp) / "boards"
             generate(folder, args.boards, args.seed, args.table_tiles, args.rack_tiles)
-            figures = {**sizes, **throughput(folder, args.boards, args.runs)}
+            figures = {**sizes, **throughput(folder, args.boards, args.runs, args.old)}
             report(args.results, finished(started, figures))
         if args.only != "throughput":
             started = header("batch-memory")

@@ -1,12 +1,22 @@
 """How long a whole game takes, and how many solver calls it makes (issue 5: a
-4-player game should take well under 5 seconds).
+4-player game should take well under 5 seconds); with `--old`, side by side with an
+older checkout (issue 14: games per second twice an older commit's).
 
     python benchmarks/game_bench.py --players 4 6 --seeds 7
+    python benchmarks/game_bench.py --players 4 6 --seeds 7 --old /path/to/old/solver
 
 For each number of players, games seeded 1..N (the same run gives the same games): one
 row per game in results/game-bench.jsonl, and the medians and maxima over each number
 of players' games in results/game-bench-summary.json. Every move of every game passes
 `check_move` on the way, as in `rummisolve play`.
+
+`--old PATH` names an older checkout's package folder (its `solver/`). Then each side
+plays in a process of its own (the older one imports `rummisolve` from PATH through a
+folder holding only a link to it), the two take each game in turn, which one goes first
+alternating, and each game is timed the same way on both sides: the wall clock around
+`play_game`, which checks every move. The summary gives each side's games per second
+and their ratio. The two sides may break ties between equal moves differently, so
+their games may part ways: the rows say where they ended.
 """
 
 from __future__ import annotations
@@ -14,8 +24,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
+import old_side
 from common import finished, header, median, results_option, write_results
 
 from rummisolve.engine.backends import BACKENDS, DEFAULT_BACKEND
@@ -60,6 +73,62 @@ def summary(lines: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def options_for(players: int, backend: str) -> GameOptions:
+    return GameOptions(rules=Rules(tile_set=tile_set_for(players)), backend=backend)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """One side of `--old`: a game for each `{"players", "seed"}` asked, its row."""
+    strategies = [strategy_named(name) for name in args.strategy.split(",")]
+
+    def game(question: dict[str, int]) -> dict[str, Any]:
+        players = question["players"]
+        started = time.perf_counter()
+        record = play_game(
+            make_seats(strategies, players), options_for(players, args.backend), question["seed"]
+        )
+        seconds = time.perf_counter() - started
+        return {**game_line(record, players, args.strategy), "wall_seconds": seconds}
+
+    return old_side.serve(game)
+
+
+def side_by_side(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Both sides, game by game in turn: each side's figures, and the ratio of games/s."""
+    words = ["--backend", args.backend, "--strategy", args.strategy]
+    sides = [
+        old_side.Worker("new", None, __file__, *words),
+        old_side.Worker("old", args.old, __file__, *words),
+    ]
+    rows: list[dict[str, Any]] = []
+    by_players: dict[str, Any] = {}
+    try:
+        for players in args.players:
+            for side in sides:  # each side's first game builds its caches: not measured
+                side.ask({"players": players, "seed": args.seeds + 1})
+            for seed in range(1, args.seeds + 1):
+                order = sides if seed % 2 else sides[::-1]
+                for side in order:
+                    row = {"side": side.name, **side.ask({"players": players, "seed": seed})}
+                    print(json.dumps(row), flush=True)
+                    rows.append(row)
+            figures = {}
+            for side in sides:
+                lines = [r for r in rows if r["side"] == side.name and r["players"] == players]
+                total = sum(r["wall_seconds"] for r in lines)
+                figures[side.name] = {**summary(lines), "games_per_second": len(lines) / total}
+            ratio = figures["new"]["games_per_second"] / figures["old"]["games_per_second"]
+            by_players[str(players)] = {
+                "tile_set": tile_set_for(players),
+                **figures,
+                "games_per_second_new_over_old": round(ratio, 3),
+            }
+    finally:
+        for side in sides:
+            side.close()
+    return {"old": str(args.old), "players": by_players}, rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
@@ -68,23 +137,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=7, help="games, seeded 1..N")
     parser.add_argument("--strategy", default="greedy", help=", ".join(STRATEGIES))
     parser.add_argument("--backend", default=DEFAULT_BACKEND, choices=sorted(BACKENDS))
+    parser.add_argument(
+        "--old", type=Path, metavar="PATH", help="an older checkout's solver/: side by side"
+    )
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     results_option(parser)
     args = parser.parse_args(argv)
+    if args.serve:
+        return serve(args)
     started = header("game-bench")
-    strategies = [strategy_named(name) for name in args.strategy.split(",")]
-    rows, by_players = [], {}
-    for players in args.players:
-        seats = make_seats(strategies, players)
-        rules = Rules(tile_set=tile_set_for(players))
-        options = GameOptions(rules=rules, backend=args.backend)
-        lines = []
-        for seed in range(1, args.seeds + 1):
-            line = game_line(play_game(seats, options, seed), players, args.strategy)
-            print(json.dumps(line), flush=True)
-            lines.append(line)
-        rows.extend(lines)
-        by_players[str(players)] = {"tile_set": rules.tile_set, **summary(lines)}
-    result = finished(started, {"strategy": args.strategy, "players": by_players})
+    if args.old is not None:
+        figures, rows = side_by_side(args)
+        result = finished(started, {"strategy": args.strategy, **figures})
+    else:
+        strategies = [strategy_named(name) for name in args.strategy.split(",")]
+        rows, by_players = [], {}
+        for players in args.players:
+            seats = make_seats(strategies, players)
+            options = options_for(players, args.backend)
+            lines = []
+            for seed in range(1, args.seeds + 1):
+                line = game_line(play_game(seats, options, seed), players, args.strategy)
+                print(json.dumps(line), flush=True)
+                lines.append(line)
+            rows.extend(lines)
+            by_players[str(players)] = {"tile_set": tile_set_for(players), **summary(lines)}
+        result = finished(started, {"strategy": args.strategy, "players": by_players})
     written = write_results(args.results, result, rows)
     print(json.dumps(result["players"]))
     print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)

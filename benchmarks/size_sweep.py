@@ -7,7 +7,15 @@ the table from 0 to 100 tiles with a rack of 5 (the box holds no more beside 100
 table tiles), the table from 0 to 80 with a rack of 20, and the rack from 5 to 40
 beside a table of 60. Each point is `--positions` boards, each solved once by every
 backend (in rotating order); the plot shows the median and a band up to the p90.
-Every answer passes `check_move`.
+Every answer passes `check_move`. `--repeats N` solves each position N times and keeps
+the fastest.
+
+    python benchmarks/size_sweep.py --positions 20 --seed 1 --backends clp --old /old/solver
+
+`--old PATH` adds, for each backend, an older checkout's `find_move` (PATH: its
+`solver/`), timed the same way in a process of its own (`old_side.py`) and taken in
+turn with ours, which then runs in a process of its own too: its lines are
+`old/BACKEND`, and every answer of it must play as many tiles, worth as much, as ours.
 """
 
 from __future__ import annotations
@@ -18,8 +26,10 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import old_side
 from common import Stats, finished, header, results_option, timed, write_results
 
+from rummisolve.board import format_board, parse_board
 from rummisolve.engine.highs import quiet_stdout
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
@@ -50,40 +60,80 @@ SWEEPS = (
 )
 
 
+def solve_here(board_text: str, backend: str, repeats: int = 1) -> dict[str, Any]:
+    """`find_move` on a board, timed (the fastest of `repeats`), its answer checked (the
+    old side's worker too)."""
+    board = parse_board(board_text)
+    runs = [timed(functools.partial(find_move, board, backend=backend)) for _ in range(repeats)]
+    move, seconds = min(runs, key=lambda run: run[1])
+    problems = check_move(board, move)
+    assert not problems, f"{backend}: {problems}"
+    return {
+        "seconds": round(seconds, 6),
+        "tiles_played": move.tiles_played,
+        "value_played": move.value_played,
+        "status": move.status.value,
+    }
+
+
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     rules = Rules()
-    for backend in args.backends:  # the first solve of each backend sets it up: not measured
-        find_move(next(generate_boards(1, args.seed, rules=rules)), backend=backend)
+    # Side by side, ours runs in a process of its own too, as light as the old side's:
+    # solved here, beside this process's records, its collections of garbage cost more.
+    workers = {}
+    if args.old is not None:
+        workers = {"": old_side.Worker("new", None, __file__)}
+        workers["old/"] = old_side.Worker("old", args.old, __file__)
+    names = [*args.backends, *(f"old/{b}" for b in args.backends if workers)]
+    first = format_board(next(generate_boards(1, args.seed, rules=rules)), full_rules=True)
+
+    def solve(name: str, text: str) -> dict[str, Any]:
+        if not workers:
+            return solve_here(text, name, args.repeats)
+        worker = workers["old/" if name.startswith("old/") else ""]
+        backend = name.removeprefix("old/")
+        return worker.ask({"board_text": text, "backend": backend, "repeats": args.repeats})
+
+    for name in names:  # the first solve of each backend sets it up: not measured
+        solve(name, first)
     records = []
     solves = 0
-    for sweep in SWEEPS:
-        for size in sweep.sizes:
-            table, rack = sweep.point(size)
-            boards = generate_boards(
-                args.positions, args.seed, table_tiles=table, rack_tiles=rack, rules=rules
-            )
-            for index, board in enumerate(boards):
-                shift = index % len(args.backends)
-                for backend in args.backends[shift:] + args.backends[:shift]:
-                    move, seconds = timed(functools.partial(find_move, board, backend=backend))
-                    problems = check_move(board, move)
-                    assert not problems, f"{backend}: {problems}"
-                    records.append(
-                        {
-                            "sweep": sweep.title,
-                            "table_tiles": table,
-                            "rack_tiles": rack,
-                            "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
-                            "position": index + 1,
-                            "backend": backend,
-                            "seconds": round(seconds, 6),
-                            "tiles_played": move.tiles_played,
-                            "status": move.status.value,
-                        }
-                    )
-                    solves += 1
-            if args.progress:
-                print(f"\r{sweep.title}: {size} ({solves} solves)", end="", file=sys.stderr)
+    try:
+        for sweep in SWEEPS:
+            for size in sweep.sizes:
+                table, rack = sweep.point(size)
+                boards = generate_boards(
+                    args.positions, args.seed, table_tiles=table, rack_tiles=rack, rules=rules
+                )
+                for index, board in enumerate(boards):
+                    text = format_board(board, full_rules=True)
+                    shift = index % len(names)
+                    answers = {}
+                    for name in names[shift:] + names[:shift]:
+                        answers[name] = answer = solve(name, text)
+                        records.append(
+                            {
+                                "sweep": sweep.title,
+                                "table_tiles": table,
+                                "rack_tiles": rack,
+                                "jokers": board.table_tiles.count(JOKER) + board.rack.count(JOKER),
+                                "position": index + 1,
+                                "backend": name,
+                                **answer,
+                            }
+                        )
+                        solves += 1
+                    for name in names:
+                        if name.startswith("old/"):
+                            ours = answers[name.removeprefix("old/")]
+                            theirs = answers[name]
+                            same = ("tiles_played", "value_played")
+                            assert all(ours[k] == theirs[k] for k in same), (name, text)
+                if args.progress:
+                    print(f"\r{sweep.title}: {size} ({solves} solves)", end="", file=sys.stderr)
+    finally:
+        for worker in workers.values():
+            worker.close()
     if args.progress:
         print(file=sys.stderr)
     return records
@@ -113,7 +163,8 @@ def plot(records: list[dict[str, Any]], backends: list[str], path: Path, note: s
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, len(SWEEPS), figsize=(6 * len(SWEEPS), 5), sharey=True)
-    colours = dict(zip(backends, ("tab:blue", "tab:orange", "tab:green", "tab:red"), strict=False))
+    palette = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
+    colours = dict(zip(backends, palette * 2, strict=False))
     for ax, sweep in zip(axes, SWEEPS, strict=True):
         for backend in backends:
             line = points(records, sweep, backend)
@@ -161,16 +212,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=20, help="boards per point")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=1, help="solves a position (fastest kept)")
     parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument(
+        "--old", type=Path, metavar="PATH", help="an older checkout's solver/: side by side"
+    )
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     results_option(parser)
     args = parser.parse_args(argv)
+    if args.serve:  # the old side's worker
+        return old_side.serve(lambda asked: solve_here(**asked))
     started = header("size-sweep")
     with quiet_stdout():  # HiGHS prints its banner from C
         records = run(args)
+    names = sorted({r["backend"] for r in records}, key=[r["backend"] for r in records].index)
     result = finished(
         started,
-        {"positions_per_point": args.positions, "times": summary(records, args.backends)},
+        {
+            "positions_per_point": args.positions,
+            "repeats": args.repeats,
+            "old": None if args.old is None else str(args.old),
+            "times": summary(records, names),
+        },
     )
     written = write_results(args.results, result, records)
     png = args.results / "size-sweep.png"
@@ -180,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{started['commit']['head']}, {started['date'][:10]}; {machine['cpus']} CPUs, "
         f"load average {machine['load_average_1m_at_start']}"
     )
-    plot(records, args.backends, png, note)
+    plot(records, names, png, note)
     for title, by_backend in result["times"].items():
         print(title)
         for backend, by_size in by_backend.items():

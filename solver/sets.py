@@ -50,10 +50,17 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
     most the set can be worth. A reading never depends on the order of the row, so
     `read_meld(meld.ordered)` means the same set as `meld`.
     """
-    row = tuple(tiles)
+    return _read_row(tuple(tiles), rules.wraparound)
+
+
+# Sets recur from move to move (a game's referee reads the whole table each turn, most
+# of it as it lay): each row is read once, and kept.
+@lru_cache(maxsize=1 << 14)
+def _read_row(row: tuple[Tile, ...], wraparound: bool) -> Meld | None:
+    """`read_meld`: the only rule a reading depends on is wraparound."""
     if len(row) < MIN_SET:
         return None
-    run, group = _read_run(row, rules), _read_group(row)
+    run, group = _read_run(row, wraparound), _read_group(row)
     if run is None or group is None:
         return run or group
     return group if group.face_value > run.face_value else run
@@ -80,7 +87,7 @@ def _read_group(row: tuple[Tile, ...]) -> Meld | None:
     return Meld(Kind.GROUP, row, stand_ins, tuple(tile for _, tile in by_colour))
 
 
-def _read_run(row: tuple[Tile, ...], rules: Rules) -> Meld | None:
+def _read_run(row: tuple[Tile, ...], wraparound: bool) -> Meld | None:
     length = len(row)
     if length > MAX_NUMBER:
         return None
@@ -92,7 +99,8 @@ def _read_run(row: tuple[Tile, ...], rules: Rules) -> Meld | None:
     numbers = [t.number for t in real]
     # Jokers alone fit any window.
     low, high = min(numbers, default=MAX_NUMBER), max(numbers, default=1)
-    for start in _run_starts(length, rules):
+    # Windows to try, the richest first: a joker counts the most it can stand for.
+    for start in _starts_by_value(length, HIGH_ONE if wraparound else MAX_NUMBER):
         end = start + length - 1
         # A window short of the 14 (the 1 after the 13) must hold the lowest and highest.
         if end < HIGH_ONE and not (start <= low and high <= end):
@@ -109,11 +117,6 @@ def _read_run(row: tuple[Tile, ...], rules: Rules) -> Meld | None:
 def run_tile(colour: Colour, position: int) -> Tile:
     """The tile at a run position: position 14 is the 1 that follows the 13."""
     return Tile(colour, 1 if position == HIGH_ONE else position)
-
-
-def _run_starts(length: int, rules: Rules) -> tuple[int, ...]:
-    """Windows to try, the richest first: a joker counts the most it can stand for."""
-    return _starts_by_value(length, HIGH_ONE if rules.wraparound else MAX_NUMBER)
 
 
 @lru_cache(maxsize=64)
@@ -167,7 +170,14 @@ def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
 
 def candidate_shapes(length: int, rules: Rules) -> list[tuple[Tile, ...]]:
     """Every joker-free set of this many tiles: runs of one colour, groups of one number."""
-    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
+    return list(_shapes_of(length, rules.wraparound))
+
+
+@lru_cache(maxsize=64)
+def _shapes_of(length: int, wraparound: bool) -> tuple[tuple[Tile, ...], ...]:
+    """`candidate_shapes`, made once for each length (each rule set with jokers asks for
+    all of them, and a first `hint` pays for it)."""
+    last = HIGH_ONE if wraparound else MAX_NUMBER
     shapes = [
         tuple(run_tile(colour, p) for p in range(start, start + length))
         for colour in COLOURS
@@ -179,7 +189,7 @@ def candidate_shapes(length: int, rules: Rules) -> list[tuple[Tile, ...]]:
             for number in NUMBERS
             for colours in combinations(COLOURS, length)
         )
-    return shapes
+    return tuple(shapes)
 
 
 def candidate_sets(rules: Rules) -> list[tuple[Tile, ...]]:

@@ -28,6 +28,25 @@ def test_importing_the_package_loads_no_solver() -> None:
     assert done.stdout == "[]\n"
 
 
+def test_check_loads_no_engine() -> None:
+    """`check` starts faster than numpy imports (issue 14): no engine, no numpy."""
+    board = "table:\nR1 R2 R3\nrack: K5\n"
+    code = (
+        "import sys\n"
+        "from rummisolve.cli.app import cli\n"
+        "try:\n"
+        "    cli(['check', '-'], prog_name='rummisolve')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted({'numpy', 'rummisolve.engine'} & set(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=board, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.startswith("-: valid")
+    assert done.stderr == "[]\n"
+
+
 def test_python_dash_m_runs_the_command() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "rummisolve", "--help"], capture_output=True, text=True

@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from ..engine.solve import find_move
 from ..legality import check_move
 from ..render import move_json, render_move
 from .every import every_options, show_every
@@ -74,6 +73,8 @@ def hint(
 
     rummisolve hint --table "R3 R4 R5 | K7 R7 B7 J" --rack "R2 B5 O5 J" --next turn2.txt
     """
+    from ..engine.solve import find_move  # the engine and numpy: only here, not for check
+
     board_path, board = read_position(board_path, options, rule_overrides(options))
     if every or limit is not None or criteria != "best":
         show_every(board, board_path, as_json, objective, backend, time_limit, limit, criteria)

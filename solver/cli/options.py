@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 
 import click
 
-from ..engine.backends import BACKENDS
 from ..errors import BoardError, RummisolveError
 from ..move import Objective
 from ..rules import (
@@ -127,9 +126,27 @@ objective_option = click.option(
 )
 
 
+class BackendChoice(click.Choice[str]):
+    """The backends by name, looked up when an option is read or its help shown: the
+    engine (and numpy) load only for a command that uses them (issue 14)."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from ..engine.backends import BACKENDS
+
+        return tuple(sorted(BACKENDS))
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click sets its choices when made: these are read from the engine instead."""
+
+
 backend_option = click.option(
     "--backend",
-    type=click.Choice(sorted(BACKENDS)),
+    type=BackendChoice(),
     help="The solver: our branch-and-bound on CLP (the default: fastest) or HiGHS LPs in"
     " this process, or CBC or HiGHS through PuLP. Unnamed, clp, or highs where CLP's"
     " library cannot load.",

@@ -60,7 +60,12 @@ def catalogue_for(rules: Rules) -> Catalogue:
 def makeable(in_play: Ints, jokers: int) -> npt.NDArray[np.bool_]:
     """Which sets the tiles in play can make, jokers filling the places of tiles with no
     copy in play: `in_play` holds each set's copies in play, a row a set (padding never 0)."""
-    makeable: npt.NDArray[np.bool_] = (in_play == 0).sum(axis=1) <= jokers
+    # Column by column, as bytes: twice as fast as numpy's sum along rows this narrow.
+    absent = (in_play == 0).view(np.int8)
+    missing = absent[:, 0].copy()
+    for place in range(1, absent.shape[1]):
+        missing += absent[:, place]
+    makeable: npt.NDArray[np.bool_] = missing <= jokers
     return makeable
 
 
@@ -94,7 +99,7 @@ def fold_absent(
     position = np.full(len(usable), -1)
     position[chosen] = np.arange(len(chosen))
     keep = ~is_absent & (position[column] >= 0)
-    with_jokers = np.flatnonzero(absent_count[chosen])
+    with_jokers = absent_count[chosen].nonzero()[0]
     owners = np.concatenate([position[column[keep]], with_jokers])
     in_order = np.argsort(owners, kind="stable")
     block = (

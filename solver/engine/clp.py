@@ -22,6 +22,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import glob
+import itertools
 import os
 import sys
 from typing import Any, NamedTuple
@@ -163,18 +164,24 @@ class ClpLp:
         self.columns = mip.columns
         self.model = lib.Clp_newModel()
         lib.Clp_setLogLevel(self.model, 0)
-        arrays = [
-            np.ascontiguousarray(mip.col_start, dtype=self.api.index_type),
-            np.ascontiguousarray(mip.col_index, dtype=np.int32),
-            np.ascontiguousarray(mip.col_value, dtype=np.float64),
-            np.ascontiguousarray(mip.lower, dtype=np.float64),
-            np.ascontiguousarray(mip.upper, dtype=np.float64),
-            # CLP minimises: the objective is negated, and so is its value read back.
-            np.ascontiguousarray(-mip.cost, dtype=np.float64),
-            np.minimum(np.maximum(mip.row_lower, -_LARGEST), _LARGEST),
-            np.minimum(np.maximum(mip.row_upper, -_LARGEST), _LARGEST),
-        ]
-        lib.Clp_loadProblem(self.model, mip.columns, mip.rows, *map(_address, arrays))
+        # Every array of doubles in one: one conversion and one address, the others at
+        # offsets from it (CLP copies each). CLP minimises: the objective is negated,
+        # and so is its value read back. Infinite bounds are clamped to finite doubles.
+        doubles = np.concatenate(
+            (mip.col_value, mip.lower, mip.upper, -mip.cost, mip.row_lower, mip.row_upper),
+            dtype=np.float64,
+        )
+        np.clip(doubles, -_LARGEST, _LARGEST, out=doubles)
+        at = _address(doubles)
+        elements, columns = len(mip.col_value), mip.columns
+        starts = [0, elements, columns, columns, columns, mip.rows]
+        addresses = [at + 8 * offset for offset in itertools.accumulate(starts)]
+        # Named, so that they live until CLP has copied them.
+        col_start = np.ascontiguousarray(mip.col_start, dtype=self.api.index_type)
+        col_index = np.ascontiguousarray(mip.col_index, dtype=np.int32)
+        lib.Clp_loadProblem(
+            self.model, columns, mip.rows, _address(col_start), _address(col_index), *addresses
+        )
 
     def bound(self, lower: Floats, upper: Floats) -> None:
         # CLP copies both arrays and keeps its basis: the next solve starts from it.

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from ..board import Board
 from ..move import Objective, TileRow
-from ..tiles import ALL_COLOURED, JOKER, Tile, tile_value
+from ..tiles import ALL_COLOURED, JOKER, Tile
 from .builder import INFINITY, Columns, Floats, Indices, Ints, Mip, Rows
 from .candidates import FOLD_FROM_JOKERS, Catalogue, catalogue_for, fold_absent, makeable
 from .joker_model import JokerPlan, plan_jokers
@@ -96,7 +96,9 @@ def _counts(rows: list[int]) -> tuple[Ints, int]:
 def _weights(board: Board, objective: Objective) -> tuple[float, float]:
     """Lexicographic weights of a tile played and of a point played: primary over
     secondary over sets kept (each worth 1); all whole numbers."""
-    rack_value = sum(tile_value(t, board.rules.joker_penalty) for t in board.rack)
+    # A joker's number is 0: the tiles' numbers, and the penalty for each joker.
+    rack = board.rack
+    rack_value = sum(t.number for t in rack) + board.rules.joker_penalty * rack.count(JOKER)
     sets = len(board.table) if board.opened else 0
     secondary_weight = float(sets + 1)
     first = rack_value if objective is Objective.TILES else len(board.rack)
@@ -170,7 +172,7 @@ class _Position:
             available=available,
             catalogue=catalogue,
             in_play=in_play,
-            usable=np.flatnonzero(is_usable),
+            usable=is_usable.nonzero()[0],
             piece_rows=piece_rows,
             in_sets=np.bincount(piece_rows, minlength=TILES) > 0,
         )
@@ -188,7 +190,14 @@ def build_model(
     joker_model.OutOfTime."""
     position = _Position.of(board)
     plan = None
-    if board.opened:
+    # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
+    # would say None too, after counting the tiles in play).
+    rules = board.rules
+    if (
+        board.opened
+        and (rules.by_replacement or rules.locked_joker_sets)
+        and any(JOKER in s for s in position.table_sets)
+    ):
         # The table's jokers under the rules as written: their instances and hosts, if any.
         available = position.available
         plan = plan_jokers(
@@ -223,8 +232,8 @@ class _Builder:
         if plan is not None and plan.hosts:
             # Rack tiles that only a host's place can take still need their played column.
             in_sets[[TILE_INDEX[t] for h in plan.hosts for t in h.shape]] = True
-        self.played = np.flatnonzero(in_sets & (position.rack[:TILES] > 0))
-        self.stand_ins = np.flatnonzero(in_sets) if position.jokers else np.zeros(0, np.int64)
+        self.played = (in_sets & (position.rack[:TILES] > 0)).nonzero()[0]
+        self.stand_ins = in_sets.nonzero()[0] if position.jokers else np.zeros(0, np.int64)
         self.rows = Rows()
         self.columns = Columns()
         table = np.append(position.table[:TILES], position.table_jokers)
@@ -274,7 +283,7 @@ class _Builder:
             usable, block = fold_absent(
                 position.catalogue, usable, position.piece_rows, available, upper
             )
-            absent = frozenset(ALL_COLOURED[i] for i in np.flatnonzero(available[:TILES] == 0))
+            absent = frozenset(ALL_COLOURED[i] for i in (available[:TILES] == 0).nonzero()[0])
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
             return usable, absent, self.columns.add_block(*block)
         block_range = self.columns.add_block(
@@ -418,7 +427,7 @@ def _read_hosts(jokers: JokerLayout, counts: list[int], arrangement: Arrangement
 def _read_candidates(layout: Layout, counts: Ints) -> Arrangement:
     """The arrangement the columns' whole-number values describe, group by group."""
     ranges = layout.columns
-    used = np.flatnonzero(counts)
+    used = counts.nonzero()[0]
     arrangement = Arrangement([], Counter(), Counter(), [])
     # Only the columns in use: a few dozen of a few hundred.
     for i, n in zip(used.tolist(), counts[used].tolist(), strict=True):

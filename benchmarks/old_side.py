@@ -1,0 +1,80 @@
+"""An older checkout's code, run beside this one's: issue 14's figures are ratios to it.
+
+An older package is imported from a folder holding only a link `rummisolve -> PATH`
+(PATH: that checkout's `solver/`), put first on PYTHONPATH: it wins over the editable
+install, which Python looks at later. It runs in a process of its own, which answers
+one JSON line for each JSON line asked, so that a benchmark can take both sides in turn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+
+@contextlib.contextmanager
+def environment(package: Path | None) -> Iterator[dict[str, str]]:
+    """The environment of a process importing `rummisolve` from `package` (None: this
+    checkout's, as installed)."""
+    env = dict(os.environ)
+    if package is None:
+        yield env
+        return
+    with tempfile.TemporaryDirectory(prefix="rummisolve-old-") as folder:
+        os.symlink(package.resolve(), Path(folder) / "rummisolve")
+        env["PYTHONPATH"] = folder
+        yield env
+
+
+class Worker:
+    """A process running `script --serve ...` under one side's code: a JSON line asked,
+    a JSON line answered."""
+
+    def __init__(self, name: str, package: Path | None, script: str, *words: str) -> None:
+        self.name = name
+        self._environment = environment(package)
+        env = self._environment.__enter__()
+        self.process = subprocess.Popen(
+            [sys.executable, script, "--serve", *words],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+
+    def ask(self, question: dict[str, Any]) -> dict[str, Any]:
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(json.dumps(question) + "\n")
+        stdin.flush()
+        answer = stdout.readline()
+        if not answer:
+            raise SystemExit(f"the {self.name} side stopped (its error is above)")
+        found: dict[str, Any] = json.loads(answer)
+        return found
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+        self._environment.__exit__(None, None, None)
+
+
+def serve(answer: Any) -> int:
+    """A worker's loop: `answer(question)` for each JSON line read, written as one. The
+    answers keep standard output to themselves: what solvers print there from C goes
+    to the null device."""
+    answers = os.fdopen(os.dup(1), "w")
+    with open(os.devnull, "wb") as null:
+        os.dup2(null.fileno(), 1)
+    for line in sys.stdin:
+        answers.write(json.dumps(answer(json.loads(line))) + "\n")
+        answers.flush()
+    return 0
