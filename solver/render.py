@@ -54,8 +54,12 @@ def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
 
 
 def _action_json(action: TableAction, rules: Rules) -> dict[str, Any]:
+    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
+        return _row(tiles, marked, rules, colour=False)
+
     return {
         "action": action.do.value,
+        "text": _say(action, row),
         "tiles": tiles_json(action.tiles),
         "set": tiles_json(action.before),
         "after": [tiles_json(row) for row in action.after],
