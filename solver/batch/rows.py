@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from ..board import Board, Expectation
 from ..engine.solve import find_move
 from ..errors import BoardError, Problem, RummisolveError, printable, unexpected
+from ..inputs import folder_problem, read_path
 from ..legality import check_move
 from ..move import Move, Objective, Status, no_move
 from ..render import move_json
 from ..rules import NO_OVERRIDES, Overrides
 from ..tiles import format_tiles
-from .inputs import folder_problem, read_path
 
 # The table format's columns after the file name (the file column fits the longest path).
 TABLE_COLUMNS = ("status", "tiles", "value", "ms")

@@ -33,7 +33,7 @@ from ..generate import Span
 from ..move import Objective
 from ..rules import Overrides, Rules
 from .generate import deal, size_options
-from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout
+from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout, write_row
 from .options import (
     backend_option,
     core_errors,
@@ -174,8 +174,7 @@ def batch(
                 with INTERRUPT.held():
                     try:
                         click.echo(clear_bar, nl=False, err=True)
-                        click.echo(result.row)
-                        sys.stdout.flush()
+                        write_row(result.row)
                     except BrokenPipeError:
                         # Ctrl-C stops a pipeline's reader too (`| tee log`): an interrupt.
                         if not INTERRUPT.came:

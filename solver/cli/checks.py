@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import click
 
-from ..batch.inputs import board_paths, folder_problem, read_path, read_standard_input
 from ..board import Board
 from ..errors import BoardError, printable
+from ..inputs import board_paths, folder_problem, read_path, read_standard_input
 from ..rules import Overrides
 from .options import ProblemsError, plural
 from .position import WAITING

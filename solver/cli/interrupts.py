@@ -90,6 +90,22 @@ class Interrupt:
 INTERRUPT = Interrupt()
 
 
+def write_row(row: str) -> None:
+    """A row and its newline, written whole even when a signal comes midway: Python's
+    buffered output drops what is left of a write that a signal cut short, when the
+    handler returns (as it does inside `Interrupt.held`), so the row goes to the file
+    descriptor here, part after part. Output with no descriptor (a test's) is echoed."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        click.echo(row)
+        return
+    sys.stdout.flush()
+    left = memoryview((row + "\n").encode(sys.stdout.encoding, sys.stdout.errors or "strict"))
+    while left:
+        left = left[os.write(descriptor, left) :]
+
+
 def flush_stdout() -> None:
     """Output that cannot be written (a full disk, /dev/full) is a message, not a traceback."""
     try:

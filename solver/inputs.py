@@ -7,9 +7,9 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from ..board import Board, decode_board, parse_board, read_board, read_bytes, split_stream
-from ..errors import BoardError, Problem
-from ..rules import Overrides
+from .board import Board, decode_board, parse_board, read_board, read_bytes, split_stream
+from .errors import BoardError, Problem
+from .rules import Overrides
 
 # Standard input may hold a stream of boards (`generate | batch -`), each at most a board's
 # size; past this, it is refused rather than read for ever (`batch - < /dev/zero`).
