@@ -22,6 +22,7 @@ COMMANDS = {
     "play": "play:play",
     "rules": "rules:rules_command",
     "score": "play:score",
+    "tournament": "tournament:tournament",
 }
 
 

@@ -1,0 +1,168 @@
+"""`search`: a player that looks ahead under imperfect information.
+
+At a decision that is not clear (it can lay tiles but not go out, and the pool is not
+empty) it weighs its candidate moves: lay the most tiles, lay them keeping the jokers,
+or hold everything and draw. For each of a number of samples of what it cannot see (the
+opponents' racks and the pool, drawn from the tiles it has not seen, each rack of the
+size it has) it plays the next round out with the exact solver: each opponent goes out
+if it can, else lays as it has been seen to lay (a player who lays after opening lays
+the most it can; one who has not, holds), then the player itself goes out if it can.
+A candidate is worth, on average over the same samples: the points won by going out,
+less the rack's value when an opponent goes out first. Ties hold: laying feeds the
+opponents (a hoarder beats greedy players three games in four).
+
+The budget is counted in samples, not read from a clock, so that the same seed plays
+the same games at a budget: `think` seconds buy `think * SAMPLES_PER_SECOND` samples a
+decision, and sampling stops early once one candidate leads by far. A decision never
+runs past the rulebook's two minutes a turn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .board import Board
+from .move import Move, Objective, TileRow
+from .strategies import without_jokers
+from .tiles import JOKER, Tile, sort_tiles, tile_value
+from .view import Finder, PlayerView, TurnAction
+
+DEFAULT_THINK = 0.1
+MAX_THINK = 120.0
+"""The rulebook's limit on a turn (two minutes)."""
+
+SAMPLES_PER_SECOND = 60
+"""Samples a second of `think` buys: a sample costs a solver call per player and
+candidate, about 15 ms for two candidates at four players on an idle machine."""
+
+import os
+LOSS_WEIGHT = float(os.environ.get("LW", "0"))
+MIN_SAMPLES = 3
+"""Samples before sampling may stop early: below this, a lead says little."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move the search weighs: what it lays (nothing: hold and draw)."""
+
+    label: str
+    move: Move
+
+
+@dataclass(frozen=True)
+class Search:
+    """Weighs laying against holding by sampling the hidden tiles (module docstring)."""
+
+    think: float = DEFAULT_THINK
+    name: str = "search"
+
+    @property
+    def samples(self) -> int:
+        return max(MIN_SAMPLES, math.ceil(min(self.think, MAX_THINK) * SAMPLES_PER_SECOND))
+
+    def choose(self, view: PlayerView, find: Finder) -> Move:
+        board = view.board
+        best = find(board, Objective.TILES)
+        if not best.is_move or not best.rack or view.pool == 0 or not board.opened:
+            return best  # nothing to weigh: draw, go out, the last tiles, the opening
+        candidates = [Candidate("lay", best), Candidate("hold", _hold(view, best))]
+        if JOKER in best.played:
+            kept = without_jokers(view, find, best)
+            candidates.append(Candidate("keep jokers", kept if kept.is_move else candidates[1].move))
+        return _weigh(view, find, candidates, self.samples)
+
+
+def _hold(view: PlayerView, best: Move) -> Move:
+    return dataclasses.replace(best, played=(), table=view.table, rack=view.rack, steps=())
+
+
+def _weigh(view: PlayerView, find: Finder, candidates: list[Candidate], samples: int) -> Move:
+    """The candidate with the best mean outcome over the same samples; holding on a tie.
+    Stops early when the leader's margin exceeds three standard errors of the difference."""
+    rng = random.Random(view.luck)
+    unseen = view.unseen()
+    layers = _layers(view)
+    totals = [0.0] * len(candidates)
+    squares = [0.0] * len(candidates)
+    deadline = time.monotonic() + MAX_THINK
+    taken = 0
+    for taken in range(1, samples + 1):
+        hidden = unseen[:]
+        rng.shuffle(hidden)
+        for i, candidate in enumerate(candidates):
+            worth = _play_round(view, find, candidate.move, hidden, layers)
+            totals[i] += worth
+            squares[i] += worth * worth
+        if taken >= MIN_SAMPLES and (_clear(totals, squares, taken) or time.monotonic() > deadline):
+            break
+    hold = next(i for i, c in enumerate(candidates) if c.label == "hold")
+    chosen = max(range(len(candidates)), key=lambda i: (totals[i], i == hold))
+    return candidates[chosen].move
+
+
+def _clear(totals: Sequence[float], squares: Sequence[float], n: int) -> bool:
+    """Whether the leader's lead over every other is past three standard errors (or no
+    sample has told the candidates apart at all)."""
+    means = [t / n for t in totals]
+    if max(means) == min(means) and all(s == 0 for s in squares):
+        return n >= 2 * MIN_SAMPLES
+    lead = max(range(len(means)), key=means.__getitem__)
+    for i, mean in enumerate(means):
+        if i == lead:
+            continue
+        spread = sum(
+            (squares[j] / n - means[j] ** 2) for j in (i, lead)
+        )
+        if means[lead] - mean <= 3 * math.sqrt(max(spread, 0.0) / n):
+            return False
+    return True
+
+
+def _layers(view: PlayerView) -> frozenset[str]:
+    """The opponents seen laying after their opening: they lay what they can."""
+    plays: dict[str, int] = {}
+    for seen in view.history:
+        if seen.action is TurnAction.PLAY:
+            plays[seen.player] = plays.get(seen.player, 0) + 1
+    return frozenset(name for name, count in plays.items() if count >= 2)
+
+
+def _play_round(
+    view: PlayerView, find: Finder, move: Move, hidden: Sequence[Tile], layers: frozenset[str]
+) -> float:
+    """One round from `move` on a sample of the hidden tiles: what the player wins by
+    going out, less its rack's value if an opponent goes out first, else nothing."""
+    rules = view.rules
+    pool = list(hidden)
+    racks: dict[str, list[Tile]] = {}
+    for name in view.opponents:
+        racks[name] = [pool.pop() for _ in range(view.racks[name])]
+    table = move.table
+    rack: list[Tile] = list(move.rack)
+    if not move.is_move and pool:
+        rack.append(pool.pop())
+
+    def value(tiles: Sequence[Tile]) -> int:
+        return sum(tile_value(t, rules.joker_penalty) for t in tiles)
+
+    for name in view.opponents:
+        answer = find(Board(table, _sorted(racks[name]), view.opened[name], rules), Objective.TILES)
+        if answer.is_move and not answer.rack:
+            return -1.0 - LOSS_WEIGHT * value(rack)
+        if answer.is_move and name in layers:
+            table, racks[name] = answer.table, list(answer.rack)
+        elif pool:
+            racks[name].append(pool.pop())
+    mine = find(Board(table, _sorted(rack), True, rules), Objective.TILES)
+    if mine.is_move and not mine.rack:
+        return 1.0
+    return 0.0
+
+
+def _sorted(tiles: Sequence[Tile]) -> TileRow:
+    return tuple(sort_tiles(tiles))
