@@ -101,6 +101,14 @@ def tournament_tasks(lineup: Lineup, games: int, seed: int) -> Iterator[GameTask
         yield GameTask(number, deal_seed, rotation, deal + 1)
 
 
+def match_tasks(seed: int, games: int | None) -> Iterator[GameTask]:
+    """A match's games, each its own deal, seeded as `play_match` seeds them (no end
+    without `games`: a match to a target stops when it is reached)."""
+    rng = random.Random(seed)
+    for number in itertools.count(1) if games is None else range(1, games + 1):
+        yield GameTask(number, rng.getrandbits(32), 0, number)
+
+
 def play_task(task: GameTask, work: Work) -> Played:
     """One game, in whichever process runs it."""
     turns: list[Turn] = []
