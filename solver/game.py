@@ -143,7 +143,7 @@ class GameRecord:
     decisions: Mapping[str, int] = field(default_factory=dict)
 
 
-class _Player:
+class SeatState:
     """One seat during a game: the rack, what the player has laid so far, and its lots."""
 
     def __init__(self, seat: Seat, rack: list[Tile], seed: int) -> None:
@@ -160,7 +160,7 @@ class _Player:
 
 
 def view_of(
-    players: Sequence[_Player],
+    players: Sequence[SeatState],
     at: int,
     table: tuple[TileRow, ...],
     pool: int,
@@ -201,7 +201,7 @@ def play_game(
     first = draw_for_start(pool, len(seats), rng)
     rng.shuffle(pool)
     order = [*seats[first:], *seats[:first]]
-    players = [_Player(s, [pool.pop() for _ in range(options.rack_size)], seed) for s in order]
+    players = [SeatState(s, [pool.pop() for _ in range(options.rack_size)], seed) for s in order]
     table: tuple[TileRow, ...] = ()
     history: list[Seen] = []
     solving = 0.0
@@ -280,7 +280,7 @@ def draw_for_start(pool: Sequence[Tile], players: int, rng: random.Random) -> in
     return contenders[0]
 
 
-def _in_seat_order(players: Sequence[_Player], seats: Sequence[Seat]) -> list[_Player]:
+def _in_seat_order(players: Sequence[SeatState], seats: Sequence[Seat]) -> list[SeatState]:
     by_name = {p.seat.name: p for p in players}
     return [by_name[s.name] for s in seats]
 

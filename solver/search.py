@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board
-from .move import Move, Objective, TileRow
+from .move import Move, Objective, TileRow, no_move
 from .strategies import without_jokers
 from .tiles import JOKER, Tile, sort_tiles, tile_value
 from .view import Finder, PlayerView, TurnAction
@@ -36,12 +36,13 @@ DEFAULT_THINK = 0.1
 MAX_THINK = 120.0
 """The rulebook's limit on a turn (two minutes)."""
 
-SAMPLES_PER_SECOND = 60
+SAMPLES_PER_SECOND = 40
 """Samples a second of `think` buys: a sample costs a solver call per player and
 candidate, about 15 ms for two candidates at four players on an idle machine."""
 
 import os
 LOSS_WEIGHT = float(os.environ.get("LW", "0"))
+OPEN_WEIGH = bool(int(os.environ.get("OW", "0")))
 MIN_SAMPLES = 3
 """Samples before sampling may stop early: below this, a lead says little."""
 
@@ -68,17 +69,13 @@ class Search:
     def choose(self, view: PlayerView, find: Finder) -> Move:
         board = view.board
         best = find(board, Objective.TILES)
-        if not best.is_move or not best.rack or view.pool == 0 or not board.opened:
+        if not best.is_move or not best.rack or view.pool == 0 or (not board.opened and not OPEN_WEIGH):
             return best  # nothing to weigh: draw, go out, the last tiles, the opening
-        candidates = [Candidate("lay", best), Candidate("hold", _hold(view, best))]
+        candidates = [Candidate("lay", best), Candidate("hold", no_move(board))]
         if JOKER in best.played:
             kept = without_jokers(view, find, best)
             candidates.append(Candidate("keep jokers", kept if kept.is_move else candidates[1].move))
         return _weigh(view, find, candidates, self.samples)
-
-
-def _hold(view: PlayerView, best: Move) -> Move:
-    return dataclasses.replace(best, played=(), table=view.table, rack=view.rack, steps=())
 
 
 def _weigh(view: PlayerView, find: Finder, candidates: list[Candidate], samples: int) -> Move:
@@ -158,7 +155,8 @@ def _play_round(
             table, racks[name] = answer.table, list(answer.rack)
         elif pool:
             racks[name].append(pool.pop())
-    mine = find(Board(table, _sorted(rack), True, rules), Objective.TILES)
+    opened = move.is_move or view.opened[view.player]
+    mine = find(Board(table, _sorted(rack), opened, rules), Objective.TILES)
     if mine.is_move and not mine.rack:
         return 1.0
     return 0.0

@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
+import os
+import sys
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 from .errors import RummisolveError
-from .move import Move, Objective
+from .move import Move, Objective, no_move
 from .tiles import JOKER, sort_tiles
 from .view import Finder, PlayerView, Strategy
 
@@ -71,7 +76,21 @@ class Hoarder:
         best = find(view.board, Objective.TILES)
         if not view.opened[view.player] or not best.rack or view.pool == 0:
             return best
-        return dataclasses.replace(best, played=(), table=view.table, rack=view.rack)
+        return no_move(view.board)
+
+
+def _module(name: str) -> ModuleType:
+    if name.endswith(".py"):
+        path = Path(name).resolve()
+        found = importlib.util.spec_from_file_location(f"rummisolve_plug_in_{path.stem}", path)
+        if found is None or found.loader is None or not path.is_file():
+            raise ImportError(f"no file {name}")
+        module = importlib.util.module_from_spec(found)
+        found.loader.exec_module(module)
+        return module
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    return importlib.import_module(name)
 
 
 BUILT_IN = ("greedy", "heavy", "cautious", "hoarder", "search")
@@ -100,10 +119,12 @@ def strategy_named(name: str, think: float | None = None) -> Strategy:
 
 
 def _plug_in(spec: str) -> Strategy:
-    module_name, _, class_name = spec.partition(":")
+    """`package.module:Class` (found as `python -m` finds it: from the current folder
+    too), or `path/to/file.py:Class`."""
+    module_name, _, class_name = spec.rpartition(":")
     try:
-        made = getattr(importlib.import_module(module_name), class_name)()
-    except ImportError as error:
+        made = getattr(_module(module_name), class_name)()
+    except (ImportError, OSError) as error:
         raise SetupError(f"strategy {spec!r}: cannot import {module_name!r} ({error})") from None
     except AttributeError:
         raise SetupError(f"strategy {spec!r}: {module_name!r} has no {class_name!r}") from None

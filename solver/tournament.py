@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine.backends import BACKENDS, DEFAULT_BACKEND
-from .game import GameOptions, GameRecord, Seat, Turn, play_game
+from .game import GameOptions, GameRecord, Seat, Turn, play_game, tile_set_for
+from .rules import Rules
 from .stats import mean_interval, wilson
 from .strategies import SetupError, strategy_named
 
@@ -324,3 +325,21 @@ def _positions(records: Sequence[GameRecord], names: Sequence[str]) -> tuple[Pos
         PositionReport(position, name, games[(position, name)], wins[(position, name)])
         for position, name in sorted(games, key=lambda k: (k[0], order[k[1]]))
     )
+
+
+def run_tournament(
+    strategies: Sequence[str],
+    players: int = 4,
+    games: int = 100,
+    seed: int = 1,
+    rules: Rules | None = None,
+    think: float | None = None,
+    jobs: int = 1,
+) -> TournamentReport:
+    """A whole tournament, for the library: `strategies` as `--strategies` takes them
+    (the last fills the seats left), on the box the rules give for this many players."""
+    lineup = Lineup.filled(strategies, players, think)
+    rules = rules if rules is not None else Rules(tile_set=tile_set_for(players))
+    work = Work(lineup, GameOptions(rules=rules))
+    played = run_games(tournament_tasks(lineup, games, seed), work, jobs)
+    return tournament_report([p.record for p in played])

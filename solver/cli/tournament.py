@@ -220,7 +220,7 @@ def tournament_table(
 ) -> str:
     """The report: per strategy, per pair, per position in the order of play."""
     counts: dict[str, int] = {}
-    for name in lineup.strategies:
+    for name in (s.strategy.name for s in lineup.seats()):
         counts[name] = counts.get(name, 0) + 1
     table = ", ".join(f"{n} x{c}" for n, c in counts.items())
     lines = [
