@@ -29,7 +29,6 @@ from typing import Any
 from common import finished, header, results_option, write_results
 
 from rummisolve.board import Board
-from rummisolve.engine.solve import find_move
 from rummisolve.game import GameOptions, Seat, play_game, tile_set_for
 from rummisolve.move import Move, Objective
 from rummisolve.rules import Rules
@@ -74,11 +73,14 @@ def speed(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]
         },
         "two_jobs_speed_up": {
             label: round(
-                by_label[(label, 2)]["games_per_second"] / by_label[(label, 1)]["games_per_second"], 2
+                by_label[(label, 2)]["games_per_second"] / by_label[(label, 1)]["games_per_second"],
+                2,
             )
             for label, _, _ in configs
         },
-        "calls_per_decision": {label: by_label[(label, 1)]["calls_per_decision"] for label, _, _ in configs},
+        "calls_per_decision": {
+            label: by_label[(label, 1)]["calls_per_decision"] for label, _, _ in configs
+        },
         "search_tables": shared,
     }
     return figures, rows
@@ -127,7 +129,9 @@ def goal(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]
     for baseline in args.baselines:
         lineup = Lineup.filled(["search", baseline], 4, args.think)
         started = time.perf_counter()
-        played = run_games(tournament_tasks(lineup, args.games, args.seed), Work(lineup, options), args.jobs)
+        played = run_games(
+            tournament_tasks(lineup, args.games, args.seed), Work(lineup, options), args.jobs
+        )
         report = tournament_report([p.record for p in played])
         seconds = time.perf_counter() - started
         by_name = {s.name: s for s in report.strategies}
@@ -135,10 +139,12 @@ def goal(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]
         row = {
             "baseline": baseline,
             "command": f"rummisolve tournament --players 4 --strategies search,{baseline}"
-            f" --games {args.games} --think {args.think} --jobs {args.jobs} --seed {args.seed} --json",
+            f" --games {args.games} --think {args.think} --jobs {args.jobs}"
+            f" --seed {args.seed} --json",
             "games": report.games,
             "seconds": round(seconds, 1),
-            "search": search.as_json() | {"calls_per_decision": round(search.calls_per_decision, 1)},
+            "search": search.as_json()
+            | {"calls_per_decision": round(search.calls_per_decision, 1)},
             baseline: other.as_json(),
             "win_share_above_a_quarter": search.win_share_ci[0] > 0.25,
             "mean_score_higher": search.mean_score > other.mean_score,

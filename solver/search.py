@@ -20,14 +20,17 @@ runs past the rulebook's two minutes a turn.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import random
+from collections import Counter
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board
 from .move import Move, Objective, TileRow, no_move
+from .sets import read_meld
 from .strategies import without_jokers
 from .tiles import JOKER, Tile, sort_tiles, tile_value
 from .view import Finder, PlayerView, TurnAction
@@ -41,6 +44,7 @@ SAMPLES_PER_SECOND = 40
 candidate, about 15 ms for two candidates at four players on an idle machine."""
 
 import os
+
 LOSS_WEIGHT = float(os.environ.get("LW", "0"))
 OPEN_WEIGH = bool(int(os.environ.get("OW", "0")))
 MIN_SAMPLES = 3
@@ -69,12 +73,16 @@ class Search:
     def choose(self, view: PlayerView, find: Finder) -> Move:
         board = view.board
         best = find(board, Objective.TILES)
-        if not best.is_move or not best.rack or view.pool == 0 or (not board.opened and not OPEN_WEIGH):
-            return best  # nothing to weigh: draw, go out, the last tiles, the opening
+        if not best.is_move or not best.rack or view.pool == 0:
+            return best  # nothing to weigh: draw, go out, the last tiles
+        if not board.opened:
+            return smallest_opening(view, find, best) if OPEN_WEIGH else best
         candidates = [Candidate("lay", best), Candidate("hold", no_move(board))]
         if JOKER in best.played:
             kept = without_jokers(view, find, best)
-            candidates.append(Candidate("keep jokers", kept if kept.is_move else candidates[1].move))
+            candidates.append(
+                Candidate("keep jokers", kept if kept.is_move else candidates[1].move)
+            )
         return _weigh(view, find, candidates, self.samples)
 
 
@@ -102,6 +110,39 @@ def _weigh(view: PlayerView, find: Finder, candidates: list[Candidate], samples:
     return candidates[chosen].move
 
 
+def smallest_opening(view: PlayerView, find: Finder, best: Move) -> Move:
+    """The initial meld of the fewest tiles (of the most points among those) that the
+    sets of the most-tiles or the most-points opening make: the rest stays hidden, and
+    feeds nobody."""
+    board = view.board
+    heavy = find(board, Objective.VALUE)
+    needed = view.rules.initial_meld
+    choice: tuple[int, int, tuple[TileRow, ...]] | None = None
+    for move in (best, heavy):
+        new = Counter(move.table)
+        new.subtract(Counter(board.table))
+        sets = [row for row in new.elements()]
+        for size in range(1, len(sets) + 1):
+            for chosen in itertools.combinations(sets, size):
+                worth = sum(_meld_value(row, view) for row in chosen)
+                tiles = sum(len(row) for row in chosen)
+                if worth >= needed and (choice is None or (tiles, -worth) < choice[:2]):
+                    choice = (tiles, -worth, chosen)
+    if choice is None or choice[0] >= len(best.played):
+        return best
+    laid = [t for row in choice[2] for t in row]
+    smaller = find(dataclasses.replace(board, rack=_sorted(laid)), Objective.TILES)
+    if not smaller.is_move:
+        return best
+    left = Counter(board.rack) - Counter(smaller.played)
+    return dataclasses.replace(smaller, rack=_sorted(list(left.elements())))
+
+
+def _meld_value(row: TileRow, view: PlayerView) -> int:
+    meld = read_meld(row, view.rules)
+    return meld.face_value if meld is not None else 0
+
+
 def _clear(totals: Sequence[float], squares: Sequence[float], n: int) -> bool:
     """Whether the leader's lead over every other is past three standard errors (or no
     sample has told the candidates apart at all)."""
@@ -112,9 +153,7 @@ def _clear(totals: Sequence[float], squares: Sequence[float], n: int) -> bool:
     for i, mean in enumerate(means):
         if i == lead:
             continue
-        spread = sum(
-            (squares[j] / n - means[j] ** 2) for j in (i, lead)
-        )
+        spread = sum((squares[j] / n - means[j] ** 2) for j in (i, lead))
         if means[lead] - mean <= 3 * math.sqrt(max(spread, 0.0) / n):
             return False
     return True

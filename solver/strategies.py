@@ -129,7 +129,9 @@ def _plug_in(spec: str) -> Strategy:
     except AttributeError:
         raise SetupError(f"strategy {spec!r}: {module_name!r} has no {class_name!r}") from None
     except TypeError as error:
-        raise SetupError(f"strategy {spec!r}: cannot make one with no arguments ({error})") from None
+        raise SetupError(
+            f"strategy {spec!r}: cannot make one with no arguments ({error})"
+        ) from None
     if not isinstance(made, Strategy):
         raise SetupError(f"strategy {spec!r} has no `name` and `choose(view, find)`")
     return made

@@ -15,7 +15,7 @@ import multiprocessing
 import random
 import signal
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +51,9 @@ class Lineup:
     def rotations(self) -> int:
         """The distinct rotations of the seats (`greedy` alone at four seats has one)."""
         n = len(self.strategies)
-        return next(r for r in range(1, n + 1) if n % r == 0 and self._rotated(r) == self.strategies)
+        return next(
+            r for r in range(1, n + 1) if n % r == 0 and self._rotated(r) == self.strategies
+        )
 
     def _rotated(self, by: int) -> tuple[str, ...]:
         return self.strategies[-by:] + self.strategies[:-by]
@@ -95,6 +97,7 @@ def tournament_tasks(lineup: Lineup, games: int, seed: int) -> Iterator[GameTask
     """`games` games: deal after deal from `seed`, each played once per rotation."""
     rng = random.Random(seed)
     rotations = lineup.rotations
+    deal_seed = 0
     for number in range(1, games + 1):
         deal, rotation = divmod(number - 1, rotations)
         if rotation == 0:
@@ -123,7 +126,9 @@ def play_task(task: GameTask, work: Work) -> Played:
     return Played(task, record, tuple(turns))
 
 
-def run_games(tasks: Iterable[GameTask], work: Work, jobs: int = 1) -> Iterator[Played]:
+def run_games(
+    tasks: Iterable[GameTask], work: Work, jobs: int = 1
+) -> Generator[Played, None, None]:
     """Every task's game in order, each as soon as it and those before it are done.
     With `jobs` > 1 they are played by worker processes, stopped when this iterator is
     closed (at its end, or Ctrl-C: the games under way are dropped)."""
@@ -135,12 +140,12 @@ def run_games(tasks: Iterable[GameTask], work: Work, jobs: int = 1) -> Iterator[
     try:
         pending: deque[Any] = deque()
         todo = iter(tasks)
-        for task in itertools.islice(todo, AHEAD_PER_JOB * jobs):
-            pending.append(pool.apply_async(play_task, (task, work)))
+        for first in itertools.islice(todo, AHEAD_PER_JOB * jobs):
+            pending.append(pool.apply_async(play_task, (first, work)))
         while pending:
             played = pending.popleft().get()
-            if (task := next(todo, None)) is not None:
-                pending.append(pool.apply_async(play_task, (task, work)))
+            if (following := next(todo, None)) is not None:
+                pending.append(pool.apply_async(play_task, (following, work)))
             yield played
     finally:
         pool.terminate()

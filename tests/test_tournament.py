@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -66,7 +71,9 @@ def test_a_player_who_cannot_see_a_difference_decides_alike() -> None:
     views = [view_of(players, 0, table, 40, (), Rules()) for players in states]
     assert views[0] == views[1]
     moves = [p[0].seat.strategy.choose(v, counted([])) for p, v in zip(states, views, strict=True)]
-    assert [(m.played, m.table, m.rack) for m in moves] == [(moves[0].played, moves[0].table, moves[0].rack)] * 2
+    assert [(m.played, m.table, m.rack) for m in moves] == [
+        (moves[0].played, moves[0].table, moves[0].rack)
+    ] * 2
 
 
 def test_a_view_holds_sizes_not_racks() -> None:
@@ -241,7 +248,15 @@ def test_tournament_json_shape(tmp_path: Path) -> None:
     data = json.loads(out)
     assert list(data)[:5] == ["games", "strategies", "pairs", "seed", "rules"]
     assert data["games"] == 4 and data["seed"] == 3
-    keys = ["games", "wins", "win_share", "win_share_ci", "mean_score", "mean_score_ci", "mean_rank"]
+    keys = [
+        "games",
+        "wins",
+        "win_share",
+        "win_share_ci",
+        "mean_score",
+        "mean_score_ci",
+        "mean_rank",
+    ]
     assert {name: list(s) for name, s in data["strategies"].items()} == {
         "hoarder": keys,
         "greedy": keys,
@@ -285,3 +300,28 @@ def test_the_readme_python_api_example_runs(capsys: pytest.CaptureFixture[str]) 
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("2 (")
     assert [line.split()[0] for line in printed[2:]] == ["hoarder", "greedy"]
+
+
+def test_an_interrupted_tournament_reports_the_games_finished() -> None:
+    """TERM (as Ctrl-C): the games finished are reported, the workers stopped, exit 143."""
+    args = ["tournament", "--players", "2", "--strategies", "hoarder,greedy", "--games", "200"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummisolve", *args, "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,  # what `readline` takes is all `communicate` does not
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        shown = process.stdout.readline() + process.stdout.readline()  # the header, a game
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    lines = (shown + out).decode().splitlines()
+    rows = lines[1 : lines.index("")]
+    assert process.returncode == 143, err
+    assert any(line.startswith(f"{len(rows)} games in ") for line in lines), "\n".join(lines)
+    assert err.decode().endswith(f"interrupted: {len(rows)} of 200 games played\n")

@@ -29,7 +29,6 @@ from ..rules import (
     PROFILES,
     Blocked,
     Method,
-    Rules,
 )
 from ..scoring import (
     Match,
@@ -37,14 +36,13 @@ from ..scoring import (
     read_score_sheet,
     score_game,
 )
+from ..tournament import Lineup, Played, Work, match_tasks, run_games
 from .options import (
     backend_option,
     core_errors,
     rule_options,
-    rule_overrides,
     time_limit_option,
 )
-from ..tournament import Lineup, Played, Work, match_tasks, run_games
 from .tables import (
     match_footer,
     match_header,

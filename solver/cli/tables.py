@@ -108,7 +108,8 @@ def match_header(seats: Sequence[Seat], seed: int) -> str:
     """The players, and the columns of the rows that follow as games finish."""
     names = "".join(f"{s.name:>6}" for s in seats)
     players = ", ".join(f"{s.name} {s.strategy.name}" for s in seats)
-    return f"seed {seed}: {len(seats)} players ({players})\n{'game':<6}{'winner':<8}{'end':<13}{'turns':>5}{names}"
+    columns = f"{'game':<6}{'winner':<8}{'end':<13}{'turns':>5}{names}"
+    return f"seed {seed}: {len(seats)} players ({players})\n{columns}"
 
 
 def match_row(game: GameRecord, seats: Sequence[Seat]) -> str:

@@ -73,7 +73,9 @@ def table_rules(players: int, options: dict[str, Any]) -> Rules:
 def usable_jobs(jobs: int, games: int | None) -> int:
     cpus = usable_cpus()
     if jobs > cpus:
-        click.echo(f"--jobs {jobs}: this process may use {plural(cpus, 'CPU')}; using {cpus}", err=True)
+        click.echo(
+            f"--jobs {jobs}: this process may use {plural(cpus, 'CPU')}; using {cpus}", err=True
+        )
         jobs = cpus
     return max(1, min(jobs, games or jobs))
 
@@ -91,7 +93,11 @@ def stream_games(
     hidden = not sys.stderr.isatty()
     clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
     with click.progressbar(
-        length=total or 0, label="playing", file=sys.stderr, hidden=hidden or not total, show_pos=True
+        length=total or 0,
+        label="playing",
+        file=sys.stderr,
+        hidden=hidden or not total,
+        show_pos=True,
     ) as bar:
         for played in games:
             with INTERRUPT.held():
@@ -141,7 +147,9 @@ def interrupted(done: int, total: int | None, report: Callable[[], None]) -> Non
     help=f"One per seat, comma-separated; the last fills the seats left ({', '.join(STRATEGIES)},"
     " or module:Class).",
 )
-@click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Games in all.")
+@click.option(
+    "--games", type=click.IntRange(1), default=100, show_default=True, help="Games in all."
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same games.")
 @think_option
 @jobs_option
@@ -228,7 +236,18 @@ def tournament_table(
         f"{plural(summary.games, 'game')} in {seconds:.1f} s ({plural(jobs, 'job')}), seed {seed}:"
         f" {table}, each deal played in {plural(lineup.rotations, 'seat rotation')}",
         *columns(
-            [["strategy", "games", "wins", "win share", "95% interval", "mean score", "95% interval", "mean rank"]]
+            [
+                [
+                    "strategy",
+                    "games",
+                    "wins",
+                    "win share",
+                    "95% interval",
+                    "mean score",
+                    "95% interval",
+                    "mean rank",
+                ]
+            ]
             + [
                 [
                     s.name,
