@@ -14,10 +14,14 @@ if TYPE_CHECKING:
     from .board import Board, Expectation, format_board, parse_board, read_board
     from .engine.solve import find_move
     from .errors import BoardError, Problem, RummisolveError, SolverError
+    from .game import GameOptions, GameRecord, Seat, play_game
     from .legality import check_move
-    from .move import Move, Objective, Status
+    from .move import Move, Objective, Status, no_move
     from .rules import Rules
+    from .strategies import strategy_named
     from .tiles import JOKER, Colour, Tile, format_tile, parse_tile
+    from .tournament import TournamentReport, run_tournament
+    from .view import Finder, PlayerView, Strategy
 
 __version__ = "0.1.0"
 
@@ -25,8 +29,12 @@ _MODULE_OF = {
     **dict.fromkeys(["Board", "Expectation", "format_board", "parse_board", "read_board"], "board"),
     **dict.fromkeys(["BoardError", "Problem", "RummisolveError", "SolverError"], "errors"),
     "check_move": "legality",
+    **dict.fromkeys(["GameOptions", "GameRecord", "Seat", "play_game"], "game"),
+    "strategy_named": "strategies",
+    **dict.fromkeys(["TournamentReport", "run_tournament"], "tournament"),
+    **dict.fromkeys(["Finder", "PlayerView", "Strategy"], "view"),
     "Rules": "rules",
-    **dict.fromkeys(["Move", "Objective", "Status"], "move"),
+    **dict.fromkeys(["Move", "Objective", "Status", "no_move"], "move"),
     "find_move": "engine.solve",
     **dict.fromkeys(["JOKER", "Colour", "Tile", "format_tile", "parse_tile"], "tiles"),
 }
@@ -37,22 +45,33 @@ __all__ = [
     "BoardError",
     "Colour",
     "Expectation",
+    "Finder",
+    "GameOptions",
+    "GameRecord",
     "Move",
     "Objective",
+    "PlayerView",
     "Problem",
     "Rules",
     "RummisolveError",
+    "Seat",
     "SolverError",
     "Status",
+    "Strategy",
     "Tile",
+    "TournamentReport",
     "__version__",
     "check_move",
     "find_move",
     "format_board",
     "format_tile",
+    "no_move",
     "parse_board",
     "parse_tile",
+    "play_game",
     "read_board",
+    "run_tournament",
+    "strategy_named",
 ]
 
 

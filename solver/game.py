@@ -7,14 +7,12 @@ the engine trusts nobody, and a refused move is a bug, raised as `IllegalMoveErr
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import random
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from .board import Board
 from .engine.solve import find_move
@@ -30,7 +28,18 @@ from .scoring import (
     Scoring,
     score_game,
 )
-from .tiles import JOKER, Tile, format_tile, sort_tiles, tile_value
+from .strategies import BUILT_IN, SetupError, strategy_named
+from .tiles import Tile, format_tile, sort_tiles, tile_value
+from .view import Finder, PlayerView, Seen, Strategy, TurnAction
+
+__all__ = [  # the view's and the strategies' names, for those who import games from here
+    "Finder",
+    "PlayerView",
+    "SetupError",
+    "Strategy",
+    "TurnAction",
+    "strategy_named",
+]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 RACK_SIZE = 14
@@ -40,75 +49,14 @@ class IllegalMoveError(RummisolveError):
     """A player proposed a move the rules refuse: a bug in the solver or a strategy."""
 
 
-class SetupError(RummisolveError):
-    """A game that cannot be set up: too few or too many players, an unknown strategy."""
-
-
 def tile_set_for(players: int) -> int:
     """The box the rules give for this many players (5-6 use the 160-tile set, 004)."""
     return 160 if players > 4 else 106
 
 
-# Strategies ----------------------------------------------------------------------------
+# Strategies: the names a game knows (strategies.py), kept here for the commands.
 
-Finder = Callable[[Board, Objective], Move]
-"""Asks the solver for the best move on a board, under an objective."""
-
-
-class Strategy(Protocol):
-    """How a player picks a move; None means draw (or pass, when the pool is empty)."""
-
-    @property
-    def name(self) -> str: ...
-
-    def choose(self, board: Board, pool: int, find: Finder) -> Move:
-        """The move to make; one that plays nothing means: draw (or pass)."""
-        ...
-
-
-@dataclass(frozen=True)
-class Greedy:
-    """The best move every turn: most tiles off the rack (or most points, `objective`)."""
-
-    name: str = "greedy"
-    objective: Objective = Objective.TILES
-
-    def choose(self, board: Board, pool: int, find: Finder) -> Move:
-        return find(board, self.objective)
-
-
-@dataclass(frozen=True)
-class Cautious:
-    """Holds back: keeps its jokers on the rack until they let it go out, or until the
-    pool is empty and holding them would only cost points. Otherwise plays like greedy
-    with the rest of the rack."""
-
-    name: str = "cautious"
-
-    def choose(self, board: Board, pool: int, find: Finder) -> Move:
-        best = find(board, Objective.TILES)
-        if not best.is_move or not best.rack or pool == 0 or JOKER not in best.played:
-            return best
-        without = Counter(board.rack)
-        del without[JOKER]
-        held = find(dataclasses.replace(board, rack=tuple(without.elements())), Objective.TILES)
-        if not held.is_move:
-            return held  # nothing without the jokers: keep them and draw
-        left = Counter(board.rack) - Counter(held.played)
-        return dataclasses.replace(held, rack=tuple(sort_tiles(left.elements())))
-
-
-STRATEGIES: dict[str, Strategy] = {
-    s.name: s for s in (Greedy(), Greedy("heavy", Objective.VALUE), Cautious())
-}
-
-
-def strategy_named(name: str) -> Strategy:
-    try:
-        return STRATEGIES[name.strip().lower()]
-    except KeyError:
-        known = ", ".join(STRATEGIES)
-        raise SetupError(f"unknown strategy {name!r} (known: {known})") from None
+STRATEGIES = BUILT_IN
 
 
 # Games ---------------------------------------------------------------------------------
@@ -119,13 +67,6 @@ class Ending(enum.Enum):
     """Someone emptied the rack."""
     BLOCKED = "blocked"
     """The pool ran out and a full round passed with nobody playing."""
-
-
-class TurnAction(enum.Enum):
-    PLAY = "play"
-    DRAW = "draw"
-    PASS = "pass"
-    """Nothing to play and the pool is empty."""
 
 
 @dataclass(frozen=True)
@@ -195,17 +136,51 @@ class GameRecord:
     solver_seconds: float
     """Time inside `find_move` (model and solve), of `seconds` for the whole game."""
     seconds: float
+    strategies: Mapping[str, str] = field(default_factory=dict)
+    """Each seat's strategy, by seat name."""
+    calls: Mapping[str, int] = field(default_factory=dict)
+    """Solver calls by seat, and decisions (turns) by seat: a strategy's calls per decision."""
+    decisions: Mapping[str, int] = field(default_factory=dict)
 
 
-class _Player:
-    """One seat during a game: the rack, and what the player has laid so far."""
+class SeatState:
+    """One seat during a game: the rack, what the player has laid so far, and its lots."""
 
-    def __init__(self, seat: Seat, rack: list[Tile]) -> None:
+    def __init__(self, seat: Seat, rack: list[Tile], seed: int) -> None:
         self.seat = seat
         self.rack = tuple(sort_tiles(rack))
         self.opened = False
         self.laid = 0
         self.plays = 0
+        self.calls = 0
+        self.decisions = 0
+        # A stream of its own, from the seed and the seat: nothing of the deal can be read
+        # from it.
+        self.luck = random.Random(f"luck {seed} {seat.name}")
+
+
+def view_of(
+    players: Sequence[SeatState],
+    at: int,
+    table: tuple[TileRow, ...],
+    pool: int,
+    history: tuple[Seen, ...],
+    rules: Rules,
+) -> PlayerView:
+    """What player `at` (in turn order) sees: its rack, and of the others only sizes."""
+    order = [*players[at:], *players[:at]]
+    return PlayerView(
+        player=order[0].seat.name,
+        rack=order[0].rack,
+        table=table,
+        rules=rules,
+        order=tuple(p.seat.name for p in order),
+        racks={p.seat.name: len(p.rack) for p in order},
+        opened={p.seat.name: p.opened for p in order},
+        pool=pool,
+        history=history,
+        luck=order[0].luck.getrandbits(32),
+    )
 
 
 def play_game(
@@ -215,7 +190,9 @@ def play_game(
     number: int = 1,
     on_turn: Callable[[Turn], None] | None = None,
 ) -> GameRecord:
-    """Play one game from a shuffle of `seed` to its end."""
+    """Play one game from a shuffle of `seed` to its end. The deal, the first player and
+    the pool depend on the seed alone: the same seed with the strategies in other seats
+    is the same deal (tournaments play each deal once per rotation of the seats)."""
     started = time.perf_counter()
     rules = options.rules
     rng = random.Random(seed)
@@ -224,21 +201,28 @@ def play_game(
     first = draw_for_start(pool, len(seats), rng)
     rng.shuffle(pool)
     order = [*seats[first:], *seats[:first]]
-    players = [_Player(seat, [pool.pop() for _ in range(options.rack_size)]) for seat in order]
+    players = [SeatState(s, [pool.pop() for _ in range(options.rack_size)], seed) for s in order]
     table: tuple[TileRow, ...] = ()
-    calls, solving = 0, 0.0
+    history: list[Seen] = []
+    solving = 0.0
+    player = players[0]
 
     def find(board: Board, objective: Objective) -> Move:
-        nonlocal calls, solving
+        nonlocal solving
         move = find_move(board, objective, options.backend, options.time_limit)
-        calls, solving = calls + 1, solving + move.seconds
+        player.calls += 1
+        solving += move.seconds
         return move
 
     idle, turns, out = 0, 0, None
-    for player in _rounds(players):
+    while True:
+        at = turns % len(players)
+        player = players[at]
         turns += 1
-        board = Board(table, player.rack, player.opened, rules)
-        move = player.seat.strategy.choose(board, len(pool), find)
+        view = view_of(players, at, table, len(pool), tuple(history), rules)
+        board = view.board
+        move = player.seat.strategy.choose(view, find)
+        player.decisions += 1
         if move.is_move:
             _referee(board, move, player.seat, turns)
             table = move.table
@@ -252,6 +236,7 @@ def play_game(
             action, played = TurnAction.DRAW, ()
         else:
             action, played, idle = TurnAction.PASS, (), idle + 1
+        history.append(Seen(player.seat.name, action, played))
         if on_turn is not None:
             racks = {p.seat.name: p.rack for p in _in_seat_order(players, seats)}
             on_turn(Turn(number, turns, player.seat.name, action, played, table, racks, len(pool)))
@@ -260,8 +245,9 @@ def play_game(
             break
         if idle == len(players):
             break
+    in_seats = _in_seat_order(players, seats)
     result = FinishedGame(
-        tuple(PlayerResult(p.seat.name, p.rack, p.laid) for p in _in_seat_order(players, seats)),
+        tuple(PlayerResult(p.seat.name, p.rack, p.laid) for p in in_seats),
         doubled=options.rules.double_out and out is not None and out.plays == 1,
     )
     return GameRecord(
@@ -272,9 +258,12 @@ def play_game(
         end=Ending.OUT if out is not None else Ending.BLOCKED,
         result=result,
         score=score_game(result, options.scoring),
-        solver_calls=calls,
+        solver_calls=sum(p.calls for p in players),
         solver_seconds=solving,
         seconds=time.perf_counter() - started,
+        strategies={s.name: s.strategy.name for s in seats},
+        calls={p.seat.name: p.calls for p in in_seats},
+        decisions={p.seat.name: p.decisions for p in in_seats},
     )
 
 
@@ -291,12 +280,7 @@ def draw_for_start(pool: Sequence[Tile], players: int, rng: random.Random) -> in
     return contenders[0]
 
 
-def _rounds(players: list[_Player]) -> Iterator[_Player]:
-    while True:
-        yield from players
-
-
-def _in_seat_order(players: list[_Player], seats: Sequence[Seat]) -> list[_Player]:
+def _in_seat_order(players: Sequence[SeatState], seats: Sequence[Seat]) -> list[SeatState]:
     by_name = {p.seat.name: p for p in players}
     return [by_name[s.name] for s in seats]
 

@@ -21,7 +21,6 @@ from rummisolve.game import (
     SetupError,
     Strategy,
     Turn,
-    TurnAction,
     draw_for_start,
     make_seats,
     play_game,
@@ -35,8 +34,25 @@ from rummisolve.move import Move, Objective, no_move
 from rummisolve.rules import Blocked, JokerRetrieval, Method, Rules
 from rummisolve.sets import read_meld
 from rummisolve.tiles import JOKER, Tile, parse_tile
+from rummisolve.view import Finder, PlayerView, TurnAction
 
 from .cli import run
+
+
+def view_alone(board: Board, pool: int) -> PlayerView:
+    """A view of one board, as the first of two players (the other holds 14 tiles)."""
+    return PlayerView(
+        player="P1",
+        rack=board.rack,
+        table=board.table,
+        rules=board.rules,
+        order=("P1", "P2"),
+        racks={"P1": len(board.rack), "P2": 14},
+        opened={"P1": board.opened, "P2": True},
+        pool=pool,
+        history=(),
+        luck=1,
+    )
 
 
 def options_for(players: int, **rules: object) -> GameOptions:
@@ -183,8 +199,8 @@ class Idle:
 
     name: str = "idle"
 
-    def choose(self, board: Board, pool: int, find: object) -> Move:
-        return no_move(board)
+    def choose(self, view: PlayerView, find: Finder) -> Move:
+        return no_move(view.board)
 
 
 def test_a_game_nobody_can_finish_ends_blocked() -> None:
@@ -208,9 +224,9 @@ class Cheat:
 
     name: str = "cheat"
 
-    def choose(self, board: Board, pool: int, find: object) -> Move:
-        move = STRATEGIES["greedy"].choose(board, pool, find)  # type: ignore[arg-type]
-        if not move.is_move or not board.table:
+    def choose(self, view: PlayerView, find: Finder) -> Move:
+        move = strategy_named("greedy").choose(view, find)
+        if not move.is_move or not view.table:
             return move
         return dataclasses.replace(move, table=move.table[1:])
 
@@ -232,15 +248,15 @@ def test_cautious_keeps_jokers_unless_going_out() -> None:
         calls.append(b)
         return find_move(b, objective)
 
-    move = strategy_named("cautious").choose(board, 10, find)
+    move = strategy_named("cautious").choose(view_alone(board, 10), find)
     assert move is not None
     assert move.played == (parse_tile("R6"),)
     assert Counter(move.rack) == Counter((JOKER, parse_tile("K9")))
     assert JOKER not in calls[-1].rack
-    greedy = strategy_named("greedy").choose(board, 10, find)
+    greedy = strategy_named("greedy").choose(view_alone(board, 10), find)
     assert greedy is not None and JOKER in greedy.played
     # With the pool empty, holding the joker only costs points: it is played.
-    empty_pool = strategy_named("cautious").choose(board, 0, find)
+    empty_pool = strategy_named("cautious").choose(view_alone(board, 0), find)
     assert empty_pool is not None and JOKER in empty_pool.played
 
 
@@ -419,7 +435,7 @@ def test_play_usage_errors(args: list[str], message: str) -> None:
 
 
 def test_strategy_names_are_known() -> None:
-    assert set(STRATEGIES) == {"greedy", "heavy", "cautious"}
+    assert set(STRATEGIES) == {"greedy", "heavy", "cautious", "hoarder", "search"}
     strategy: Strategy = strategy_named(" Cautious ")
     assert strategy.name == "cautious"
 

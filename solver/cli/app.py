@@ -24,6 +24,7 @@ COMMANDS = {
     "rules": "rules:rules_command",
     "score": "play:score",
     "serve": "serve:serve",
+    "tournament": "tournament:tournament",
 }
 
 

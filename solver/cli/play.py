@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +17,11 @@ from ..game import (
     MIN_PLAYERS,
     STRATEGIES,
     GameOptions,
+    GameRecord,
     MatchRecord,
     SetupError,
-    Strategy,
-    Turn,
-    make_seats,
-    play_match,
     strategy_named,
     strategy_stats,
-    tile_set_for,
 )
 from ..rules import (
     MAX_JOKER_PENALTY,
@@ -32,32 +29,46 @@ from ..rules import (
     PROFILES,
     Blocked,
     Method,
-    Rules,
 )
 from ..scoring import (
+    Match,
     Scoring,
     read_score_sheet,
     score_game,
 )
+from ..tournament import Lineup, Played, Work, match_tasks, run_games
 from .options import (
     backend_option,
     core_errors,
     rule_options,
-    rule_overrides,
     time_limit_option,
 )
 from .tables import (
-    match_table,
+    match_footer,
+    match_header,
+    match_row,
     score_table,
+)
+from .tournament import (
+    interrupted,
+    jobs_option,
+    log_option,
+    stream_games,
+    table_rules,
+    think_option,
+    usable_jobs,
 )
 
 
-def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[Strategy, ...]:
-    """`greedy,cautious`: one strategy per seat, in seat order."""
+def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    """`greedy,cautious`: one strategy per seat, in seat order (checked here)."""
+    names = tuple(n.strip() for n in value.split(","))
     try:
-        return tuple(strategy_named(name) for name in value.split(","))
+        for name in dict.fromkeys(names):
+            strategy_named(name)
     except SetupError as error:
         raise click.BadParameter(str(error)) from None
+    return names
 
 
 @click.command()
@@ -85,19 +96,17 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
     default="greedy",
     show_default=True,
     callback=strategy_list,
-    help=f"One per seat, comma-separated, repeated if fewer: {', '.join(STRATEGIES)}.",
+    help=f"One per seat, comma-separated, repeated if fewer: {', '.join(STRATEGIES)}, or"
+    " module:Class.",
 )
 # Before --double-out was a rule option, play took --doubled for it: kept, not shown.
 @click.option("--doubled", is_flag=True, hidden=True)
+@think_option
+@jobs_option
 @backend_option
 @time_limit_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: games and totals.")
-@click.option(
-    "--log",
-    "log_path",
-    type=click.Path(path_type=Path),
-    help="Write one JSON line per turn: the state after it.",
-)
+@log_option
 @rule_options
 @core_errors
 def play(
@@ -105,39 +114,64 @@ def play(
     games: int | None,
     target: int | None,
     seed: int,
-    strategies: tuple[Strategy, ...],
+    strategies: tuple[str, ...],
     doubled: bool,
+    think: float | None,
+    jobs: int,
     backend: str,
     time_limit: float | None,
     as_json: bool,
     log_path: Path | None,
     **options: Any,
 ) -> None:
-    """Simulate games between solver-driven players, and score them."""
+    """Simulate games between solver-driven players, and score them.
+
+    Example: rummisolve play --players 4 --games 4 --strategy hoarder,greedy
+    """
     if len(strategies) > players:
         raise click.BadParameter(
             f"{len(strategies)} strategies for {players} players", param_hint="'--strategy'"
         )
+    if doubled:
+        options["double_out"] = True
+    rules = table_rules(players, options)
+    lineup = Lineup(tuple(strategies[i % len(strategies)] for i in range(players)), think)
+    game_options = GameOptions(rules=rules, backend=backend, time_limit=time_limit)
+    work = Work(lineup, game_options, keep_turns=log_path is not None)
+    if games is None and target is None:
+        games = players
+    jobs = usable_jobs(jobs, games)
+    seats = lineup.seats()
+    records: list[GameRecord] = []
+
+    def report() -> None:
+        record = MatchRecord(seats, tuple(records))
+        if as_json:
+            click.echo(json.dumps(match_json(record, seed) | {"rules": rules.as_json()}))
+        elif records:
+            click.echo(match_footer(record))
+
     # Opened before the first game, so that a bad path fails at once.
     with contextlib.ExitStack() as stack:
         log_file = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
-        overrides = rule_overrides(options)
-        if doubled:
-            overrides = overrides.setting("double_out", True)
-        rules = overrides.apply(Rules())
-        if not overrides.sets("tile_set"):
-            rules = rules.replace(tile_set=tile_set_for(players))
-        game_options = GameOptions(rules=rules, backend=backend, time_limit=time_limit)
-
-        def log(turn: Turn) -> None:
-            if log_file is not None:
-                log_file.write(json.dumps(turn.as_json() | {"rules": rules.as_json()}) + "\n")
-
-        record = play_match(make_seats(strategies, players), game_options, seed, games, target, log)
-        if as_json:
-            click.echo(json.dumps(match_json(record, seed) | {"rules": rules.as_json()}))
-        else:
-            click.echo(match_table(record, seed))
+        if not as_json:
+            click.echo(match_header(seats, seed))
+        played = run_games(match_tasks(seed, games), work, jobs)
+        stack.callback(played.close)
+        show: Callable[[Played], str | None] = (
+            (lambda _: None) if as_json else (lambda p: match_row(p.record, seats))
+        )
+        match = Match()
+        try:
+            for game in stream_games(played, games, show, log_file, rules):
+                records.append(game.record)
+                match = match.then(game.record.score)
+                if target is not None and max(match.totals.values()) >= target:
+                    break
+        except KeyboardInterrupt:
+            played.close()
+            interrupted(len(records), games, report)
+        report()
 
 
 def match_json(record: MatchRecord, seed: int) -> dict[str, Any]:

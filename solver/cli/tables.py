@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..batch import (
     Tally,
 )
 from ..bench import BackendResult, BenchReport
 from ..game import (
+    GameRecord,
     MatchRecord,
+    Seat,
     strategy_stats,
 )
 from ..scoring import (
@@ -100,24 +104,28 @@ def score_table(finished: FinishedGame, result: GameScore, scoring: Scoring) -> 
     return "\n".join(lines)
 
 
-def match_table(record: MatchRecord, seed: int) -> str:
-    """A row per game (winner, how it ended, each player's score), the totals, and a row
-    per strategy: its wins and mean score per game."""
-    names = [s.name for s in record.seats]
-    rows = [["game", "winner", "end", "turns", *names]]
-    for g in record.games:
-        end = f"{g.end.value}, doubled" if g.result.doubled else g.end.value
-        scores = [f"{g.score.scores[n]:+d}" for n in names]
-        rows.append([str(g.number), g.score.winner or "-", end, str(g.turns), *scores])
+def match_header(seats: Sequence[Seat], seed: int) -> str:
+    """The players, and the columns of the rows that follow as games finish."""
+    names = "".join(f"{s.name:>6}" for s in seats)
+    players = ", ".join(f"{s.name} {s.strategy.name}" for s in seats)
+    columns = f"{'game':<6}{'winner':<8}{'end':<13}{'turns':>5}{names}"
+    return f"seed {seed}: {len(seats)} players ({players})\n{columns}"
+
+
+def match_row(game: GameRecord, seats: Sequence[Seat]) -> str:
+    """One game, in fixed widths: winner, how it ended, each player's score."""
+    end = f"{game.end.value}, doubled" if game.result.doubled else game.end.value
+    scores = "".join(f"{game.score.scores[s.name]:>+6d}" for s in seats)
+    return f"{game.number:<6}{game.score.winner or '-':<8}{end:<13}{game.turns:>5}{scores}"
+
+
+def match_footer(record: MatchRecord) -> str:
+    """The totals, and a row per strategy: its wins and mean score per game."""
     totals = record.match.totals
     leaders = " ".join(record.match.leaders)
-    rows.append(["total", leaders, "", "", *(f"{totals[n]:+d}" for n in names)])
-    strategies = [s.strategy.name for s in record.seats]
+    scores = "".join(f"{totals[s.name]:>+6d}" for s in record.seats)
     lines = [
-        f"seed {seed}: {len(names)} players ("
-        + ", ".join(f"{n} {s}" for n, s in zip(names, strategies, strict=True))
-        + ")",
-        *columns(rows, right_from=3),
+        f"{'total':<6}{leaders:<8}{'':<13}{'':>5}{scores}",
         "",
         *columns(
             [["strategy", "seats", "wins", "mean score"]]

@@ -1,0 +1,315 @@
+"""`rummisolve tournament`: strategies against each other over many games, on duplicate
+deals, with confidence intervals; and the streaming of finished games that `play` shares."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from ..batch.pool import usable_cpus
+from ..game import MAX_PLAYERS, MIN_PLAYERS, STRATEGIES, GameOptions, GameRecord, tile_set_for
+from ..rules import Rules
+from ..search import MAX_THINK
+from ..strategies import SetupError
+from ..tournament import (
+    Lineup,
+    Played,
+    TournamentReport,
+    Work,
+    run_games,
+    tournament_report,
+    tournament_tasks,
+)
+from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout, write_row
+from .options import backend_option, core_errors, plural, rule_options, rule_overrides
+from .tables import columns
+
+
+def lineup_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in value.split(","))
+    if not all(names):
+        raise click.BadParameter("an empty strategy name")
+    return names
+
+
+jobs_option = click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Worker processes playing games at once (at most the CPUs this process may use).",
+)
+think_option = click.option(
+    "--think",
+    type=click.FloatRange(0, MAX_THINK),
+    metavar="SECONDS",
+    help="The budget of `search` per decision  [default: 0.1; at most 120, the rulebook's"
+    " two minutes a turn]",
+)
+log_option = click.option(
+    "--log",
+    "log_path",
+    type=click.Path(path_type=Path),
+    help="Write one JSON line per turn: the state after it.",
+)
+
+
+def table_rules(players: int, options: dict[str, Any]) -> Rules:
+    """The rule options given, on the box the rules give for this many players."""
+    overrides = rule_overrides(options)
+    rules = overrides.apply(Rules())
+    if not overrides.sets("tile_set"):
+        rules = rules.replace(tile_set=tile_set_for(players))
+    return rules
+
+
+def usable_jobs(jobs: int, games: int | None) -> int:
+    cpus = usable_cpus()
+    if jobs > cpus:
+        click.echo(
+            f"--jobs {jobs}: this process may use {plural(cpus, 'CPU')}; using {cpus}", err=True
+        )
+        jobs = cpus
+    return max(1, min(jobs, games or jobs))
+
+
+def stream_games(
+    games: Iterable[Played],
+    total: int | None,
+    show: Callable[[Played], str | None],
+    log_file: IO[str] | None,
+    rules: Rules,
+) -> Iterator[Played]:
+    """Each finished game: its turns to the log, its row (`show`) to stdout, a progress
+    bar on a terminal's stderr; yielded once written. Ctrl-C stops at once while games
+    are played, and after the row while one is written (see batch)."""
+    hidden = not sys.stderr.isatty()
+    clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
+    with click.progressbar(
+        length=total or 0,
+        label="playing",
+        file=sys.stderr,
+        hidden=hidden or not total,
+        show_pos=True,
+    ) as bar:
+        for played in games:
+            with INTERRUPT.held():
+                try:
+                    if log_file is not None:
+                        for turn in played.turns:
+                            line = turn.as_json() | {"rules": rules.as_json()}
+                            log_file.write(json.dumps(line) + "\n")
+                    if (row := show(played)) is not None:
+                        click.echo(clear_bar, nl=False, err=True)
+                        write_row(row)
+                except BrokenPipeError:
+                    if not INTERRUPT.came:
+                        raise
+                    drop_stdout()
+                    raise KeyboardInterrupt from None
+                bar.update(1)
+            yield played
+
+
+def interrupted(done: int, total: int | None, report: Callable[[], None]) -> None:
+    """Ctrl-C: the report of the games finished, a line on stderr, exit 130."""
+    with INTERRUPT.ignored():
+        if sys.stderr.isatty():
+            click.echo("", err=True)  # off the progress bar's line
+        report()
+        of = f" of {total}" if total else ""
+        click.echo(f"interrupted: {done}{of} games played", err=True)
+    raise click.exceptions.Exit(INTERRUPTED)
+
+
+@click.command()
+@click.option(
+    "--players",
+    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+    default=4,
+    show_default=True,
+    help="5-6 play with the 160-tile set.",
+)
+@click.option(
+    "--strategies",
+    "names",
+    default="search,greedy",
+    show_default=True,
+    callback=lineup_option,
+    help=f"One per seat, comma-separated; the last fills the seats left ({', '.join(STRATEGIES)},"
+    " or module:Class).",
+)
+@click.option(
+    "--games", type=click.IntRange(1), default=100, show_default=True, help="Games in all."
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same games.")
+@think_option
+@jobs_option
+@backend_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the report.")
+@log_option
+@rule_options
+@core_errors
+def tournament(
+    players: int,
+    names: tuple[str, ...],
+    games: int,
+    seed: int,
+    think: float | None,
+    jobs: int,
+    backend: str | None,
+    as_json: bool,
+    log_path: Path | None,
+    **options: Any,
+) -> None:
+    """Play strategies against each other on duplicate deals: which is stronger, and how
+    sure we are (95% intervals).
+
+    Example: rummisolve tournament --players 4 --strategies search,greedy --games 40
+    """
+    try:
+        lineup = Lineup.filled(names, players, think)
+    except SetupError as error:
+        raise click.BadParameter(str(error), param_hint="'--strategies'") from None
+    rules = table_rules(players, options)
+    work = Work(lineup, GameOptions(rules=rules, backend=backend), keep_turns=log_path is not None)
+    jobs = usable_jobs(jobs, games)
+    records: list[GameRecord] = []
+    started = time.perf_counter()
+
+    def report() -> None:
+        summary = tournament_report(records)
+        seconds = time.perf_counter() - started
+        if as_json:
+            click.echo(json.dumps(tournament_json(summary, lineup, seed, rules, seconds)))
+        else:
+            click.echo(tournament_table(summary, lineup, seed, seconds, jobs))
+
+    with contextlib.ExitStack() as stack:
+        log_file = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
+        if not as_json:
+            click.echo(game_header(players))
+        show: Callable[[Played], str | None] = (lambda played: None) if as_json else game_row
+        played = run_games(tournament_tasks(lineup, games, seed), work, jobs)
+        stack.callback(played.close)
+        try:
+            for game in stream_games(played, games, show, log_file, rules):
+                records.append(game.record)
+        except KeyboardInterrupt:
+            played.close()
+            interrupted(len(records), games, report)
+        report()
+
+
+def game_header(players: int) -> str:
+    seats = "".join(f"{f'P{i + 1}':>7}" for i in range(players))
+    return f"{'game':>5} {'deal':>5}  {'winner':<20} {'end':<7} {'turns':>5}{seats}"
+
+
+def game_row(played: Played) -> str:
+    """A finished game on one line of fixed widths (rows come out as games finish)."""
+    g = played.record
+    winner = f"{g.score.winner} {g.strategies[g.score.winner]}" if g.score.winner else "-"
+    scores = "".join(f"{g.score.scores[p]:>+7d}" for p in g.strategies)
+    deal = played.task.deal
+    return f"{g.number:>5} {deal:>5}  {winner[:20]:<20} {g.end.value:<7} {g.turns:>5}{scores}"
+
+
+def tournament_table(
+    summary: TournamentReport, lineup: Lineup, seed: int, seconds: float, jobs: int
+) -> str:
+    """The report: per strategy, per pair, per position in the order of play."""
+    counts: dict[str, int] = {}
+    for name in (s.strategy.name for s in lineup.seats()):
+        counts[name] = counts.get(name, 0) + 1
+    table = ", ".join(f"{n} x{c}" for n, c in counts.items())
+    lines = [
+        "",
+        f"{plural(summary.games, 'game')} in {seconds:.1f} s ({plural(jobs, 'job')}), seed {seed}:"
+        f" {table}, each deal played in {plural(lineup.rotations, 'seat rotation')}",
+        *columns(
+            [
+                [
+                    "strategy",
+                    "games",
+                    "wins",
+                    "win share",
+                    "95% interval",
+                    "mean score",
+                    "95% interval",
+                    "mean rank",
+                ]
+            ]
+            + [
+                [
+                    s.name,
+                    str(s.games),
+                    str(s.wins),
+                    f"{s.win_share:.3f}",
+                    f"{s.win_share_ci[0]:.3f}-{s.win_share_ci[1]:.3f}",
+                    f"{s.mean_score:+.1f}",
+                    f"{s.mean_score_ci[0]:+.1f} to {s.mean_score_ci[1]:+.1f}",
+                    f"{s.mean_rank:.2f}",
+                ]
+                for s in summary.strategies
+            ],
+            right_from=1,
+        ),
+    ]
+    if summary.pairs:
+        lines += [
+            "",
+            *columns(
+                [["pair", "ahead", "behind", "ties", "ahead share", "95% interval"]]
+                + [
+                    [
+                        f"{p.first} vs {p.second}",
+                        str(p.ahead),
+                        str(p.behind),
+                        str(p.ties),
+                        f"{p.share:.3f}",
+                        f"{p.share_ci[0]:.3f}-{p.share_ci[1]:.3f}",
+                    ]
+                    for p in summary.pairs
+                ],
+                right_from=1,
+            ),
+        ]
+    lines += [
+        "",
+        *columns(
+            [["position", "strategy", "games", "wins", "win share"]]
+            + [
+                [str(p.position), p.strategy, str(p.games), str(p.wins), f"{p.win_share:.3f}"]
+                for p in summary.positions
+            ],
+            right_from=2,
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def tournament_json(
+    summary: TournamentReport, lineup: Lineup, seed: int, rules: Rules, seconds: float
+) -> dict[str, Any]:
+    """docs/format.md's shape: the issue's keys, then the lineup and per position."""
+    return {
+        "games": summary.games,
+        "strategies": {s.name: s.as_json() for s in summary.strategies},
+        "pairs": [p.as_json() for p in summary.pairs],
+        "seed": seed,
+        "rules": rules.as_json(),
+        "players": list(lineup.strategies),
+        "rotations": lineup.rotations,
+        "think": lineup.think,
+        "positions": [p.as_json() for p in summary.positions],
+        "calls_per_decision": {s.name: round(s.calls_per_decision, 2) for s in summary.strategies},
+        "seconds": round(seconds, 3),
+    }

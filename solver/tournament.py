@@ -1,0 +1,350 @@
+"""Tournaments: strategies against each other over many games, and how sure we are.
+
+Each deal (a game's seed: the shuffle, the first player, the pool) is played once per
+rotation of the seats, so that every strategy meets the same tiles from every seat and
+the luck of the deal cancels. Games run in this process or in worker processes
+(`jobs`), come back in order as they finish, and each passed the referee (the legality
+checker, in `play_game`). Everything a report says comes from the finished games
+alone: a tournament cut short reports the games it finished.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import random
+import signal
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .engine.backends import BACKENDS, DEFAULT_BACKEND
+from .game import GameOptions, GameRecord, Seat, Turn, play_game, tile_set_for
+from .rules import Rules
+from .stats import mean_interval, wilson
+from .strategies import SetupError, strategy_named
+
+# Games out at once, per worker: enough that none waits, few enough that Ctrl-C loses little.
+AHEAD_PER_JOB = 2
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """The strategies of a table, one per seat (by name or `module:Class`), and the
+    budget `search` thinks with."""
+
+    strategies: tuple[str, ...]
+    think: float | None = None
+
+    @classmethod
+    def filled(cls, names: Sequence[str], players: int, think: float | None = None) -> Lineup:
+        """One per seat; when fewer are named, the last fills the seats left."""
+        names = [n.strip() for n in names]
+        if len(names) > players:
+            raise SetupError(f"{len(names)} strategies for {players} players")
+        for name in dict.fromkeys(names):
+            strategy_named(name, think)  # an unknown name fails here, before any game
+        return cls(tuple([*names, *[names[-1]] * (players - len(names))]), think)
+
+    @property
+    def rotations(self) -> int:
+        """The distinct rotations of the seats (`greedy` alone at four seats has one)."""
+        n = len(self.strategies)
+        return next(
+            r for r in range(1, n + 1) if n % r == 0 and self._rotated(r) == self.strategies
+        )
+
+    def _rotated(self, by: int) -> tuple[str, ...]:
+        return self.strategies[-by:] + self.strategies[:-by]
+
+    def seats(self, rotation: int = 0) -> tuple[Seat, ...]:
+        """Seats P1..PN, the lineup moved `rotation` seats on."""
+        names = self._rotated(rotation) if rotation else self.strategies
+        made = {n: strategy_named(n, self.think) for n in dict.fromkeys(names)}
+        return tuple(Seat(f"P{i + 1}", made[n]) for i, n in enumerate(names))
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of a tournament or match: its number, its deal's seed, the rotation."""
+
+    number: int
+    seed: int
+    rotation: int = 0
+    deal: int = 0
+
+
+@dataclass(frozen=True)
+class Work:
+    """What every game of a run shares: the lineup, the options, whether turns are kept."""
+
+    lineup: Lineup
+    options: GameOptions
+    keep_turns: bool = False
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game, and its turns when a log wants them."""
+
+    task: GameTask
+    record: GameRecord
+    turns: tuple[Turn, ...]
+
+
+def tournament_tasks(lineup: Lineup, games: int, seed: int) -> Iterator[GameTask]:
+    """`games` games: deal after deal from `seed`, each played once per rotation."""
+    rng = random.Random(seed)
+    rotations = lineup.rotations
+    deal_seed = 0
+    for number in range(1, games + 1):
+        deal, rotation = divmod(number - 1, rotations)
+        if rotation == 0:
+            deal_seed = rng.getrandbits(32)  # 32 bits: JSON readers in any language keep it
+        yield GameTask(number, deal_seed, rotation, deal + 1)
+
+
+def match_tasks(seed: int, games: int | None) -> Iterator[GameTask]:
+    """A match's games, each its own deal, seeded as `play_match` seeds them (no end
+    without `games`: a match to a target stops when it is reached)."""
+    rng = random.Random(seed)
+    for number in itertools.count(1) if games is None else range(1, games + 1):
+        yield GameTask(number, rng.getrandbits(32), 0, number)
+
+
+def play_task(task: GameTask, work: Work) -> Played:
+    """One game, in whichever process runs it."""
+    turns: list[Turn] = []
+    record = play_game(
+        work.lineup.seats(task.rotation),
+        work.options,
+        task.seed,
+        task.number,
+        turns.append if work.keep_turns else None,
+    )
+    return Played(task, record, tuple(turns))
+
+
+def run_games(
+    tasks: Iterable[GameTask], work: Work, jobs: int = 1
+) -> Generator[Played, None, None]:
+    """Every task's game in order, each as soon as it and those before it are done.
+    With `jobs` > 1 they are played by worker processes, stopped when this iterator is
+    closed (at its end, or Ctrl-C: the games under way are dropped)."""
+    if jobs <= 1:
+        for task in tasks:
+            yield play_task(task, work)
+        return
+    pool = _context(work.options.backend).Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        pending: deque[Any] = deque()
+        todo = iter(tasks)
+        for first in itertools.islice(todo, AHEAD_PER_JOB * jobs):
+            pending.append(pool.apply_async(play_task, (first, work)))
+        while pending:
+            played = pending.popleft().get()
+            if (following := next(todo, None)) is not None:
+                pending.append(pool.apply_async(play_task, (following, work)))
+            yield played
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _context(backend: str | None) -> Any:
+    """The fork server, with the solver's modules loaded once (as the batch pool does:
+    workers forked from a process of one thread); spawning where there is none."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    name = backend or DEFAULT_BACKEND
+    modules = BACKENDS[name].modules if name in BACKENDS else ()
+    context.set_forkserver_preload(["rummisolve.batch.one_thread", __name__, *modules])
+    return context
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C is the parent's: it stops the workers and keeps what they finished."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# Reports ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrategyReport:
+    name: str
+    seats: int
+    games: int
+    wins: int
+    win_share: float
+    win_share_ci: tuple[float, float]
+    mean_score: float
+    mean_score_ci: tuple[float, float]
+    mean_rank: float
+    calls_per_decision: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_share": round(self.win_share, 4),
+            "win_share_ci": [round(x, 4) for x in self.win_share_ci],
+            "mean_score": round(self.mean_score, 2),
+            "mean_score_ci": [round(x, 2) for x in self.mean_score_ci],
+            "mean_rank": round(self.mean_rank, 3),
+        }
+
+
+@dataclass(frozen=True)
+class PairReport:
+    """Of two strategies at the same table, how often the first finished ahead of the
+    second (one comparison per pair of their seats a game; ties counted apart)."""
+
+    first: str
+    second: str
+    ahead: int
+    behind: int
+    ties: int
+
+    @property
+    def share(self) -> float:
+        decided = self.ahead + self.behind
+        return self.ahead / decided if decided else 0.5
+
+    @property
+    def share_ci(self) -> tuple[float, float]:
+        return wilson(self.ahead, self.ahead + self.behind)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "first": self.first,
+            "second": self.second,
+            "first_ahead": self.ahead,
+            "second_ahead": self.behind,
+            "ties": self.ties,
+            "first_share": round(self.share, 4),
+            "first_share_ci": [round(x, 4) for x in self.share_ci],
+        }
+
+
+@dataclass(frozen=True)
+class PositionReport:
+    """A strategy's results from one place in the order of play (1: it started)."""
+
+    position: int
+    strategy: str
+    games: int
+    wins: int
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "strategy": self.strategy,
+            "games": self.games,
+            "wins": self.wins,
+            "win_share": round(self.win_share, 4),
+            "win_share_ci": [round(x, 4) for x in wilson(self.wins, self.games)],
+        }
+
+
+@dataclass(frozen=True)
+class TournamentReport:
+    games: int
+    strategies: tuple[StrategyReport, ...]
+    pairs: tuple[PairReport, ...]
+    positions: tuple[PositionReport, ...]
+
+
+def tournament_report(records: Sequence[GameRecord]) -> TournamentReport:
+    """Per strategy, per pair of strategies and per position in the order of play, over
+    the games finished."""
+    names = list(dict.fromkeys(s for g in records for s in g.strategies.values()))
+    reports = []
+    for name in names:
+        scores: list[float] = []
+        ranks: list[int] = []
+        games = wins = calls = decisions = 0
+        seats = 0
+        for g in records:
+            mine = [p for p, s in g.strategies.items() if s == name]
+            if not mine:
+                continue
+            games += 1
+            seats = max(seats, len(mine))
+            wins += g.score.winner in mine
+            for p in mine:
+                scores.append(g.score.scores[p])
+                ranks.append(1 + sum(v > g.score.scores[p] for v in g.score.scores.values()))
+                calls += g.calls.get(p, 0)
+                decisions += g.decisions.get(p, 0)
+        mean, low, high = mean_interval(scores)
+        reports.append(
+            StrategyReport(
+                name,
+                seats,
+                games,
+                wins,
+                wins / games if games else 0.0,
+                wilson(wins, games),
+                mean,
+                (low, high),
+                sum(ranks) / len(ranks) if ranks else 0.0,
+                calls / decisions if decisions else 0.0,
+            )
+        )
+    pairs = [_pair(records, a, b) for a, b in itertools.combinations(names, 2)]
+    return TournamentReport(len(records), tuple(reports), tuple(pairs), _positions(records, names))
+
+
+def _pair(records: Sequence[GameRecord], first: str, second: str) -> PairReport:
+    ahead = behind = ties = 0
+    for g in records:
+        ours = [p for p, s in g.strategies.items() if s == first]
+        theirs = [p for p, s in g.strategies.items() if s == second]
+        for a, b in itertools.product(ours, theirs):
+            difference = g.score.scores[a] - g.score.scores[b]
+            ahead += difference > 0
+            behind += difference < 0
+            ties += difference == 0
+    return PairReport(first, second, ahead, behind, ties)
+
+
+def _positions(records: Sequence[GameRecord], names: Sequence[str]) -> tuple[PositionReport, ...]:
+    games: dict[tuple[int, str], int] = {}
+    wins: dict[tuple[int, str], int] = {}
+    for g in records:
+        seats = list(g.strategies)
+        start = seats.index(g.starter)
+        for at, seat in enumerate(seats):
+            key = ((at - start) % len(seats) + 1, g.strategies[seat])
+            games[key] = games.get(key, 0) + 1
+            wins[key] = wins.get(key, 0) + (g.score.winner == seat)
+    order = {n: i for i, n in enumerate(names)}
+    return tuple(
+        PositionReport(position, name, games[(position, name)], wins[(position, name)])
+        for position, name in sorted(games, key=lambda k: (k[0], order[k[1]]))
+    )
+
+
+def run_tournament(
+    strategies: Sequence[str],
+    players: int = 4,
+    games: int = 100,
+    seed: int = 1,
+    rules: Rules | None = None,
+    think: float | None = None,
+    jobs: int = 1,
+) -> TournamentReport:
+    """A whole tournament, for the library: `strategies` as `--strategies` takes them
+    (the last fills the seats left), on the box the rules give for this many players."""
+    lineup = Lineup.filled(strategies, players, think)
+    rules = rules if rules is not None else Rules(tile_set=tile_set_for(players))
+    work = Work(lineup, GameOptions(rules=rules))
+    played = run_games(tournament_tasks(lineup, games, seed), work, jobs)
+    return tournament_report([p.record for p in played])
