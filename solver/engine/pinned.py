@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -24,6 +24,8 @@ from .joker_model import Instance, JokerPlan, JokerSet
 from .lp import Solution
 from .model import Arrangement, Layout
 from .steps import laid_sets
+
+_K = TypeVar("_K")
 
 
 def _in_groups(plan: JokerPlan, instance: Instance) -> bool:
@@ -53,25 +55,53 @@ class _Need(NamedTuple):
     own: frozenset[Tile] = frozenset()
     nearest: int = 0
 
-    def on_the_way(self) -> range:
-        """Numbers where a run from the nearest tile to the joker's may be cut (run)."""
-        if self.nearest < self.role.number:
-            return range(self.nearest, self.role.number)
-        return range(self.role.number + 1, self.nearest + 1)
-
-    def met_by(self, piece: TileRow) -> bool:
-        group = _is_group(piece)
+    def met_by(self, index: _Index) -> list[int]:
+        """The catalogue's sets (by number) that meet the need."""
+        role = self.role
         if self.kind == "kind":
-            return self.role in piece and group == self.in_groups
+            return list(index.holding.get((role, self.in_groups), ()))
         if self.kind == "group":
-            return self.role in piece and group and not self.own.isdisjoint(piece)
-        if group or piece[0].colour != self.role.colour:
-            return False
-        if self.role in piece:
-            return any(t.number == self.nearest for t in piece)
-        # Cut between them: this piece ends (or, past the joker, starts) on the way.
-        end = piece[-1] if self.nearest < self.role.number else piece[0]
-        return end.number in self.on_the_way()
+            own = self.own
+            groups = index.holding.get((role, True), ())
+            return [n for n in groups if not own.isdisjoint(index.sets[n])]
+        near = Tile(role.colour, self.nearest)
+        met = [n for n in index.holding.get((role, False), ()) if near in index.sets[n]]
+        # Cut between them: a run ending (or, past the joker, starting) on the way.
+        if self.nearest < role.number:
+            way, ends = range(self.nearest, role.number), index.ending
+        else:
+            way, ends = range(role.number + 1, self.nearest + 1), index.starting
+        return met + [n for k in way for n in ends.get(Tile(role.colour, k), ())]
+
+
+class _Index(NamedTuple):
+    """The catalogue's sets by number, and, for each tile, the sets of each kind holding
+    it and the runs ending and starting at it."""
+
+    sets: tuple[TileRow, ...]
+    holding: dict[tuple[Tile, bool], tuple[int, ...]]
+    ending: dict[Tile, tuple[int, ...]]
+    starting: dict[Tile, tuple[int, ...]]
+
+
+@lru_cache(maxsize=8)
+def _index(catalogue: tuple[TileRow, ...]) -> _Index:
+    """Built once a catalogue: what the needs look up."""
+    holding: dict[tuple[Tile, bool], list[int]] = {}
+    ending: dict[Tile, list[int]] = {}
+    starting: dict[Tile, list[int]] = {}
+    for n, tiles in enumerate(catalogue):
+        group = _is_group(tiles)
+        for t in tiles:
+            holding.setdefault((t, group), []).append(n)
+        if not group:
+            ending.setdefault(tiles[-1], []).append(n)
+            starting.setdefault(tiles[0], []).append(n)
+
+    def frozen(lists: dict[_K, list[int]]) -> dict[_K, tuple[int, ...]]:
+        return {k: tuple(v) for k, v in lists.items()}
+
+    return _Index(catalogue, frozen(holding), frozen(ending), frozen(starting))
 
 
 def _needs(plan: JokerPlan, instance: Instance, wraparound: bool) -> list[_Need]:
@@ -106,28 +136,14 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
             entries.append((staying_at + i, rows.setdefault(need, len(rows)), -1.0))
     if not rows:
         return mip
-    holding = _holding(layout.catalogue)
-    column = {
-        number: layout.columns.pieces.start + k for k, number in enumerate(layout.piece_numbers)
-    }
+    index = _index(layout.catalogue)
+    first = layout.columns.pieces.start
+    column = {number: first + k for k, number in enumerate(layout.piece_numbers)}
     for need, row in rows.items():
-        tiles = [need.role]
-        if need.kind == "run":
-            tiles += [Tile(need.role.colour, n) for n in need.on_the_way()]
-        for number in sorted({n for t in tiles for n in holding.get(t, ()) if n in column}):
-            if need.met_by(layout.catalogue[number]):
+        for number in need.met_by(index):
+            if number in column:
                 entries.append((column[number], row, 1.0))
     return _with_rows(mip, entries, len(rows), 0.0, INFINITY)
-
-
-@lru_cache(maxsize=8)
-def _holding(catalogue: tuple[TileRow, ...]) -> dict[Tile, tuple[int, ...]]:
-    """The catalogue's sets holding each tile, by number."""
-    holding: dict[Tile, list[int]] = {}
-    for number, tiles in enumerate(catalogue):
-        for t in tiles:
-            holding.setdefault(t, []).append(number)
-    return {t: tuple(numbers) for t, numbers in holding.items()}
 
 
 def _with_rows(
@@ -179,6 +195,8 @@ def pin_jokers(
         role, group = instance.role, _in_groups(plan, instance)
         assert role is not None
         holding = [n for n, row in enumerate(rows) if role in row]
+        if not holding:  # never, by the tile rows; a refusal all the same, not a crash
+            return None
         # Best: a set of its kind with a tile of its own set; then one of its kind.
         kind = [n for n in holding if _is_group(_real(rows[n])) == group]
         with_own = [n for n in kind if own[instance.set_number].intersection(rows[n])]
