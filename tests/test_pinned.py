@@ -64,3 +64,13 @@ def test_a_groups_joker_is_pinned_in_a_group_with_its_set() -> None:
     assert pinned is not None
     move = find_move(board)
     assert (move.status, move.tiles_played, check_move(board, move)) == (Status.OPTIMAL, 2, [])
+
+
+def test_a_set_of_one_tile_and_jokers_may_hold_a_pinned_joker() -> None:
+    """J R8 J has one real tile: a group or a run. (Found by the thorough reference run:
+    telling the kind of such a set read a second real tile that is not there.)"""
+    board = parse_board(
+        "rules: locked-joker-sets tile-set=160\ntable:\nK8 J K10 J\nJ R8 J\nrack: B8 K8\n"
+    )
+    move = find_move(board)
+    assert check_move(board, move) == []

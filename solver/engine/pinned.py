@@ -198,7 +198,7 @@ def pin_jokers(
         if not holding:  # never, by the tile rows; a refusal all the same, not a crash
             return None
         # Best: a set of its kind with a tile of its own set; then one of its kind.
-        kind = [n for n in holding if _is_group(_real(rows[n])) == group]
+        kind = [n for n in holding if _may_be(rows[n], group)]
         with_own = [n for n in kind if own[instance.set_number].intersection(rows[n])]
         n = (with_own or kind or holding)[0]
         rows[n][rows[n].index(role)] = JOKER
@@ -213,6 +213,7 @@ def pin_jokers(
     return pinned, new_table, places
 
 
-def _real(row: list[Tile]) -> TileRow:
-    """The row's tiles that are not jokers (a set holds two at least)."""
-    return tuple(t for t in row if not t.is_joker)
+def _may_be(row: list[Tile], group: bool) -> bool:
+    """Whether the row may be a group (or a run): one real tile and jokers may be either."""
+    real = [t for t in row if not t.is_joker]
+    return len(real) < 2 or _is_group(tuple(real)) == group
