@@ -1,6 +1,7 @@
-"""find_move solves STRICT in stages (the replace reading, the rack-only restriction, the
-whole model with a cutoff): on joker-heavy positions its answers are the whole strict
-model's optimum. And the checker's readings of a set are joker_roles' own."""
+"""find_move solves STRICT in stages (the pinned relaxation, the replace reading, the
+rack-only restriction, the whole model with a cutoff): on joker-heavy positions its
+answers are the whole strict model's optimum. And the checker's readings of a set are
+joker_roles' own."""
 
 from __future__ import annotations
 

@@ -31,6 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import cached_property, lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
@@ -44,6 +45,20 @@ TileRow = tuple[Tile, ...]
 # A core reaches this many places past the places it must hold, on each side (more where
 # those span fewer than three places: a core needs three places at least; `_reach`).
 CORE_REACH = 2
+
+
+class JokerPart(Enum):
+    """How much of the joker part a model holds."""
+
+    # Every host: the rules as they are.
+    WHOLE = "whole"
+    # Freeing hosts only of rack tiles, freed and rack jokers: a restriction, far smaller,
+    # that proves the best move wherever it reaches a looser reading's bound.
+    RACK_ONLY = "rack-only"
+    # No host: a joker that stays stands for its tile in any set, its set's tiles or not
+    # (freed ones go anywhere). A relaxation nearly as small as jokers moving freely: its
+    # answer, where the checker passes it, is the best move.
+    PINNED = "pinned"
 
 
 class OutOfTime(Exception):
@@ -111,6 +126,8 @@ class JokerPlan:
     hosts: tuple[Host, ...]
     strict: bool
     locked: bool
+    # PINNED: a column per instance that stays, standing for its tile anywhere.
+    pinned: bool = False
 
 
 def plan_jokers(
@@ -119,17 +136,16 @@ def plan_jokers(
     available: Counter[Tile],
     rack: Counter[Tile],
     loose_jokers: int,
-    rack_only: bool = False,
+    part: JokerPart = JokerPart.WHOLE,
     deadline: float | None = None,
 ) -> JokerPlan | None:
     """The joker part of the model for this table, or None where the table's jokers move
     freely (no joker on the table, or free retrieval without locked sets).
 
     `available`: copies in play (table and rack); `loose_jokers`: jokers that could fill a
-    place of a core (the rack's and the table's); `rack_only`: freeing hosts are sets of
-    rack tiles, freed and rack jokers only (a restriction, far smaller, that proves the
-    best move wherever it reaches the looser readings' bound); past `deadline`
-    (perf_counter seconds) OutOfTime is raised.
+    place of a core (the rack's and the table's); `part`: how much of the joker part (all
+    of it, a restriction or a relaxation); past `deadline` (perf_counter seconds)
+    OutOfTime is raised.
     """
     by_role = rules.by_replacement
     if not (by_role or rules.locked_joker_sets) or not any(JOKER in s for s in table):
@@ -153,6 +169,10 @@ def plan_jokers(
                 instances.extend(Instance(js.number, r, role) for role in reading)
             else:
                 instances.append(Instance(js.number, r, None, len(reading)))
+    if part is JokerPart.PINNED:
+        assert by_role, "jokers stand for tiles only where they are freed by them"
+        pinned = (tuple(joker_sets), tuple(alone), tuple(instances), ())
+        return JokerPlan(*pinned, strict=False, locked=False, pinned=True)
     strict = rules.joker_retrieval is JokerRetrieval.STRICT
     # Freeing hosts only where a rack tile can free a joker.
     freeing = strict and any(i.role is not None and rack[i.role] > 0 for i in instances)
@@ -166,7 +186,7 @@ def plan_jokers(
             loose_jokers,
             freeing,
             by_role,
-            rack_only,
+            part is JokerPart.RACK_ONLY,
             deadline,
         )
     )

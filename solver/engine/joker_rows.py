@@ -10,20 +10,27 @@ from dataclasses import dataclass
 
 from ..tiles import JOKER, Tile
 from .builder import INFINITY, Columns, Ints, Rows
-from .joker_model import Host, JokerPlan, OutOfTime, TileRow
+from .joker_model import Host, Instance, JokerPlan, OutOfTime, TileRow
 from .tile_rows import JOKER_ROW, TILE_INDEX
 
 
 @dataclass(frozen=True)
 class JokerLayout:
     """Where the joker part's columns are: after the kept sets, the readings' (one per
-    joker set and reading), the freed instances', then each host's (its copy; if freeing,
-    its freed count and each free place's fills, in `fills` order)."""
+    joker set and reading), the freed instances', then (pinned) each instance's staying,
+    then each host's (its copy; if freeing, its freed count and each free place's fills,
+    in `fills` order)."""
 
     plan: JokerPlan
     readings: int
     freed: list[int]
     fills: list[list[tuple[Tile, str]]]
+
+    def staying(self, counts: Sequence[int]) -> list[Instance]:
+        """Pinned: the instances that stay, by the joker part's whole-number values."""
+        at = self.readings + len(self.freed)
+        mine = counts[at : at + len(self.plan.instances)]
+        return [i for i, n in zip(self.plan.instances, mine, strict=True) if n]
 
 
 class JokerRows:
@@ -175,6 +182,12 @@ class JokerRows:
             if self.freed_total is not None:
                 entries[self.freed_total] = -1.0
             columns.add(1, 0.0, entries)
+        if plan.pinned:
+            for i, inst in enumerate(plan.instances):
+                # Instance i stays: a joker on the table standing for its tile, anywhere.
+                role = inst.role
+                assert role is not None
+                columns.add(1, 0.0, {self.instance[i]: 1.0, JOKER_ROW: 1.0, TILE_INDEX[role]: -1.0})
         for n, host in enumerate(plan.hosts):
             # Thousands of hosts (STRICT) take tens of milliseconds: the deadline holds.
             if self.deadline is not None and time.perf_counter() > self.deadline:

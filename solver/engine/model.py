@@ -37,7 +37,7 @@ from ..move import Objective, TileRow
 from ..tiles import ALL_COLOURED, JOKER, Tile
 from .builder import INFINITY, Columns, Floats, Indices, Ints, Mip, Rows
 from .candidates import FOLD_FROM_JOKERS, Catalogue, catalogue_for, fold_absent, makeable
-from .joker_model import JokerPlan, plan_jokers
+from .joker_model import JokerPart, JokerPlan, plan_jokers
 from .joker_rows import JokerLayout, JokerRows
 from .tile_rows import JOKER_ROW, NO_TILE, NUMBERS, ROW_OF, TILE_INDEX, TILES
 
@@ -181,13 +181,12 @@ class _Position:
 def build_model(
     board: Board,
     objective: Objective,
-    rack_only_freeing: bool = False,
+    part: JokerPart = JokerPart.WHOLE,
     deadline: float | None = None,
 ) -> tuple[Mip, Layout]:
     """The integer program whose optimum is the best move on this board (docs/format.md,
-    "What best means"); `rack_only_freeing`: freed jokers go only into sets of rack tiles
-    and jokers, a restriction (joker_model.py); past `deadline` (perf_counter seconds),
-    joker_model.OutOfTime."""
+    "What best means"); `part`: the joker part whole, or a restriction or relaxation of it
+    (joker_model.py); past `deadline` (perf_counter seconds), joker_model.OutOfTime."""
     position = _Position.of(board)
     plan = None
     # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
@@ -206,7 +205,7 @@ def build_model(
             Counter({t: int(available[i]) for i, t in enumerate(ALL_COLOURED) if available[i]}),
             Counter(board.rack),
             position.jokers,
-            rack_only_freeing,
+            part,
             deadline,
         )
     return _Builder(board, objective, position, plan, deadline).build()

@@ -1,6 +1,7 @@
 """Finding the best move: build the model, solve it, and lay the answer out as sets and steps.
 
-Looser readings of the rules on jokers are solved first where they bound the stricter one."""
+Looser readings of the rules on jokers (and the pinned relaxation) are solved first where
+they bound the stricter one."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_
 from ..rules import JokerRetrieval, Rules
 from ..tiles import JOKER, tile_value
 from .backends import Backend, get_backend
-from .joker_model import OutOfTime
+from .joker_model import JokerPart, OutOfTime
 from .lp import Solution
 from .model import Arrangement, Layout, build_model, objective_value, read_solution
+from .pinned import pin_jokers, with_stay_rows
 from .steps import in_order_of, laid_sets, move_steps
 
 
@@ -29,11 +31,13 @@ def find_move(
 ) -> Move:
     """The best move on the board, proved best unless the time limit cut the search short.
 
-    Where the table's jokers follow the rules as written, a looser reading is solved first
-    (`_looser`): its optimum bounds the stricter one, so a looser move that the rules on
-    jokers pass is best under them too. Else (under STRICT) a smaller model, freed jokers
-    only in sets of rack tiles, proves the best move where it reaches the looser bound;
-    only past that is the whole stricter model built.
+    Where the table's jokers follow the rules as written, looser readings are solved first:
+    their optimum bounds the stricter one, so a looser move that the rules on jokers pass
+    is best under them too. Under STRICT the first is the pinned relaxation (pinned.py,
+    nearly as small as jokers moving freely, its staying jokers put back where they may
+    stay), then the replace reading (`_looser`). Else a smaller model, freed jokers only in
+    sets of rack tiles, proves the best move where it reaches the replace bound; only past
+    that is the whole stricter model built.
     """
     solver = get_backend(backend)
     backend = solver.name
@@ -45,13 +49,25 @@ def find_move(
             None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-3)
         )
 
-    bound = found = arrangement = aside = None
+    bound = found = arrangement = aside = pinned_found = None
     solution = Solution(None, proved=False)
     looser = _looser(board)
     try:
         if looser is not None and time_limit is not None:
             # A legal move under every reading, at hand before anything can outrun the limit.
             aside = _joker_sets_aside(board, goal, solver, left())
+        if looser is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
+            solution, layout = solve_model(board, goal, solver, left(), JokerPart.PINNED)
+            relaxed = _arrangement(layout, solution)
+            if relaxed is None and solution.proved:  # nothing to play even so
+                return no_move(board, True, time.perf_counter() - started, backend)
+            pinned = None if relaxed is None else pin_jokers(board, layout, solution, relaxed)
+            if pinned is not None and solution.proved:
+                move, table, where = pinned
+                laid = _laid_as(table, where, board.rules)
+                return _move(board, move, True, started, backend, laid)
+            if pinned is not None:  # legal, and at hand if time runs out
+                pinned_found = pinned[0]
         if looser is not None:
             solution, layout = solve_model(looser, goal, solver, left())
             loose = _arrangement(layout, solution)
@@ -69,7 +85,7 @@ def find_move(
                     bound = _score(board, loose, goal)
         cutoff = None
         if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
-            solution, layout = solve_model(board, goal, solver, left(), rack_only_freeing=True)
+            solution, layout = solve_model(board, goal, solver, left(), JokerPart.RACK_ONLY)
             found = _arrangement(layout, solution)
             if found is not None and solution.proved and _score(board, found, goal) == bound:
                 return _move(board, found, True, started, backend)
@@ -83,9 +99,9 @@ def find_move(
     except OutOfTime:
         solution = Solution(None, proved=False)
     if arrangement is None and not solution.proved and looser is not None:
-        # Out of time: the best legal move at hand, the rack-only one or, legal under every
-        # reading, one that leaves each set holding a joker as it lies.
-        at_hand = [a for a in (found, aside) if a is not None]
+        # Out of time: the best legal move at hand, the rack-only or pinned one or, legal
+        # under every reading, one that leaves each set holding a joker as it lies.
+        at_hand = [a for a in (found, pinned_found, aside) if a is not None]
         if at_hand:
             best = max(at_hand, key=lambda a: _score(board, a, goal))
             return _move(board, best, False, started, backend)
@@ -230,7 +246,7 @@ def solve_model(
     objective: Objective,
     solver: Backend,
     time_limit: float | None,
-    rack_only_freeing: bool = False,
+    part: JokerPart = JokerPart.WHOLE,
     cutoff: float | None = None,
 ) -> tuple[Solution, Layout]:
     """The model of the board and its solve: column values, and what they mean. The time
@@ -238,9 +254,11 @@ def solve_model(
     with a `cutoff` (an objective value reached already) only a better move is sought."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    mip, layout = build_model(board, objective, rack_only_freeing, deadline)
+    mip, layout = build_model(board, objective, part, deadline)
     if cutoff is not None:
         mip = dataclasses.replace(mip, cutoff=cutoff)
+    if part is JokerPart.PINNED:
+        mip = with_stay_rows(mip, layout, board.rules.wraparound)
     if time_limit is not None:
         time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
         # An LP cannot be interrupted: the search starts its last one an LP's time early,

@@ -1,0 +1,219 @@
+"""The pinned relaxation of the rules as written (joker_model.JokerPart.PINNED): a joker of
+the table that stays stands for its tile anywhere, but for a few rows of what it needs of
+the pieces (a group's joker in a group holding a tile of its set, a run's in a run
+reaching its set's nearest tile), and a freed one goes anywhere. Nearly as small as
+jokers moving freely, it bounds the rules as written: its answer, with each joker put
+back where it may stay, is the best move wherever the checker passes it (on about seven
+in ten large tables with four jokers)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from functools import lru_cache
+from typing import NamedTuple, TypeVar
+
+import numpy as np
+
+from ..board import Board
+from ..joker_rules import joker_places
+from ..move import TileRow
+from ..tiles import JOKER, Tile
+from .builder import INFINITY, Mip
+from .joker_model import Instance, JokerPlan, JokerSet
+from .lp import Solution
+from .model import Arrangement, Layout
+from .steps import laid_sets
+
+_K = TypeVar("_K")
+
+
+def _in_groups(plan: JokerPlan, instance: Instance) -> bool:
+    """Whether the joker's set, in the reading taken, is a group (all one number)."""
+    js = _joker_set(plan, instance)
+    numbers = {t.number for t in js.real} | {t.number for t in js.readings[instance.reading] if t}
+    return len(numbers) == 1
+
+
+def _joker_set(plan: JokerPlan, instance: Instance) -> JokerSet:
+    return next(js for js in plan.joker_sets if js.number == instance.set_number)
+
+
+def _is_group(tiles: TileRow) -> bool:
+    return tiles[0].number == tiles[1].number
+
+
+class _Need(NamedTuple):
+    """What a staying joker needs of the pieces: a piece of its set's kind holding its
+    tile ("kind"); a group holding its tile and one of its set's tiles ("group"); a run
+    holding its tile and its set's nearest tile, or cut between them ("run", only where
+    that tile lies on one side)."""
+
+    kind: str
+    role: Tile
+    in_groups: bool = False
+    own: frozenset[Tile] = frozenset()
+    nearest: int = 0
+
+    def met_by(self, index: _Index) -> list[int]:
+        """The catalogue's sets (by number) that meet the need."""
+        role = self.role
+        if self.kind == "kind":
+            return list(index.holding.get((role, self.in_groups), ()))
+        if self.kind == "group":
+            own = self.own
+            groups = index.holding.get((role, True), ())
+            return [n for n in groups if not own.isdisjoint(index.sets[n])]
+        near = Tile(role.colour, self.nearest)
+        met = [n for n in index.holding.get((role, False), ()) if near in index.sets[n]]
+        # Cut between them: a run ending (or, past the joker, starting) on the way.
+        if self.nearest < role.number:
+            way, ends = range(self.nearest, role.number), index.ending
+        else:
+            way, ends = range(role.number + 1, self.nearest + 1), index.starting
+        return met + [n for k in way for n in ends.get(Tile(role.colour, k), ())]
+
+
+class _Index(NamedTuple):
+    """The catalogue's sets by number, and, for each tile, the sets of each kind holding
+    it and the runs ending and starting at it."""
+
+    sets: tuple[TileRow, ...]
+    holding: dict[tuple[Tile, bool], tuple[int, ...]]
+    ending: dict[Tile, tuple[int, ...]]
+    starting: dict[Tile, tuple[int, ...]]
+
+
+@lru_cache(maxsize=8)
+def _index(catalogue: tuple[TileRow, ...]) -> _Index:
+    """Built once a catalogue: what the needs look up."""
+    holding: dict[tuple[Tile, bool], list[int]] = {}
+    ending: dict[Tile, list[int]] = {}
+    starting: dict[Tile, list[int]] = {}
+    for n, tiles in enumerate(catalogue):
+        group = _is_group(tiles)
+        for t in tiles:
+            holding.setdefault((t, group), []).append(n)
+        if not group:
+            ending.setdefault(tiles[-1], []).append(n)
+            starting.setdefault(tiles[0], []).append(n)
+
+    def frozen(lists: dict[_K, list[int]]) -> dict[_K, tuple[int, ...]]:
+        return {k: tuple(v) for k, v in lists.items()}
+
+    return _Index(catalogue, frozen(holding), frozen(ending), frozen(starting))
+
+
+def _needs(plan: JokerPlan, instance: Instance, wraparound: bool) -> list[_Need]:
+    role = instance.role
+    assert role is not None
+    group = _in_groups(plan, instance)
+    needs = [_Need("kind", role, group)]
+    real = _joker_set(plan, instance).real
+    if group:
+        needs.append(_Need("group", role, own=real))
+    elif not wraparound:
+        mine = [t.number for t in real if t.colour == role.colour]
+        below = [n for n in mine if n < role.number]
+        above = [n for n in mine if n > role.number]
+        if not (below and above):
+            needs.append(_Need("run", role, nearest=max(below) if below else min(above)))
+    return needs
+
+
+def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
+    """The pinned model with a row for each thing staying jokers need of the pieces
+    (`_Need`): no more of them than pieces that meet it. Each holds of any table where
+    the jokers stay with their sets, cut into pieces: a group is never cut, and a run that
+    holds a joker and its set's nearest tile holds what lies between."""
+    assert layout.jokers is not None
+    plan = layout.jokers.plan
+    staying_at = layout.columns.jokers.start + layout.jokers.readings + len(layout.jokers.freed)
+    rows: dict[_Need, int] = {}
+    entries: list[tuple[int, int, float]] = []  # column, row, value
+    for i, instance in enumerate(plan.instances):
+        for need in _needs(plan, instance, wraparound):
+            entries.append((staying_at + i, rows.setdefault(need, len(rows)), -1.0))
+    if not rows:
+        return mip
+    index = _index(layout.catalogue)
+    first = layout.columns.pieces.start
+    column = {number: first + k for k, number in enumerate(layout.piece_numbers)}
+    for need, row in rows.items():
+        for number in need.met_by(index):
+            if number in column:
+                entries.append((column[number], row, 1.0))
+    return _with_rows(mip, entries, len(rows), 0.0, INFINITY)
+
+
+def _with_rows(
+    mip: Mip, entries: list[tuple[int, int, float]], count: int, lower: float, upper: float
+) -> Mip:
+    """The model with `count` more rows (these bounds) and their entries (column, row
+    among the new ones, value), each column's after its own."""
+    columns = np.array([c for c, _, _ in entries], dtype=np.int64)
+    order = np.argsort(columns, kind="stable")
+    columns = columns[order]
+    new_rows = (mip.rows + np.array([r for _, r, _ in entries], dtype=np.int64))[order]
+    new_values = np.array([v for _, _, v in entries])[order]
+    old_lengths = np.diff(mip.col_start).astype(np.int64)
+    lengths = old_lengths + np.bincount(columns, minlength=mip.columns)
+    start = np.zeros(mip.columns + 1, dtype=np.int64)
+    np.cumsum(lengths, out=start[1:])
+    index = np.empty(start[-1], dtype=mip.col_index.dtype)
+    value = np.empty(start[-1], dtype=mip.col_value.dtype)
+    column_of = np.repeat(np.arange(mip.columns), old_lengths)
+    at = np.arange(len(mip.col_index)) - mip.col_start[column_of] + start[column_of]
+    index[at], value[at] = mip.col_index, mip.col_value
+    rank = np.arange(len(columns)) - np.searchsorted(columns, columns, side="left")
+    at = start[columns] + old_lengths[columns] + rank
+    index[at], value[at] = new_rows, new_values
+    return dataclasses.replace(
+        mip,
+        row_lower=np.append(mip.row_lower, np.full(count, lower)),
+        row_upper=np.append(mip.row_upper, np.full(count, upper)),
+        col_start=start.astype(mip.col_start.dtype),
+        col_index=index,
+        col_value=value,
+    )
+
+
+def pin_jokers(
+    board: Board, layout: Layout, solution: Solution, relaxed: Arrangement
+) -> tuple[Arrangement, list[TileRow], dict[int, tuple[Tile, ...]]] | None:
+    """The relaxation's answer with each joker that stays put in a set of its kind holding
+    its tile, one holding a tile of its own set where there is one: where the rules on
+    jokers pass that table, the move (its new sets as hosts), its new table and where its
+    jokers stand (`joker_places`); else None."""
+    assert layout.jokers is not None and solution.values is not None
+    plan = layout.jokers.plan
+    counts = np.rint(solution.values[layout.columns.jokers]).astype(np.int64).tolist()
+    own = {js.number: js.real for js in plan.joker_sets}
+    rows = [list(row) for row in laid_sets(relaxed, board.rules)]
+    holders = []
+    for instance in layout.jokers.staying(counts):
+        role, group = instance.role, _in_groups(plan, instance)
+        assert role is not None
+        holding = [n for n, row in enumerate(rows) if role in row]
+        if not holding:  # never, by the tile rows; a refusal all the same, not a crash
+            return None
+        # Best: a set of its kind with a tile of its own set; then one of its kind.
+        kind = [n for n in holding if _may_be(rows[n], group)]
+        with_own = [n for n in kind if own[instance.set_number].intersection(rows[n])]
+        n = (with_own or kind or holding)[0]
+        rows[n][rows[n].index(role)] = JOKER
+        holders.append((instance.set_number, n))
+    hosts = [tuple(row) for row in rows]
+    pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
+    new_table = [board.table[i] for i in pinned.kept] + laid_sets(pinned, board.rules)
+    kept = [(i, k) for k, i in enumerate(pinned.kept)]
+    places = joker_places(board, new_table, pinned.played, kept)
+    if places is None:
+        return None
+    return pinned, new_table, places
+
+
+def _may_be(row: list[Tile], group: bool) -> bool:
+    """Whether the row may be a group (or a run): one real tile and jokers may be either."""
+    real = [t for t in row if not t.is_joker]
+    return len(real) < 2 or _is_group(tuple(real)) == group
