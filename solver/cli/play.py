@@ -163,8 +163,7 @@ def play(
         )
         match = Match()
         try:
-            for game in stream_games(played, games, show, log_file, rules):
-                records.append(game.record)
+            for game in stream_games(played, games, show, log_file, rules, records.append):
                 match = match.then(game.record.score)
                 if target is not None and max(match.totals.values()) >= target:
                     break

@@ -86,10 +86,12 @@ def stream_games(
     show: Callable[[Played], str | None],
     log_file: IO[str] | None,
     rules: Rules,
+    keep: Callable[[GameRecord], None],
 ) -> Iterator[Played]:
     """Each finished game: its turns to the log, its row (`show`) to stdout, a progress
-    bar on a terminal's stderr; yielded once written. Ctrl-C stops at once while games
-    are played, and after the row while one is written (see batch)."""
+    bar on a terminal's stderr, its record to `keep`; yielded once kept. Ctrl-C stops at
+    once while games are played, and after the row and the record while one is written
+    (see batch): a game whose row was written is in the report."""
     hidden = not sys.stderr.isatty()
     clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
     with click.progressbar(
@@ -114,6 +116,7 @@ def stream_games(
                         raise
                     drop_stdout()
                     raise KeyboardInterrupt from None
+                keep(played.record)
                 bar.update(1)
             yield played
 
@@ -200,8 +203,8 @@ def tournament(
         played = run_games(tournament_tasks(lineup, games, seed), work, jobs)
         stack.callback(played.close)
         try:
-            for game in stream_games(played, games, show, log_file, rules):
-                records.append(game.record)
+            for _game in stream_games(played, games, show, log_file, rules, records.append):
+                pass
         except KeyboardInterrupt:
             played.close()
             interrupted(len(records), games, report)
