@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -197,7 +198,7 @@ def test_a_match_seeds_its_games_as_play_match_does() -> None:
 
 def test_worker_processes_play_the_same_games() -> None:
     lineup = Lineup.filled(["hoarder", "greedy"], 2)
-    work = Work(lineup, GameOptions(Rules(tile_set=106)), keep_turns=True)
+    work = Work(lineup, GameOptions(Rules(tile_set=106), rack_size=7), keep_turns=True)
     tasks = list(tournament_tasks(lineup, 4, seed=9))
     here = [(p.record.score, p.turns) for p in run_games(tasks, work)]
     there = [(p.record.score, p.turns) for p in run_games(tasks, work, jobs=2)]
@@ -206,7 +207,7 @@ def test_worker_processes_play_the_same_games() -> None:
 
 def test_a_report_counts_wins_ranks_and_pairs() -> None:
     lineup = Lineup.filled(["hoarder", "greedy"], 3)
-    work = Work(lineup, GameOptions(Rules(tile_set=106)))
+    work = Work(lineup, GameOptions(Rules(tile_set=106), rack_size=7))
     records = [p.record for p in run_games(tournament_tasks(lineup, 6, seed=2), work)]
     report = tournament_report(records)
     hoarder, greedy = report.strategies
@@ -242,12 +243,12 @@ def test_mean_intervals() -> None:
 
 def test_tournament_json_shape(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
-    args = ["tournament", "--players", "2", "--strategies", "hoarder,greedy", "--games", "4"]
+    args = ["tournament", "--players", "2", "--strategies", "heavy,greedy", "--games", "3"]
     code, out, err = run(*args, "--seed", "3", "--json", "--log", str(log))
     assert (code, err) == (0, "")
     data = json.loads(out)
     assert list(data)[:5] == ["games", "strategies", "pairs", "seed", "rules"]
-    assert data["games"] == 4 and data["seed"] == 3
+    assert data["games"] == 3 and data["seed"] == 3
     keys = [
         "games",
         "wins",
@@ -258,16 +259,16 @@ def test_tournament_json_shape(tmp_path: Path) -> None:
         "mean_rank",
     ]
     assert {name: list(s) for name, s in data["strategies"].items()} == {
-        "hoarder": keys,
+        "heavy": keys,
         "greedy": keys,
     }
     assert data["rules"] == Rules().as_json()
     turns = [json.loads(line) for line in log.read_text().splitlines()]
-    assert Counter(t["game"] for t in turns).keys() == {1, 2, 3, 4}
+    assert Counter(t["game"] for t in turns).keys() == {1, 2, 3}
 
 
 def test_tournament_rows_then_the_report() -> None:
-    args = ["tournament", "--players", "2", "--strategies", "hoarder,greedy", "--games", "2"]
+    args = ["tournament", "--players", "2", "--strategies", "heavy,greedy", "--games", "2"]
     code, out, err = run(*args, "--seed", "3")
     assert (code, err) == (0, "")
     lines = out.splitlines()
@@ -304,7 +305,7 @@ def test_the_readme_python_api_example_runs(capsys: pytest.CaptureFixture[str]) 
 
 def test_an_interrupted_tournament_reports_the_games_finished() -> None:
     """TERM (as Ctrl-C): the games finished are reported, the workers stopped, exit 143."""
-    args = ["tournament", "--players", "2", "--strategies", "hoarder,greedy", "--games", "200"]
+    args = ["tournament", "--players", "2", "--strategies", "heavy,greedy", "--games", "200"]
     process = subprocess.Popen(
         [sys.executable, "-m", "rummisolve", *args, "--jobs", "2"],
         stdout=subprocess.PIPE,
@@ -323,5 +324,24 @@ def test_an_interrupted_tournament_reports_the_games_finished() -> None:
     lines = (shown + out).decode().splitlines()
     rows = lines[1 : lines.index("")]
     assert process.returncode == 143, err
-    assert any(line.startswith(f"{len(rows)} games in ") for line in lines), "\n".join(lines)
+    summary = re.compile(rf"{len(rows)} games? in [0-9.]+ s \(2 jobs\)")
+    assert any(summary.match(line) for line in lines), "\n".join(lines)
     assert err.decode().endswith(f"interrupted: {len(rows)} of 200 games played\n")
+
+
+def test_the_benchmark_records_a_baseline_with_its_command(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    command = ["benchmarks/tournament_bench.py", "goal", "--games", "1", "--jobs", "1"]
+    done = subprocess.run(
+        [sys.executable, *command, "--baselines", "hoarder", "--results", str(tmp_path)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "tournament-goal-summary.json").read_text(encoding="utf-8"))
+    [row] = summary["baselines"]
+    assert row["command"].startswith(
+        "rummisolve tournament --players 4 --strategies search,hoarder"
+    )
+    assert row["games"] == 1 and set(row["search"]) >= {"win_share_ci", "mean_score"}
