@@ -11,12 +11,17 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from rummisolve.batch import BatchSettings, BoardResult, Outcome, board_paths, solve_path
 from rummisolve.batch.pool import Task
+from rummisolve.game import GameOptions
+from rummisolve.rules import Rules
+from rummisolve.tournament import Lineup, Work, run_games, tournament_tasks
 
 from .cli import run as rummisolve
 
@@ -138,6 +143,31 @@ def test_a_board_that_kills_its_actor_twice_is_its_own_error_row(boards: Path) -
         "error": f"{b}: the solver crashed on this board (its Ray actor died twice:"
         " killed, or a crash inside a solver library)",
     }
+
+
+TOURNAMENT = ("tournament", "--players", "2", "--strategies", "greedy,hoarder", "--games", "6")
+
+
+def test_a_tournament_through_ray_plays_the_games_of_two_jobs() -> None:
+    local = rummisolve(*TOURNAMENT, "--jobs", "2")
+    remote = rummisolve(*TOURNAMENT, "--ray", "auto")
+    assert local.code == remote.code == 0, remote.err
+    timed = re.compile(r"in [0-9.]+ s")
+    assert timed.sub("in T s", remote.out) == timed.sub("in T s", local.out)
+    assert "6 games in T s (2 jobs)" in timed.sub("in T s", remote.out)
+
+
+def test_an_actor_killed_mid_tournament_loses_no_game() -> None:
+    lineup = Lineup.filled(["greedy", "hoarder"], 2)
+    work = Work(lineup, GameOptions(rules=Rules()), keep_turns=False)
+    games = ray_pool.RayGames("auto", work, 2)
+    played = games.run(tournament_tasks(lineup, 6, 1))
+    found = [next(played)]
+    os.kill(games.pool.pids[1], signal.SIGKILL)
+    found.extend(played)
+    local = list(run_games(tournament_tasks(lineup, 6, 1), work))
+    untimed = partial(replace, solver_seconds=0.0, seconds=0.0)
+    assert [untimed(p.record) for p in found] == [untimed(p.record) for p in local]
 
 
 def test_without_the_option_nothing_of_ray_is_imported(boards: Path) -> None:

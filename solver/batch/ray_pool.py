@@ -30,6 +30,7 @@ from ray._private import worker as ray_worker
 from ..board import read_bytes
 from ..engine.backends import get_backend
 from ..errors import BoardError
+from ..tournament import GameTask, Played, Work, play_task
 from .inputs import folder_problem
 from .pool import (
     START_ATTEMPTS,
@@ -348,3 +349,46 @@ class RayBatch:
 
     def close(self) -> None:
         self.pool.close()
+
+
+# A tournament ---------------------------------------------------------------------------
+
+
+def one_at_a_time(items: Sequence[Item], jobs: int) -> Iterator[tuple[int, Sequence[Item]]]:
+    """A game a call: each takes long enough to make the hand-over cheap."""
+    return ((at, [item]) for at, item in enumerate(items))
+
+
+def play_on_actor(work: Work, task: GameTask) -> Played:
+    return play_task(task, work)
+
+
+def crashed_game(task: GameTask) -> Played:
+    raise BatchError(
+        f"game {task.number} killed its Ray actor twice (killed, or a crash inside a solver"
+        " library): the tournament stops there"
+    )
+
+
+class RayGames:
+    """A tournament's games played on a Ray cluster: the same games, in the same order, as
+    worker processes play them."""
+
+    def __init__(self, address: str, work: Work, jobs: int | None, most: int | None = None):
+        self.pool: RayPool[GameTask, Played] = RayPool(
+            address,
+            jobs,
+            start=partial(get_backend, work.options.backend),
+            work=partial(play_on_actor, work),
+            crashed=crashed_game,
+            most=most,
+        )
+        self.jobs = self.pool.jobs
+
+    def run(self, tasks: Iterable[GameTask]) -> Generator[Played, None, None]:
+        """Every task's game in order; the actors stopped at the end, or when this
+        iterator is closed (Ctrl-C)."""
+        try:
+            yield from self.pool.map(list(tasks), one_at_a_time)
+        finally:
+            self.pool.close()
