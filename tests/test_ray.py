@@ -182,6 +182,14 @@ def test_without_the_option_nothing_of_ray_is_imported(boards: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_an_address_where_nothing_answers_is_one_line(boards: Path) -> None:
+    board = str(next(boards.iterdir()))
+    code, out, err = rummisolve("batch", board, "--ray", "127.0.0.1:1")
+    message = "--ray 127.0.0.1:1: cannot reach a Ray cluster: nothing answers at 127.0.0.1:1"
+    assert (code, out, err.startswith(f"Error: {message} (")) == (1, "", True), err
+    assert err.count("\n") == 1
+
+
 def test_the_option_is_named_in_the_help() -> None:
     code, out, _ = rummisolve("batch", "--help")
     assert code == 0 and "--ray ADDRESS" in out

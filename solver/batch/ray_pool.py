@@ -18,6 +18,7 @@ import heapq
 import logging
 import os
 import signal
+import socket
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -70,6 +71,8 @@ def connect(address: str) -> bool:
     """Join the Ray cluster at `address` (`auto`: the one running on this machine, `local`:
     a new one on this machine, bound to 127.0.0.1), unless this process already has;
     whether this call started the connection (and so ends it)."""
+    if (unreachable := _unreachable(address)) is not None:
+        raise BatchError(f"--ray {address}: cannot reach a Ray cluster: {unreachable}")
     _cluster_errors_to_stderr()
     if ray.is_initialized():
         return False
@@ -87,6 +90,24 @@ def connect(address: str) -> bool:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error)
         raise BatchError(f"--ray {address}: cannot reach a Ray cluster: {first_line}") from None
     return True
+
+
+# How long the head's port may take to answer: Ray itself would retry for minutes.
+CONNECT_SECONDS = 5.0
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing answers at a `host:port` address (a cluster's head), if it does not."""
+    if address in ("local", "auto") or "://" in address or ":" not in address:
+        return None
+    host, _, port = address.rpartition(":")
+    if not port.isdigit():
+        return None
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        return f"nothing answers at {address} ({error.strerror or error})"
+    return None
 
 
 def _cluster_errors_to_stderr() -> None:
