@@ -170,6 +170,34 @@ def test_an_actor_killed_mid_tournament_loses_no_game() -> None:
     assert [untimed(p.record) for p in found] == [untimed(p.record) for p in local]
 
 
+def test_ctrl_c_keeps_the_rows_written(tmp_path: Path) -> None:
+    """A batch in a process of its own joins this cluster (`auto`); Ctrl-C after its first
+    row: the rows written and their summary, then exit 130."""
+    folder = tmp_path / "boards"
+    rummisolve("generate", "--count", "400", "--seed", "9", "--out", str(folder))
+    command = [sys.executable, "-m", "rummisolve", "batch", str(folder), "--ray", "auto"]
+    process = subprocess.Popen(
+        [*command, "--format", "jsonl"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        first = process.stdout.readline()
+        os.killpg(process.pid, signal.SIGINT)
+        rest = process.stdout.read()
+        err = process.stderr.read().decode()
+        code = process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    written = [first, *rest.splitlines()]
+    assert code == 130, err
+    assert json.loads(first)["file"].endswith("gen-00001.txt")
+    assert f"interrupted: {len(written)} of 400 boards written" in err
+
+
 def test_without_the_option_nothing_of_ray_is_imported(boards: Path) -> None:
     script = (
         "import sys\n"
