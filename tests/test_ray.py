@@ -218,6 +218,21 @@ def test_an_address_where_nothing_answers_is_one_line(boards: Path) -> None:
     assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize("command", ["batch", "tournament"])
+def test_without_ray_installed_the_option_says_what_to_install(boards: Path, command: str) -> None:
+    arguments = [str(next(boards.iterdir()))] if command == "batch" else ["--games", "1"]
+    script = (
+        "import sys\n"
+        "sys.modules['ray'] = None  # as if it were not installed\n"
+        "from rummisolve.cli import cli\n"
+        f"cli([{command!r}, *{arguments!r}, '--ray', 'local'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "Invalid value for '--ray': needs Ray: pip install \"rummisolve[ray]\"" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_the_option_is_named_in_the_help() -> None:
     code, out, _ = rummisolve("batch", "--help")
     assert code == 0 and "--ray ADDRESS" in out

@@ -158,8 +158,10 @@ def batch(
             started = time.perf_counter()
             results = run_batch(files, settings, jobs, workers)
         else:
-            from ..batch.ray_pool import RayBatch  # Ray is loaded only when asked for
-
+            try:
+                from ..batch.ray_pool import RayBatch  # Ray is loaded only when asked for
+            except ImportError as error:
+                raise click.BadParameter(needs_ray(error), param_hint="'--ray'") from None
             workers = RayBatch(ray_address, settings, jobs or None, most=len(files))
             jobs, started = workers.jobs, time.perf_counter()
             results = workers.run(files)
@@ -207,6 +209,10 @@ def batch(
     report_batch(tally, time.perf_counter() - started, jobs, check_expected)
     if not tally.passed:
         raise click.exceptions.Exit(1)
+
+
+def needs_ray(error: ImportError) -> str:
+    return f'needs Ray: pip install "rummisolve[ray]" ({error})'
 
 
 def report_batch(tally: Tally, seconds: float, jobs: int, check_expected: bool) -> None:

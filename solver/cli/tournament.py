@@ -27,6 +27,7 @@ from ..tournament import (
     tournament_report,
     tournament_tasks,
 )
+from .batch import needs_ray
 from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout
 from .options import backend_option, core_errors, plural, rule_options, rule_overrides
 from .tables import columns
@@ -193,8 +194,10 @@ def tournament(
     if ray_address is None:
         jobs = usable_jobs(jobs, games)
     else:
-        from ..batch.ray_pool import RayGames  # Ray is loaded only when asked for
-
+        try:
+            from ..batch.ray_pool import RayGames  # Ray is loaded only when asked for
+        except ImportError as error:
+            raise click.BadParameter(needs_ray(error), param_hint="'--ray'") from None
         explicit = click.get_current_context().get_parameter_source("jobs")
         default = explicit is click.core.ParameterSource.DEFAULT
         on_ray = RayGames(ray_address, work, None if default else jobs, most=games)
