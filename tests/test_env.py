@@ -117,3 +117,19 @@ def test_the_readmes_examples_print_what_it_says() -> None:
     assert printed[1] == f"{score}\n{score}\n"
     # The README says so in words too.
     assert "'player_0': -1.0, 'player_1': -7.0" in section
+
+
+def test_render_shows_the_table_and_every_rack(capsys: pytest.CaptureFixture[str]) -> None:
+    table = raw_env(players=2, rack_size=3, render_mode="human")
+    table.reset(seed=4)
+    table.render()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "turn 0: table (empty); pool 100"
+    assert [line.split(":")[0] for line in lines[1:]] == sorted(
+        ["  player_0", "  player_1"], key=lambda name: name != f"  {table.agent_selection}"
+    )
+
+
+def test_a_bad_player_count_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"^players: 2 to 6, not 7$"):
+        raw_env(players=7)
