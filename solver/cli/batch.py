@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,7 @@ from ..batch import (
     BatchSettings,
     Format,
     Tally,
+    Workers,
     board_paths,
     folder_problem,
     header,
@@ -48,6 +49,9 @@ from .tables import (
     bench_table,
 )
 
+if TYPE_CHECKING:
+    from ..batch.ray_pool import RayBatch
+
 
 def read_named_board(
     path: str, overrides: Overrides, standard_input: Mapping[str, bytes]
@@ -70,6 +74,13 @@ def read_named_board(
     default=usable_cpus(),
     show_default="the CPUs this process may use",
     help="Worker processes solving boards in parallel.",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    metavar="ADDRESS",
+    help="Solve on a Ray cluster: auto (the running one), local (a new one here), or its"
+    " address; --jobs then counts actors  [default: the cluster's CPUs].",
 )
 @click.option(
     "--format",
@@ -105,6 +116,7 @@ def read_named_board(
 def batch(
     paths: tuple[str, ...],
     jobs: int,
+    ray_address: str | None,
     output_format: str,
     objective: str,
     backend: str,
@@ -130,13 +142,19 @@ def batch(
     # Standard input is read here: worker processes have none of their own.
     files, standard_input = read_standard_input(board_paths(paths))
     cpus = usable_cpus()
-    if jobs > cpus:
+    if (
+        ray_address is not None
+        and click.get_current_context().get_parameter_source("jobs")
+        is click.core.ParameterSource.DEFAULT
+    ):
+        jobs = 0  # one actor per CPU of the cluster
+    if jobs > cpus and ray_address is None:
         # More workers than CPUs only share them: each costs a solver's memory, none helps.
         click.echo(
             f"--jobs {jobs}: this process may use {plural(cpus, 'CPU')}; using {cpus}", err=True
         )
         jobs = cpus
-    jobs = max(1, min(jobs, len(files)))  # no more workers than boards
+    jobs = max(1, min(jobs, len(files))) if jobs else 0  # no more workers than boards
     settings = BatchSettings(
         format=Format(output_format),
         objective=Objective(objective),
@@ -151,14 +169,24 @@ def batch(
         standard_input=standard_input,
     )
     tally = Tally()
-    workers = results = None
+    workers: Workers | RayBatch | None = None
+    results = None
     started = time.perf_counter()
     hidden = not sys.stderr.isatty()
     try:
         # The solver starts before the clock, in this process or in every worker.
-        workers = prepare_batch(settings, jobs)
-        started = time.perf_counter()
-        results = run_batch(files, settings, jobs, workers)
+        if ray_address is None:
+            workers = prepare_batch(settings, jobs)
+            started = time.perf_counter()
+            results = run_batch(files, settings, jobs, workers)
+        else:
+            try:
+                from ..batch.ray_pool import RayBatch  # Ray is loaded only when asked for
+            except ImportError as error:
+                raise click.BadParameter(needs_ray(error), param_hint="'--ray'") from None
+            workers = RayBatch(ray_address, settings, jobs or None, most=len(files))
+            jobs, started = workers.jobs, time.perf_counter()
+            results = workers.run(files)
         if (first := header(settings)) is not None:
             click.echo(first)
         # The bar is drawn only when a person watches stderr; never in a log or a pipe.
@@ -202,6 +230,10 @@ def batch(
     report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
     if not tally.passed:
         raise click.exceptions.Exit(1)
+
+
+def needs_ray(error: ImportError) -> str:
+    return f'needs Ray: pip install "rummisolve[ray]" ({error})'
 
 
 def report_batch(

@@ -27,6 +27,7 @@ from ..tournament import (
     tournament_report,
     tournament_tasks,
 )
+from .batch import needs_ray
 from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout, write_row
 from .options import backend_option, core_errors, plural, rule_options, rule_overrides
 from .tables import columns
@@ -155,6 +156,13 @@ def interrupted(done: int, total: int | None, report: Callable[[], None]) -> Non
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same games.")
 @think_option
 @jobs_option
+@click.option(
+    "--ray",
+    "ray_address",
+    metavar="ADDRESS",
+    help="Play on a Ray cluster: auto (the running one), local (a new one here), or its"
+    " address; --jobs then counts actors  [default: the cluster's CPUs].",
+)
 @backend_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the report.")
 @log_option
@@ -167,6 +175,7 @@ def tournament(
     seed: int,
     think: float | None,
     jobs: int,
+    ray_address: str | None,
     backend: str | None,
     as_json: bool,
     log_path: Path | None,
@@ -183,7 +192,18 @@ def tournament(
         raise click.BadParameter(str(error), param_hint="'--strategies'") from None
     rules = table_rules(players, options)
     work = Work(lineup, GameOptions(rules=rules, backend=backend), keep_turns=log_path is not None)
-    jobs = usable_jobs(jobs, games)
+    on_ray = None
+    if ray_address is None:
+        jobs = usable_jobs(jobs, games)
+    else:
+        try:
+            from ..batch.ray_pool import RayGames  # Ray is loaded only when asked for
+        except ImportError as error:
+            raise click.BadParameter(needs_ray(error), param_hint="'--ray'") from None
+        explicit = click.get_current_context().get_parameter_source("jobs")
+        default = explicit is click.core.ParameterSource.DEFAULT
+        on_ray = RayGames(ray_address, work, None if default else jobs, most=games)
+        jobs = on_ray.jobs
     records: list[GameRecord] = []
     started = time.perf_counter()
 
@@ -200,7 +220,8 @@ def tournament(
         if not as_json:
             click.echo(game_header(players))
         show: Callable[[Played], str | None] = (lambda played: None) if as_json else game_row
-        played = run_games(tournament_tasks(lineup, games, seed), work, jobs)
+        tasks = tournament_tasks(lineup, games, seed)
+        played = on_ray.run(tasks) if on_ray else run_games(tasks, work, jobs)
         stack.callback(played.close)
         try:
             for _game in stream_games(played, games, show, log_file, rules, records.append):

@@ -1,0 +1,11 @@
+"""Rummikub as a PettingZoo environment (the `rl` extra), made as PettingZoo's classic
+environments are: `env()` wrapped, `raw_env` bare. The exact engine is the referee, and
+each action is a choice among moves the solver proposes.
+
+    from rummisolve.env import env
+    table = env(players=4, rules="official")
+"""
+
+from .rummikub import ACTIONS, OBSERVATION, Action, env, raw_env
+
+__all__ = ["ACTIONS", "OBSERVATION", "Action", "env", "raw_env"]

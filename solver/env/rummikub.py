@@ -1,0 +1,328 @@
+"""The Rummikub AEC environment: 2-6 players under any rule profile, the game of
+`play_game` a turn at a time, the exact engine its referee.
+
+A turn may rearrange the whole table, so an action is no move of tiles but a choice
+among a few moves the solver proposes for the player to act (`Action`); the mask says
+which of them lay anything. Rewards are the game's scores, given when it ends.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..board import Board
+from ..engine.solve import find_move
+from ..game import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RACK_SIZE,
+    GameOptions,
+    IllegalMoveError,
+    Seat,
+    SeatState,
+    draw_for_start,
+    tile_set_for,
+    view_of,
+)
+from ..legality import check_move
+from ..move import Move, Objective, TileRow, no_move
+from ..rules import Rules, profile_rules
+from ..scoring import FinishedGame, PlayerResult, score_game
+from ..search import smallest_opening
+from ..strategies import without_jokers
+from ..tiles import JOKER, Colour, Tile, format_tiles, sort_tiles, tile_value
+from ..view import PlayerView, Seen, Strategy, TurnAction
+
+
+class Action(enum.IntEnum):
+    """The moves a player chooses among."""
+
+    DRAW = 0
+    """Lay nothing: draw a tile (pass when the pool is empty). Always allowed."""
+    MOST_TILES = 1
+    """The move that lays the most tiles (greedy's)."""
+    MOST_POINTS = 2
+    """The move that lays the most points."""
+    KEEP_JOKERS = 3
+    """The most tiles, keeping every joker on the rack."""
+    INITIAL_MELD_ONLY = 4
+    """Before opening: the initial meld of the fewest tiles, the rest kept back."""
+
+
+ACTIONS = len(Action)
+
+# Tile kinds: the 52 coloured tiles (colour by colour, 1 to 13), then the joker.
+COLOURS = tuple(Colour)
+KINDS = len(COLOURS) * 13 + 1
+
+
+def kind(tile: Tile) -> int:
+    if tile.colour is None:
+        return KINDS - 1
+    return COLOURS.index(tile.colour) * 13 + tile.number - 1
+
+
+# The parts of an observation, in order, and their sizes.
+PARTS = {
+    "rack": KINDS,  # this player's tiles, a count per kind
+    "table": KINDS,  # the table's tiles, a count per kind
+    "rack_sizes": MAX_PLAYERS - 1,  # the opponents' rack sizes, in the order they play
+    "pool": 1,  # tiles left to draw
+    "opened": MAX_PLAYERS,  # 1 for each player who has opened: this one, then the opponents
+}
+
+
+def _slices() -> dict[str, slice]:
+    at, found = 0, {}
+    for name, size in PARTS.items():
+        found[name] = slice(at, at + size)
+        at += size
+    return found
+
+
+OBSERVATION = _slices()
+"""Where each part lies in the observation vector: `observation[OBSERVATION["rack"]]`."""
+
+SIZE = sum(PARTS.values())
+MAX_COUNT = 160  # the largest box: no count is larger
+
+
+class _Agent:
+    """The seat of a learning agent: its moves come through `step`, not `choose`."""
+
+    name = "agent"
+
+    def choose(self, view: PlayerView, find: Any) -> Move:
+        raise NotImplementedError("an agent's move comes through step()")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual guards: an action the mask forbids ends
+    the game (reward -1 for its player), and the API's calls in their order."""
+    table: AECEnv = raw_env(**kwargs)
+    table = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
+    table = wrappers.AssertOutOfBoundsWrapper(table)
+    return wrappers.OrderEnforcingWrapper(table)
+
+
+class raw_env(AECEnv):
+    """Rummikub for `players` agents, `player_0`... in seat order, under a rule profile's
+    name or a `Rules`; a profile played by 5-6 takes the 160-tile box. `rack_size` is the
+    deal (14 by the rules; fewer make short games for tests)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human"],
+        "name": "rummikub_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        rules: str | Rules = "official",
+        rack_size: int = RACK_SIZE,
+        backend: str | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players: {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+        if isinstance(rules, str):
+            rules = profile_rules(rules).replace(tile_set=tile_set_for(players))
+        self.options = GameOptions(rules=rules, backend=backend, rack_size=rack_size)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{n}" for n in range(players)]
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(0, MAX_COUNT, shape=(SIZE,), dtype=np.int16),
+                "action_mask": spaces.Box(0, 1, shape=(ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self.seed: int | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # The game ----------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new deal: from `seed` the same deal as `play_game(..., seed)`; without one,
+        the next of the seeds the last given one started."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            self.seed = seed
+        else:
+            self.seed = self._seeds.getrandbits(31)
+        rng = random.Random(self.seed)
+        self.pool = self.options.rules.box.tiles()
+        rng.shuffle(self.pool)
+        first = draw_for_start(self.pool, len(self.possible_agents), rng)
+        rng.shuffle(self.pool)
+        names = self.possible_agents
+        self.players = [
+            SeatState(
+                Seat(name, _Agent()),
+                [self.pool.pop() for _ in range(self.options.rack_size)],
+                self.seed,
+            )
+            for name in [*names[first:], *names[:first]]
+        ]
+        self.table: tuple[TileRow, ...] = ()
+        self.history: list[Seen] = []
+        self.turns = self.idle = 0
+        self._proposed: list[Move] | None = None
+        self.agents = list(names)
+        self.rewards = dict.fromkeys(names, 0.0)
+        self._cumulative_rewards = dict.fromkeys(names, 0.0)
+        self.terminations = dict.fromkeys(names, False)
+        self.truncations = dict.fromkeys(names, False)
+        self.infos: dict[str, dict[str, Any]] = {name: {} for name in names}
+        self.agent_selection = self.players[0].seat.name
+
+    def _at(self) -> int:
+        return self.turns % len(self.players)
+
+    def view(self) -> PlayerView:
+        """What the player to act sees (as a strategy of ours would)."""
+        return view_of(
+            self.players,
+            self._at(),
+            self.table,
+            len(self.pool),
+            tuple(self.history),
+            self.options.rules,
+        )
+
+    def _find(self, board: Board, objective: Objective) -> Move:
+        return find_move(board, objective, self.options.backend, self.options.time_limit)
+
+    def candidates(self) -> list[Move]:
+        """The move each action makes for the player to act (DRAW's lays nothing)."""
+        if self._proposed is None:
+            view = self.view()
+            board = view.board
+            best = self._find(board, Objective.TILES)
+            proposed = [no_move(board), best, self._find(board, Objective.VALUE)]
+            holds = best.is_move and JOKER in best.played and bool(best.rack)
+            proposed.append(without_jokers(view, self._find, best) if holds else no_move(board))
+            opening = not board.opened and best.is_move and bool(best.rack)
+            smaller = smallest_opening(view, self._find, best) if opening else best
+            proposed.append(smaller if len(smaller.played) < len(best.played) else no_move(board))
+            self._proposed = proposed
+        return self._proposed
+
+    def action_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        return np.array(
+            [a == Action.DRAW or m.is_move for a, m in enumerate(self.candidates())], dtype=np.int8
+        )
+
+    def strategy_action(self, strategy: Strategy) -> Action:
+        """The action that makes the move a strategy of ours chooses for the player to act
+        (DRAW when it lays nothing); ValueError when no action makes it."""
+        move = strategy.choose(self.view(), self._find)
+        if not move.is_move:
+            return Action.DRAW
+        for action, proposed in enumerate(self.candidates()):
+            if _same(proposed, move):
+                return Action(action)
+        raise ValueError(f"{strategy.name}'s move is not among the actions' moves")
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation (`OBSERVATION`), with the mask of the actions it may take now
+        (none when it is not its turn, or the game is over)."""
+        at = next(i for i, p in enumerate(self.players) if p.seat.name == agent)
+        order = [*self.players[at:], *self.players[:at]]
+        vector = np.zeros(SIZE, dtype=np.int16)
+        for tile, count in Counter(order[0].rack).items():
+            vector[OBSERVATION["rack"].start + kind(tile)] = count
+        for tile, count in Counter(t for row in self.table for t in row).items():
+            vector[OBSERVATION["table"].start + kind(tile)] = count
+        for n, other in enumerate(order[1:]):
+            vector[OBSERVATION["rack_sizes"].start + n] = len(other.rack)
+        vector[OBSERVATION["pool"].start] = len(self.pool)
+        for n, player in enumerate(order):
+            vector[OBSERVATION["opened"].start + n] = player.opened
+        acting = agent == self.agent_selection and not self.terminations[agent]
+        mask = self.action_mask() if acting else np.zeros(ACTIONS, dtype=np.int8)
+        return {"observation": vector, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert action is not None
+        player = self.players[self._at()]
+        move = self.candidates()[int(action)]
+        board = self.view().board
+        self.turns += 1
+        if move.is_move:
+            problems = check_move(board, move)
+            if problems:
+                raise IllegalMoveError(f"turn {self.turns}: {agent}: " + "; ".join(problems))
+            self.table = move.table
+            player.rack = tuple(sort_tiles(move.rack))
+            player.opened = True
+            player.laid += sum(tile_value(t, self.options.rules.joker_penalty) for t in move.played)
+            player.plays += 1
+            taken, played, self.idle = TurnAction.PLAY, move.played, 0
+        elif self.pool:
+            player.rack = tuple(sort_tiles((*player.rack, self.pool.pop())))
+            taken, played = TurnAction.DRAW, ()
+        else:
+            taken, played, self.idle = TurnAction.PASS, (), self.idle + 1
+        self.history.append(Seen(agent, taken, played))
+        self._proposed = None
+        self._cumulative_rewards[agent] = 0
+        if not player.rack or self.idle == len(self.players):
+            self._end(out=player if not player.rack else None)
+        else:
+            self.agent_selection = self.players[self._at()].seat.name
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end(self, out: SeatState | None) -> None:
+        """The game is over: each player's score is its reward."""
+        in_seats = sorted(self.players, key=lambda p: self.possible_agents.index(p.seat.name))
+        result = FinishedGame(
+            tuple(PlayerResult(p.seat.name, p.rack, p.laid) for p in in_seats),
+            doubled=self.options.rules.double_out and out is not None and out.plays == 1,
+        )
+        score = score_game(result, self.options.scoring)
+        self.score = score
+        self.rewards = {name: float(score.scores[name]) for name in self.agents}
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    def render(self) -> None:
+        """The table and every rack, as text."""
+        if self.render_mode is None:
+            return
+        table = " | ".join(format_tiles(row) for row in self.table) or "(empty)"
+        print(f"turn {self.turns}: table {table}; pool {len(self.pool)}")
+        for player in self.players:
+            print(f"  {player.seat.name}: {format_tiles(player.rack)}")
+
+    def close(self) -> None:
+        pass
+
+
+def _same(one: Move, other: Move) -> bool:
+    """The same tiles laid and the same table (sets in any order)."""
+    return Counter(one.played) == Counter(other.played) and Counter(one.table) == Counter(
+        other.table
+    )

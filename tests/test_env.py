@@ -1,0 +1,135 @@
+"""The PettingZoo environment: PettingZoo's own conformance tests on 2, 4 and 6 players,
+the observation's parts, the mask, and the same game as the engine's for a strategy of
+ours. Skipped where the `rl` extra is not installed."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rummisolve.game import GameOptions, Seat, play_game
+from rummisolve.strategies import Greedy, Hoarder
+
+pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test, seed_test
+
+from rummisolve.env import OBSERVATION, Action, env, raw_env
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """PettingZoo warns that a classic environment's observation is a dict, not an array."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
+@pytest.mark.parametrize("players", [2, 4, 6], ids=lambda n: f"{n} players")
+def test_pettingzoos_api_and_seed_tests_pass(players: int) -> None:
+    with quiet(), contextlib.redirect_stdout(io.StringIO()):
+        api_test(env(players=players), num_cycles=4)
+        seed_test(lambda: env(players=players, rack_size=8), num_cycles=4)
+
+
+@pytest.mark.parametrize("rules", ["casual", "hebrew"])
+def test_other_rule_profiles_pass_the_api_test(rules: str) -> None:
+    with quiet(), contextlib.redirect_stdout(io.StringIO()):
+        api_test(env(players=3, rules=rules, rack_size=8), num_cycles=3)
+
+
+def test_the_observation_shows_the_players_own_tiles_and_the_others_sizes() -> None:
+    table = raw_env(players=4)
+    table.reset(seed=3)
+    agent = table.agent_selection
+    seen = table.observe(agent)
+    vector, mask = seen["observation"], seen["action_mask"]
+    assert vector[OBSERVATION["rack"]].sum() == 14 and vector[OBSERVATION["table"]].sum() == 0
+    assert list(vector[OBSERVATION["rack_sizes"]]) == [14, 14, 14, 0, 0]
+    assert list(vector[OBSERVATION["pool"]]) == [106 - 4 * 14]
+    assert vector[OBSERVATION["opened"]].sum() == 0
+    assert mask[Action.DRAW] == 1 and mask.dtype == np.int8
+    # Nobody else may act now.
+    others = [a for a in table.agents if a != agent]
+    assert all(table.observe(a)["action_mask"].sum() == 0 for a in others)
+
+
+def test_five_and_six_players_take_the_160_tile_box() -> None:
+    table = raw_env(players=6)
+    table.reset(seed=1)
+    seen = table.observe(table.agent_selection)["observation"]
+    assert list(seen[OBSERVATION["pool"]]) == [160 - 6 * 14]
+
+
+def test_a_masked_action_ends_the_game_with_a_penalty() -> None:
+    table = env(players=2)
+    table.reset(seed=5)
+    agent = table.agent_selection
+    mask = table.last()[0]["action_mask"]
+    forbidden = next((a for a in Action if not mask[a]), None)
+    if forbidden is None:
+        pytest.skip("every action is allowed on this deal")
+    with quiet():
+        table.step(int(forbidden))
+    assert table.rewards[agent] == -1 and all(table.terminations.values())
+
+
+@pytest.mark.parametrize("strategy", [Greedy(), Hoarder()], ids=lambda s: s.name)
+def test_a_strategy_through_the_environment_plays_the_engines_game(
+    strategy: Greedy | Hoarder,
+) -> None:
+    table = env(players=2, rack_size=8)
+    table.reset(seed=11)
+    scores = {}
+    for agent in table.agent_iter():
+        _, reward, termination, truncation, _ = table.last()
+        scores[agent] = reward
+        done = termination or truncation
+        table.step(None if done else table.unwrapped.strategy_action(strategy))
+    seats = [Seat(f"player_{n}", strategy) for n in range(2)]
+    options = GameOptions(rules=table.unwrapped.options.rules, rack_size=8)
+    record = play_game(seats, options, seed=11)
+    assert scores == {name: float(points) for name, points in record.score.scores.items()}
+
+
+def test_the_readmes_examples_print_what_it_says() -> None:
+    section = README.read_text().split("## Reinforcement learning: PettingZoo", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    blocks = [part.split("```", 1)[0] for part in section.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    printed = []
+    for block in blocks:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "README.md", "exec"), {})
+        printed.append(out.getvalue())
+    assert (
+        printed[0] == "{'player_0': -1.0, 'player_1': -7.0, 'player_2': 25.0, 'player_3': -17.0}\n"
+    )
+    score = "GameScore(winner='player_1', scores={'player_0': -1, 'player_1': 27, 'player_2': -26})"
+    assert printed[1] == f"{score}\n{score}\n"
+    # The README says so in words too.
+    assert "'player_0': -1.0, 'player_1': -7.0" in section
+
+
+def test_render_shows_the_table_and_every_rack(capsys: pytest.CaptureFixture[str]) -> None:
+    table = raw_env(players=2, rack_size=3, render_mode="human")
+    table.reset(seed=4)
+    table.render()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "turn 0: table (empty); pool 100"
+    assert [line.split(":")[0] for line in lines[1:]] == sorted(
+        ["  player_0", "  player_1"], key=lambda name: name != f"  {table.agent_selection}"
+    )
+
+
+def test_a_bad_player_count_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"^players: 2 to 6, not 7$"):
+        raw_env(players=7)

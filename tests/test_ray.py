@@ -1,0 +1,238 @@
+"""Batches and tournaments on a real Ray cluster, started by these tests on this machine
+(two CPUs, bound to 127.0.0.1) and stopped after them: the same rows as the local pool,
+and nothing lost when an actor dies. Skipped where the `ray` extra is not installed."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from rummisolve.batch import BatchSettings, BoardResult, Outcome, board_paths, solve_path
+from rummisolve.batch.pool import Task
+from rummisolve.game import GameOptions
+from rummisolve.rules import Rules
+from rummisolve.tournament import Lineup, Work, run_games, tournament_tasks
+
+from .cli import run as rummisolve
+
+ray = pytest.importorskip("ray")
+ray_pool = pytest.importorskip("rummisolve.batch.ray_pool")
+
+# Functions the actors run that live here travel by value: a worker cannot import tests.
+import cloudpickle  # noqa: E402  (installed with ray)
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+BOARDS = 60
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cluster() -> Iterator[None]:
+    """One cluster for the module: starting one costs seconds."""
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        _node_ip_address="127.0.0.1",
+        log_to_driver=False,
+    )
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def boards(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("ray") / "boards"
+    rummisolve("generate", "--count", str(BOARDS), "--seed", "5", "--out", str(folder))
+    return folder
+
+
+def rows(jsonl: str) -> list[dict[str, object]]:
+    found = [json.loads(line) for line in jsonl.splitlines()]
+    for row in found:
+        row.pop("seconds", None)
+    return found
+
+
+def without_time(summary: str) -> str:
+    return re.sub(r"in [0-9.]+ s", "in T s", summary)
+
+
+@pytest.fixture(scope="module")
+def local_rows(boards: Path) -> list[dict[str, object]]:
+    code, out, err = rummisolve("batch", str(boards), "--format", "jsonl", "--jobs", "2")
+    assert code == 0, err
+    return rows(out)
+
+
+def test_a_batch_through_ray_has_the_local_pools_rows_and_summary(
+    boards: Path, local_rows: list[dict[str, object]]
+) -> None:
+    code, out, err = rummisolve("batch", str(boards), "--format", "jsonl", "--ray", "auto")
+    assert code == 0, err
+    assert rows(out) == local_rows
+    # One actor per CPU of the cluster, as --jobs 2 had two workers.
+    assert without_time(err) == f"{BOARDS} boards in T s (2 jobs): " + err.split("): ")[1]
+    assert "(2 jobs)" in err
+
+
+def test_standard_input_and_bad_paths_travel_as_locally(tmp_path: Path, boards: Path) -> None:
+    """Boards read from standard input go to the actors as bytes; a missing file's row
+    says so, as locally."""
+    stream = "".join(path.read_text() for path in sorted(boards.iterdir())[:3])
+    missing = str(tmp_path / "missing.txt")
+    local = rummisolve("batch", "-", missing, "--format", "jsonl", "--jobs", "2", stdin=stream)
+    remote = rummisolve("batch", "-", missing, "--format", "jsonl", "--ray", "auto", stdin=stream)
+    assert (remote.code, rows(remote.out)) == (local.code, rows(local.out)) == (1, rows(local.out))
+    assert remote.err.splitlines()[0] == local.err.splitlines()[0]
+
+
+def test_an_actor_killed_mid_batch_loses_nothing(
+    boards: Path, local_rows: list[dict[str, object]]
+) -> None:
+    """kill -9 on an actor after the first row: every board still gets its answer, once."""
+    batch = ray_pool.RayBatch("auto", BatchSettings(), 2)
+    results = batch.run(board_paths([boards]))
+    found = [next(results)]
+    os.kill(batch.pool.pids[0], signal.SIGKILL)
+    found.extend(results)
+    assert [json.loads(r.row) | {"seconds": None} for r in found] == [
+        row | {"seconds": None} for row in local_rows
+    ]
+
+
+def crash_on_b(path: str, settings: BatchSettings) -> BoardResult:
+    """A crash inside a solver library, as the cluster sees it: the actor's process gone."""
+    return os._exit(1) if path.endswith("b.txt") else solve_path(path, settings)
+
+
+def one_chunk(paths: Sequence[str], jobs: int) -> list[Task]:
+    return [Task(0, paths)]
+
+
+def test_a_board_that_kills_its_actor_twice_is_its_own_error_row(boards: Path) -> None:
+    """Its chunk is solved again a board at a time; the board that kills an actor alone
+    again gets an error row, the others their answers."""
+    names = sorted(boards.iterdir())[:3]
+    b = boards / "b.txt"
+    b.write_text(names[1].read_text())
+    paths = [str(names[0]), str(b), str(names[2])]
+    try:
+        batch = ray_pool.RayBatch("auto", BatchSettings(), 2, solve=crash_on_b, chunks=one_chunk)
+        results = list(batch.run(paths))
+    finally:
+        b.unlink()
+    assert [r.file for r in results] == paths
+    assert results[1].outcome is Outcome.FAILED
+    local = [solve_path(paths[i], BatchSettings()) for i in (0, 2)]
+    assert [rows(results[i].row) for i in (0, 2)] == [rows(r.row) for r in local]
+    assert json.loads(results[1].row) == {
+        "file": str(b),
+        "error": f"{b}: the solver crashed on this board (its Ray actor died twice:"
+        " killed, or a crash inside a solver library)",
+    }
+
+
+TOURNAMENT = ("tournament", "--players", "2", "--strategies", "greedy,hoarder", "--games", "6")
+
+
+def test_a_tournament_through_ray_plays_the_games_of_two_jobs() -> None:
+    local = rummisolve(*TOURNAMENT, "--jobs", "2")
+    remote = rummisolve(*TOURNAMENT, "--ray", "auto")
+    assert local.code == remote.code == 0, remote.err
+    timed = re.compile(r"in [0-9.]+ s")
+    assert timed.sub("in T s", remote.out) == timed.sub("in T s", local.out)
+    assert "6 games in T s (2 jobs)" in timed.sub("in T s", remote.out)
+
+
+def test_an_actor_killed_mid_tournament_loses_no_game() -> None:
+    lineup = Lineup.filled(["greedy", "hoarder"], 2)
+    work = Work(lineup, GameOptions(rules=Rules()), keep_turns=False)
+    games = ray_pool.RayGames("auto", work, 2)
+    played = games.run(tournament_tasks(lineup, 6, 1))
+    found = [next(played)]
+    os.kill(games.pool.pids[1], signal.SIGKILL)
+    found.extend(played)
+    local = list(run_games(tournament_tasks(lineup, 6, 1), work))
+    untimed = partial(replace, solver_seconds=0.0, seconds=0.0)
+    assert [untimed(p.record) for p in found] == [untimed(p.record) for p in local]
+
+
+def test_ctrl_c_keeps_the_rows_written(tmp_path: Path) -> None:
+    """A batch in a process of its own joins this cluster (`auto`); Ctrl-C after its first
+    row: the rows written and their summary, then exit 130."""
+    folder = tmp_path / "boards"
+    rummisolve("generate", "--count", "400", "--seed", "9", "--out", str(folder))
+    command = [sys.executable, "-m", "rummisolve", "batch", str(folder), "--ray", "auto"]
+    process = subprocess.Popen(
+        [*command, "--format", "jsonl"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        first = process.stdout.readline()
+        os.killpg(process.pid, signal.SIGINT)
+        rest = process.stdout.read()
+        err = process.stderr.read().decode()
+        code = process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    written = [first, *rest.splitlines()]
+    assert code == 130, err
+    assert json.loads(first)["file"].endswith("gen-00001.txt")
+    assert f"interrupted: {len(written)} of 400 boards written" in err
+
+
+def test_without_the_option_nothing_of_ray_is_imported(boards: Path) -> None:
+    script = (
+        "import sys\n"
+        "from rummisolve.cli import cli\n"
+        f"try: cli(['batch', {str(boards)!r}, '--jobs', '2'])\n"
+        "except SystemExit: pass\n"
+        "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')], 'ray'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_an_address_where_nothing_answers_is_one_line(boards: Path) -> None:
+    board = str(next(boards.iterdir()))
+    code, out, err = rummisolve("batch", board, "--ray", "127.0.0.1:1")
+    message = "--ray 127.0.0.1:1: cannot reach a Ray cluster: nothing answers at 127.0.0.1:1"
+    assert (code, out, err.startswith(f"Error: {message} (")) == (1, "", True), err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["batch", "tournament"])
+def test_without_ray_installed_the_option_says_what_to_install(boards: Path, command: str) -> None:
+    arguments = [str(next(boards.iterdir()))] if command == "batch" else ["--games", "1"]
+    script = (
+        "import sys\n"
+        "sys.modules['ray'] = None  # as if it were not installed\n"
+        "from rummisolve.cli import cli\n"
+        f"cli([{command!r}, *{arguments!r}, '--ray', 'local'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "Invalid value for '--ray': needs Ray: pip install \"rummisolve[ray]\"" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_option_is_named_in_the_help() -> None:
+    code, out, _ = rummisolve("batch", "--help")
+    assert code == 0 and "--ray ADDRESS" in out
