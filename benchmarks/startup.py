@@ -11,6 +11,10 @@ PYTHONDONTWRITEBYTECODE is set. So that both sides start as an install would, th
 package's modules are compiled first (`compileall`, into its `__pycache__` folders,
 which git ignores); `--no-compile` measures them compiled on every run instead.
 
+Each run's CPU time (user and system, the process's threads included) is taken too: on a
+loaded machine a process waits for a core, which counts in its wall-clock time but not
+in its CPU time, so the CPU ratios are the steadier figures there.
+
 `--old PATH` adds an older checkout's `hint` and `check` (PATH: its `solver/`, imported
 as `old_side.py` does; compiled first too, so give a copy, not a checkout to keep clean),
 taken in the same alternation: the change's own figure is new over old in one run.
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -43,11 +48,14 @@ COMMANDS = {
 Command = tuple[list[str], dict[str, str] | None]
 
 
-def run_once(command: list[str], env: dict[str, str] | None = None) -> float:
-    """Wall-clock seconds of one whole process; it must succeed."""
+def run_once(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one whole process; it must succeed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def main() -> None:
@@ -72,29 +80,31 @@ def main() -> None:
                 commands[f"old/{name}"] = (COMMANDS[name], old_env)
         rows = measure(commands, args.repeat, args.compile, args.old)
     names = list(commands)
-    stats = {
-        name: Stats.of([row["seconds"] for row in rows if row["command"] == name])._asdict()
-        for name in names
-    }
-    numpy = stats["numpy"]["median"]
     figures: dict[str, object] = {
         "byte_code_compiled_first": args.compile,
         "old": None if args.old is None else str(args.old),
-        "seconds": stats,
-        **{f"{name}_over_numpy": stats[name]["median"] / numpy for name in names[1:]},
     }
-    if args.old is not None:
-        for name in ("hint", "check"):
-            figures[f"{name}_new_over_old"] = stats[name]["median"] / stats[f"old/{name}"]["median"]
+    for kind in ("seconds", "cpu_seconds"):
+        stats = {
+            name: Stats.of([row[kind] for row in rows if row["command"] == name])._asdict()
+            for name in names
+        }
+        median = {name: stats[name]["median"] for name in names}
+        over = "over" if kind == "seconds" else "cpu_over"
+        figures[kind] = stats
+        figures |= {f"{name}_{over}_numpy": median[name] / median["numpy"] for name in names[1:]}
+        if args.old is not None:
+            for name in ("hint", "check"):
+                figures[f"{name}_{over}_old"] = median[name] / median[f"old/{name}"]
+        print(
+            f"median {kind}: numpy {median['numpy'] * 1e3:.1f} ms, "
+            + ", ".join(
+                f"{name} {median[name] * 1e3:.1f} ms ({median[name] / median['numpy']:.2f}x)"
+                for name in names[1:]
+            )
+        )
     for path in write_results(args.results, finished(started, figures), rows):
         print(path)
-    print(
-        f"median: numpy {numpy * 1e3:.1f} ms, "
-        + ", ".join(
-            f"{name} {stats[name]['median'] * 1e3:.1f} ms ({stats[name]['median'] / numpy:.2f}x)"
-            for name in names[1:]
-        )
-    )
 
 
 def measure(
@@ -117,7 +127,8 @@ def measure(
     names = list(commands)
     for r in range(repeat):
         for name in names if r % 2 == 0 else names[::-1]:
-            rows.append({"command": name, "run": r, "seconds": run_once(*commands[name])})
+            wall, cpu = run_once(*commands[name])
+            rows.append({"command": name, "run": r, "seconds": wall, "cpu_seconds": cpu})
     return rows
 
 
