@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .._entry import BLAS_THREADS
 from ..errors import SolverError
 from .builder import Floats, Mip
 from .lp import LpEnd
@@ -92,8 +93,9 @@ def _one_blas_thread() -> Iterator[None]:
     """CLP's library links OpenBLAS, which reads its thread count as it loads and starts
     a thread for each core, spinning a while: ~100 ms of a whole `hint` on a busy 2-core
     machine (benchmarks/README.md, section 7), for LPs far too small to share out. So it
-    loads with one thread, unless the environment names a count itself."""
-    if "OPENBLAS_NUM_THREADS" in os.environ:
+    loads with one thread, unless the environment names a count itself (the command
+    does so for numpy too: `rummisolve._entry`)."""
+    if any(name in os.environ for name in BLAS_THREADS):
         yield
         return
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
