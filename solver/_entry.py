@@ -1,13 +1,25 @@
 """The `rummisolve` command's first moment: Ctrl-C while the libraries load (numpy,
-the solvers: a fifth of a second) is `interrupted`, like Ctrl-C at any later time."""
+the solvers: a fifth of a second) is `interrupted`, like Ctrl-C at any later time.
 
+OpenBLAS (numpy's, and CLP's) starts a thread for each core as it loads, and they spin a
+while; the command's arrays are far too small to share out, and a batch runs one worker
+a core. So the command runs with one BLAS thread, unless the environment names a count:
+a `hint` took 441 -> 388 ms on 2 cores (benchmarks/README.md, section 7).
+"""
+
+import os
 import sys
+
+# OpenBLAS's thread counts, in the order it reads them.
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 
 def main() -> None:
     if sys.stdout is None:  # started with its output closed (`>&-`)
         sys.stderr.write("Error: cannot write the output: standard output is closed\n")
         raise SystemExit(1)
+    if not any(name in os.environ for name in BLAS_THREADS):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
     try:
         from .cli import main as run
     except KeyboardInterrupt:

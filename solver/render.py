@@ -9,7 +9,6 @@ from .actions import Do, TableAction, joker_stand_ins, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
-from .scoring import meld_value
 from .tiles import Colour, Tile, format_tile
 
 _ANSI = {
@@ -45,8 +44,16 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
         "tiles_moved": plan.tiles_moved,
     }
     if not board.opened:
-        answer["meld_value"] = meld_value(_new_sets(move), rules)
+        answer["meld_value"] = _meld_value(move, rules)
     return answer | {"backend": move.backend, "rules": rules.as_json()}
+
+
+def _meld_value(move: Move, rules: Rules) -> int:
+    """The new sets' worth as an initial meld. `scoring` loads only here: only a board
+    before its meld needs it, and its dataclasses take ~8 ms of a `hint`'s start-up."""
+    from .scoring import meld_value
+
+    return meld_value(_new_sets(move), rules)
 
 
 def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
@@ -109,7 +116,7 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     if board.opened:
         worth = f" ({move.value_played} points)"
     else:
-        value = meld_value(_new_sets(move), rules)
+        value = _meld_value(move, rules)
         worth = f", an initial meld worth {value} points ({rules.initial_meld} needed)"
     lines = [f"Play {count}{worth}: {row(move.played)}", "", "At the table (* = from your rack):"]
     plan = plan_move(move, rules)

@@ -178,11 +178,10 @@ def _shapes_of(length: int, wraparound: bool) -> tuple[tuple[Tile, ...], ...]:
     """`candidate_shapes`, made once for each length (each rule set with jokers asks for
     all of them, and a first `hint` pays for it)."""
     last = HIGH_ONE if wraparound else MAX_NUMBER
-    shapes = [
-        tuple(run_tile(colour, p) for p in range(start, start + length))
-        for colour in COLOURS
-        for start in range(1, last - length + 2)
-    ]
+    shapes: list[tuple[Tile, ...]] = []
+    for colour in COLOURS:  # each run a slice of the colour's tiles, made once
+        positions = tuple(run_tile(colour, p) for p in range(1, last + 1))
+        shapes.extend(positions[start : start + length] for start in range(last - length + 1))
     if MIN_SET <= length <= MAX_GROUP:
         shapes.extend(
             tuple(Tile(c, number) for c in colours)

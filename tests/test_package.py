@@ -47,6 +47,29 @@ def test_check_loads_no_engine() -> None:
     assert done.stderr == "[]\n"
 
 
+def test_hint_loads_only_what_it_uses() -> None:
+    """A `hint` on an opened board (issue 14's start-up): CLP's library found without
+    importing cbcbox (on Linux), no HiGHS or PuLP unless a search needs them, no scoring."""
+    board = "table:\nR1 R2 R3\nrack: R4 K5\n"
+    unused = {"highspy", "pulp", "rummisolve.scoring"}
+    if sys.platform.startswith("linux") and not os.environ.get("CBCBOX_BUILD"):
+        unused.add("cbcbox")
+    code = (
+        "import sys\n"
+        "from rummisolve.cli.app import cli\n"
+        "try:\n"
+        "    cli(['hint', '-'], prog_name='rummisolve')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print(sorted({sorted(unused)} & sys.modules.keys()), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=board, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.startswith("Play 1 tile")
+    assert done.stderr == "[]\n"
+
+
 def test_python_dash_m_runs_the_command() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "rummisolve", "--help"], capture_output=True, text=True

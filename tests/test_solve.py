@@ -244,7 +244,7 @@ def test_a_time_limit_counts_from_this_search_not_from_the_process_start() -> No
 def test_clp_without_its_library_is_a_named_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(cbcbox, "cbc_lib_dir", lambda: str(tmp_path))
+    monkeypatch.setattr(clp, "library_folder", lambda: str(tmp_path))
     clp.api.cache_clear()
     try:
         with pytest.raises(SolverError, match="backend clp: no CLP library in"):
@@ -258,7 +258,7 @@ def test_without_clp_the_default_is_highs_and_a_named_clp_an_error(
 ) -> None:
     """The default backend falls back to HiGHS where CLP's library cannot load (decided
     once a process); asked for by name, CLP's absence is the named error it always was."""
-    monkeypatch.setattr(cbcbox, "cbc_lib_dir", lambda: str(tmp_path))
+    monkeypatch.setattr(clp, "library_folder", lambda: str(tmp_path))
     clp.api.cache_clear()
     backends.default_backend.cache_clear()
     try:
@@ -276,6 +276,7 @@ def test_without_clp_the_default_is_highs_and_a_named_clp_an_error(
 def test_a_cbcbox_that_names_no_library_folder_is_a_named_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("CBCBOX_BUILD", "generic")  # a build asked for: cbcbox is asked
     monkeypatch.delattr(cbcbox, "cbc_lib_dir")
     clp.api.cache_clear()
     try:

@@ -19,17 +19,20 @@ only through a first LP solve that costs ten times CLP's (benchmarks/clp_binding
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
-import glob
+import importlib.util
 import itertools
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from .._entry import BLAS_THREADS
 from ..errors import SolverError
 from .builder import Floats, Mip
 from .lp import LpEnd
@@ -74,33 +77,93 @@ def api() -> ClpApi:
 
 def load_library() -> tuple[Any, str]:
     """CLP's shared library from cbcbox, and where it was found."""
+    lib_dir = library_folder()
+    found = _libraries_in(lib_dir)
+    if not found:
+        raise SolverError(f"backend clp: no CLP library in {lib_dir}{_OR_HIGHS}")
+    try:
+        with _one_blas_thread():
+            return ctypes.CDLL(found[0]), found[0]
+    except OSError as error:
+        raise SolverError(f"backend clp: cannot load {found[0]}: {error}{_OR_HIGHS}") from None
+
+
+@contextlib.contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """CLP's library links OpenBLAS, which reads its thread count as it loads and starts
+    a thread for each core, spinning a while: ~100 ms of a whole `hint` on a busy 2-core
+    machine (benchmarks/README.md, section 7), for LPs far too small to share out. So it
+    loads with one thread, unless the environment names a count itself (the command
+    does so for numpy too: `rummisolve._entry`)."""
+    if any(name in os.environ for name in BLAS_THREADS):
+        yield
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        yield
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
+
+
+def library_folder() -> str:
+    """The `lib` folder of the cbcbox build that cbcbox itself would choose.
+
+    On Linux, unless CBCBOX_BUILD asks for a build, the choice is plain (the AVX2 build
+    where the CPU has AVX2, else the generic one) and is made here from the package's
+    folder, found without running it: importing cbcbox loads `subprocess` and `platform`,
+    about 10 ms of a `hint`'s start (benchmarks/README.md, section 7). Elsewhere, or if
+    those folders are missing, cbcbox is asked.
+    """
+    spec = importlib.util.find_spec("cbcbox")
+    if spec is None or not spec.submodule_search_locations:
+        raise SolverError(f"backend clp needs cbcbox: pip install 'pulp[cbc]'{_OR_HIGHS}")
+    if sys.platform.startswith("linux") and not os.environ.get("CBCBOX_BUILD"):
+        package = spec.submodule_search_locations[0]
+        builds = ("cbc_dist_avx2", "cbc_dist") if _has_avx2() else ("cbc_dist",)
+        for build in builds:
+            folder = os.path.join(package, build, "lib")
+            if os.path.isdir(folder):
+                return folder
     try:
         import cbcbox
-    except ImportError:
-        raise SolverError(f"backend clp needs cbcbox: pip install 'pulp[cbc]'{_OR_HIGHS}") from None
-    try:
-        lib_dir = str(cbcbox.cbc_lib_dir())
+
+        return str(cbcbox.cbc_lib_dir())
     except Exception as error:  # an older or newer cbcbox, or a broken install
         raise SolverError(
             f"backend clp: cbcbox names no library folder ({error}){_OR_HIGHS}"
         ) from None
-    dist = os.path.dirname(lib_dir)
-    found = [
+
+
+def _has_avx2() -> bool:
+    """Whether Linux lists AVX2 among the CPU's flags (x86 only: others have no `flags`)."""
+    try:
+        with open("/proc/cpuinfo") as cpus:
+            for line in cpus:
+                if line.startswith("flags"):
+                    return "avx2" in line.partition(":")[2].split()
+    except OSError:
+        pass
+    return False
+
+
+def _libraries_in(lib_dir: str) -> list[str]:
+    """CLP's library in a build's `lib` folder (on Windows, DLLs named with their version,
+    in `lib` or `bin`, whose folders are added to the DLL search path)."""
+    if sys.platform != "win32":
+        path = os.path.join(lib_dir, "libClp.dylib" if sys.platform == "darwin" else "libClp.so")
+        return [path] if os.path.exists(path) else []
+    import glob
+
+    folders = (lib_dir, os.path.join(os.path.dirname(lib_dir), "bin"))
+    for folder in folders:
+        if os.path.isdir(folder):
+            os.add_dll_directory(folder)
+    return [
         path
-        for pattern in ("libClp.so", "libClp.dylib", "libClp*.dll", "Clp*.dll")
-        for folder in (lib_dir, os.path.join(dist, "bin"))
+        for pattern in ("libClp*.dll", "Clp*.dll")
+        for folder in folders
         for path in sorted(glob.glob(os.path.join(folder, pattern)))
     ]
-    if not found:
-        raise SolverError(f"backend clp: no CLP library in {lib_dir}{_OR_HIGHS}")
-    if sys.platform == "win32":  # a DLL's own dependencies sit beside it
-        for folder in (lib_dir, os.path.join(dist, "bin")):
-            if os.path.isdir(folder):
-                os.add_dll_directory(folder)
-    try:
-        return ctypes.CDLL(found[0]), found[0]
-    except OSError as error:
-        raise SolverError(f"backend clp: cannot load {found[0]}: {error}{_OR_HIGHS}") from None
 
 
 def declare(lib: Any, path: str) -> ClpApi:
