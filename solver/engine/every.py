@@ -33,7 +33,7 @@ from .backends import Backend, get_backend
 from .builder import Floats, Mip
 from .model import Arrangement, build_model, objective_value, read_solution
 from .solve import find_move
-from .steps import _join_runs, in_order_of, move_steps
+from .steps import join_runs, in_order_of, move_steps
 
 
 class Criteria(enum.Enum):
@@ -369,7 +369,7 @@ def _joker_layings(arrangement: Arrangement) -> Iterator[list[TileRow]]:
                 groups.append(laid)
             else:
                 runs.append((piece, laid))
-        yield _join_runs(runs) + groups
+        yield join_runs(runs) + groups
 
 
 def _relaid(step: Step, tiles: TileRow) -> Step:

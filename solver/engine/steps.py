@@ -115,7 +115,7 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
             groups.append(laid)
         else:
             runs.append((piece, laid))
-    return _join_runs(runs) + groups + arrangement.hosts
+    return join_runs(runs) + groups + arrangement.hosts
 
 
 def _as_read(row: TileRow, rules: Rules) -> TileRow:
@@ -131,7 +131,7 @@ def _as_read(row: TileRow, rules: Rules) -> TileRow:
     return meld.ordered
 
 
-def _join_runs(runs: list[tuple[TileRow, TileRow]]) -> list[TileRow]:
+def join_runs(runs: list[tuple[TileRow, TileRow]]) -> list[TileRow]:
     """Join runs of one colour where one starts right after the other ends.
 
     Each run is its joker-free shape and its tiles as laid; a wrapping run ends at
