@@ -33,7 +33,7 @@ from .backends import Backend, get_backend
 from .builder import Floats, Mip
 from .model import Arrangement, build_model, objective_value, read_solution
 from .solve import find_move
-from .steps import join_runs, in_order_of, move_steps
+from .steps import in_order_of, join_runs, move_steps
 
 
 class Criteria(enum.Enum):
