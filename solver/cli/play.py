@@ -13,8 +13,6 @@ from typing import Any
 import click
 
 from ..game import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     STRATEGIES,
     GameOptions,
     GameRecord,
@@ -53,6 +51,7 @@ from .tournament import (
     interrupted,
     jobs_option,
     log_option,
+    players_option,
     stream_games,
     table_rules,
     think_option,
@@ -72,13 +71,7 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
 
 
 @click.command()
-@click.option(
-    "--players",
-    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
-    default=4,
-    show_default=True,
-    help="5-6 play with the 160-tile set.",
-)
+@players_option
 @click.option(
     "--games",
     type=click.IntRange(1),

@@ -40,6 +40,13 @@ def lineup_option(ctx: click.Context, param: click.Parameter, value: str) -> tup
     return names
 
 
+players_option = click.option(
+    "--players",
+    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+    default=4,
+    show_default=True,
+    help="5-6 play with the 160-tile set.",
+)
 jobs_option = click.option(
     "--jobs",
     type=click.IntRange(1),
@@ -134,13 +141,7 @@ def interrupted(done: int, total: int | None, report: Callable[[], None]) -> Non
 
 
 @click.command()
-@click.option(
-    "--players",
-    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
-    default=4,
-    show_default=True,
-    help="5-6 play with the 160-tile set.",
-)
+@players_option
 @click.option(
     "--strategies",
     "names",
