@@ -8,6 +8,7 @@ which of them lay anything. Rewards are the game's scores, given when it ends.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import random
 from collections import Counter
@@ -33,6 +34,7 @@ from ..game import (
     view_of,
 )
 from ..legality import check_move
+from ..move import Action as StepAction
 from ..move import Move, Objective, TileRow, no_move
 from ..rules import Rules, profile_rules
 from ..scoring import FinishedGame, PlayerResult, score_game
@@ -55,9 +57,20 @@ class Action(enum.IntEnum):
     """The most tiles, keeping every joker on the rack."""
     INITIAL_MELD_ONLY = 4
     """Before opening: the initial meld of the fewest tiles, the rest kept back."""
+    KEEP_ONE_JOKER = 5
+    """The most tiles, keeping one joker on the rack (where the most-tiles move lays two)."""
+    HOLD_SET_1 = 6
+    """The most tiles, holding back the first set the most-tiles move lays from the rack
+    alone (its tiles stay on the rack)."""
+    HOLD_SET_2 = 7
+    """As HOLD_SET_1, for the second such set."""
+    HOLD_SET_3 = 8
+    """As HOLD_SET_1, for the third such set."""
 
 
 ACTIONS = len(Action)
+# The sets laid from the rack alone that HOLD_SET_1... can hold back, at most.
+HELD_SETS = 3
 
 # Tile kinds: the 52 coloured tiles (colour by colour, 1 to 13), then the joker.
 COLOURS = tuple(Colour)
@@ -222,8 +235,24 @@ class raw_env(AECEnv):
             opening = not board.opened and best.is_move and bool(best.rack)
             smaller = smallest_opening(view, self._find, best) if opening else best
             proposed.append(smaller if len(smaller.played) < len(best.played) else no_move(board))
+            two_jokers = best.played.count(JOKER) == 2
+            proposed.append(self._holding(board, (JOKER,)) if two_jokers else no_move(board))
+            from_rack = [s.tiles for s in best.steps if s.action is StepAction.NEW]
+            for number in range(HELD_SETS):
+                held = number < len(from_rack) and len(from_rack[number]) < len(board.rack)
+                proposed.append(self._holding(board, from_rack[number]) if held else no_move(board))
             self._proposed = proposed
         return self._proposed
+
+    def _holding(self, board: Board, held: TileRow) -> Move:
+        """The most tiles with `held` kept on the rack (no move when nothing else lays)."""
+        rest = Counter(board.rack)
+        rest.subtract(held)
+        move = self._find(dataclasses.replace(board, rack=tuple(rest.elements())), Objective.TILES)
+        if not move.is_move:
+            return no_move(board)
+        left = Counter(board.rack) - Counter(move.played)
+        return dataclasses.replace(move, rack=tuple(sort_tiles(left.elements())))
 
     def action_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         return np.array(
