@@ -29,11 +29,9 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from .board import Board
 from .move import Move, Objective, TileRow, no_move
-from .scoring import Scoring
 from .sets import read_meld
 from .strategies import without_jokers
 from .tiles import JOKER, Tile, sort_tiles
@@ -87,44 +85,27 @@ class Search:
 
 
 def _weigh(view: PlayerView, find: Finder, candidates: list[Candidate], samples: int) -> Move:
-    """The candidate with the best mean score over the same samples; holding on a tie.
+    """The candidate with the best mean outcome over the same samples; holding on a tie.
     Stops early when the leader's margin exceeds three standard errors of the difference."""
     rng = random.Random(view.luck)
     unseen = view.unseen()
     layers = _layers(view)
-    rounds: list[list[Round]] = [[] for _ in candidates]
+    totals = [0.0] * len(candidates)
+    squares = [0.0] * len(candidates)
     deadline = time.monotonic() + MAX_THINK
+    taken = 0
     for taken in range(1, samples + 1):
         hidden = unseen[:]
         rng.shuffle(hidden)
         for i, candidate in enumerate(candidates):
-            rounds[i].append(_play_round(view, find, candidate.move, hidden, layers))
-        worths = _worths(rounds)
-        if taken >= MIN_SAMPLES and (_clear(worths) or time.monotonic() > deadline):
+            worth = _play_round(view, find, candidate.move, hidden, layers)
+            totals[i] += worth
+            squares[i] += worth * worth
+        if taken >= MIN_SAMPLES and (_clear(totals, squares, taken) or time.monotonic() > deadline):
             break
-    totals = [sum(w) for w in _worths(rounds)]
     hold = next(i for i, c in enumerate(candidates) if c.label == "hold")
     chosen = max(range(len(candidates)), key=lambda i: (totals[i], i == hold))
     return candidates[chosen].move
-
-
-class Round(NamedTuple):
-    """How a sampled round ended for the player: `score` if somebody went out in it (the
-    player's score then), else None; `held`: the points left on its rack."""
-
-    score: float | None
-    held: int
-
-
-def _worths(rounds: Sequence[Sequence[Round]]) -> list[list[float]]:
-    """Each round's worth in points. A round nobody ends costs the points still held
-    times the danger: the share of the sampled rounds (every candidate's) in which an
-    opponent went out; so tiles are held while nobody is near going out, and the heavy
-    ones are laid once somebody is."""
-    every = [r for rs in rounds for r in rs]
-    lost = sum(1 for r in every if r.score is not None and r.score <= 0)
-    danger = lost / len(every)
-    return [[r.score if r.score is not None else -danger * r.held for r in rs] for rs in rounds]
 
 
 def smallest_opening(view: PlayerView, find: Finder, best: Move) -> Move:
@@ -160,18 +141,17 @@ def _meld_value(row: TileRow, view: PlayerView) -> int:
     return meld.face_value if meld is not None else 0
 
 
-def _clear(worths: Sequence[Sequence[float]]) -> bool:
+def _clear(totals: Sequence[float], squares: Sequence[float], n: int) -> bool:
     """Whether the leader's lead over every other is past three standard errors (or no
     sample has told the candidates apart at all)."""
-    n = len(worths[0])
-    means = [sum(w) / n for w in worths]
-    if all(x == 0 for w in worths for x in w):
+    means = [t / n for t in totals]
+    if max(means) == min(means) and all(s == 0 for s in squares):
         return n >= 2 * MIN_SAMPLES
     lead = max(range(len(means)), key=means.__getitem__)
     for i, mean in enumerate(means):
         if i == lead:
             continue
-        spread = sum(sum(x * x for x in worths[j]) / n - means[j] ** 2 for j in (i, lead))
+        spread = sum((squares[j] / n - means[j] ** 2) for j in (i, lead))
         if means[lead] - mean <= 3 * math.sqrt(max(spread, 0.0) / n):
             return False
     return True
@@ -188,12 +168,10 @@ def _layers(view: PlayerView) -> frozenset[str]:
 
 def _play_round(
     view: PlayerView, find: Finder, move: Move, hidden: Sequence[Tile], layers: frozenset[str]
-) -> Round:
-    """One round from `move` on a sample of the hidden tiles, scored as the game scores:
-    if an opponent goes out first, minus the points on the player's rack; if the player
-    goes out on its next turn, the points left on the opponents' racks."""
+) -> float:
+    """One round from `move` on a sample of the hidden tiles: +1 if the player goes out
+    on its next turn, -1 if an opponent goes out before, else 0."""
     rules = view.rules
-    value = Scoring.of(rules).rack_total
     pool = list(hidden)
     racks: dict[str, list[Tile]] = {}
     for name in view.opponents:
@@ -206,7 +184,7 @@ def _play_round(
     for name in view.opponents:
         answer = find(Board(table, _sorted(racks[name]), view.opened[name], rules), Objective.TILES)
         if answer.is_move and not answer.rack:
-            return Round(-float(value(rack)), value(rack))
+            return -1.0
         if answer.is_move and name in layers:
             table, racks[name] = answer.table, list(answer.rack)
         elif pool:
@@ -214,8 +192,8 @@ def _play_round(
     opened = move.is_move or view.opened[view.player]
     mine = find(Board(table, _sorted(rack), opened, rules), Objective.TILES)
     if mine.is_move and not mine.rack:
-        return Round(float(sum(value(r) for r in racks.values())), 0)
-    return Round(None, value(rack))
+        return 1.0
+    return 0.0
 
 
 def _sorted(tiles: Sequence[Tile]) -> TileRow:
