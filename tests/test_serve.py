@@ -218,13 +218,16 @@ def test_a_thousand_malformed_requests_leave_the_server_answering(server: Server
     for number in range(1000):
         kind = kinds[number % len(kinds)]
         statuses[kind].add(send(server, MALFORMED[kind](rng), kind == "a body cut short"))
+    # h11 refuses a header past its 16 KiB limit when it arrives in pieces (400); read
+    # whole in one go, it is parsed, and the empty board is refused (422).
+    huge_header = statuses.pop("a huge header")
+    assert huge_header and huge_header <= {400, 422}
     assert statuses == {
         "a NUL byte": {422},
         "a bad length": {400},
         "a body cut short": {None},
         "a board of nonsense": {422},
         "a huge declared length": {413},
-        "a huge header": {422},
         "a lone surrogate": {400},
         "a wrong method": {405},
         "an oversized chunked body": {413},
