@@ -11,13 +11,15 @@ import importlib.util
 import os
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from .board import Board
 from .errors import RummisolveError
 from .move import Move, Objective, no_move
-from .tiles import JOKER, sort_tiles
+from .tiles import JOKER, Tile, sort_tiles
 from .view import Finder, PlayerView, Strategy
 
 
@@ -54,14 +56,19 @@ class Cautious:
 
 def without_jokers(view: PlayerView, find: Finder, best: Move) -> Move:
     """The best move that keeps every joker on the rack (nothing when there is none)."""
-    board = view.board
+    return held_back(view.board, find, [JOKER] * view.board.rack.count(JOKER))
+
+
+def held_back(board: Board, find: Finder, held: Iterable[Tile]) -> Move:
+    """The most tiles with `held` kept on the rack; the move's rack is the whole rack
+    left (the no-move of the smaller rack when nothing else lays)."""
     rest = Counter(board.rack)
-    del rest[JOKER]
-    held = find(dataclasses.replace(board, rack=tuple(rest.elements())), Objective.TILES)
-    if not held.is_move:
-        return held
-    left = Counter(board.rack) - Counter(held.played)
-    return dataclasses.replace(held, rack=tuple(sort_tiles(left.elements())))
+    rest.subtract(held)
+    move = find(dataclasses.replace(board, rack=tuple(rest.elements())), Objective.TILES)
+    if not move.is_move:
+        return move
+    left = Counter(board.rack) - Counter(move.played)
+    return dataclasses.replace(move, rack=tuple(sort_tiles(left.elements())))
 
 
 @dataclass(frozen=True)

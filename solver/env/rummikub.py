@@ -8,7 +8,6 @@ which of them lay anything. Rewards are the game's scores, given when it ends.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import random
 from collections import Counter
@@ -39,7 +38,7 @@ from ..move import Move, Objective, TileRow, no_move
 from ..rules import Rules, profile_rules
 from ..scoring import FinishedGame, PlayerResult, score_game
 from ..search import smallest_opening
-from ..strategies import without_jokers
+from ..strategies import held_back, without_jokers
 from ..tiles import JOKER, Colour, Tile, format_tiles, sort_tiles, tile_value
 from ..view import PlayerView, Seen, Strategy, TurnAction
 
@@ -246,13 +245,8 @@ class raw_env(AECEnv):
 
     def _holding(self, board: Board, held: TileRow) -> Move:
         """The most tiles with `held` kept on the rack (no move when nothing else lays)."""
-        rest = Counter(board.rack)
-        rest.subtract(held)
-        move = self._find(dataclasses.replace(board, rack=tuple(rest.elements())), Objective.TILES)
-        if not move.is_move:
-            return no_move(board)
-        left = Counter(board.rack) - Counter(move.played)
-        return dataclasses.replace(move, rack=tuple(sort_tiles(left.elements())))
+        move = held_back(board, self._find, held)
+        return move if move.is_move else no_move(board)
 
     def action_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         return np.array(
