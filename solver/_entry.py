@@ -5,8 +5,14 @@ OpenBLAS (numpy's, and CLP's) starts a thread for each core as it loads, and the
 while; the command's arrays are far too small to share out, and a batch runs one worker
 a core. So the command runs with one BLAS thread, unless the environment names a count:
 a `hint` took 441 -> 388 ms on 2 cores (benchmarks/README.md, section 7).
+
+When the command is done, every object it has is frozen (`gc.freeze`): the collections
+that Python runs as it exits would otherwise walk all that the imports made (numpy,
+click, the engine), to no use in a process that is ending: ~18 ms of a 170 ms `hint`
+(section 7).
 """
 
+import gc
 import os
 import sys
 
@@ -25,4 +31,7 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted\n")
         raise SystemExit(130) from None
-    run()
+    try:
+        run()
+    finally:
+        gc.freeze()
