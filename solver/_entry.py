@@ -16,8 +16,7 @@ import gc
 import os
 import sys
 
-# OpenBLAS's thread counts, in the order it reads them.
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+from .startup import BLAS_THREADS, loading
 
 
 def main() -> None:
@@ -27,7 +26,8 @@ def main() -> None:
     if not any(name in os.environ for name in BLAS_THREADS):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
     try:
-        from .cli import main as run
+        with loading():
+            from .cli import main as run
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted\n")
         raise SystemExit(130) from None

@@ -9,6 +9,7 @@ import importlib
 import click
 
 from .. import __version__
+from ..startup import loading
 from .interrupts import INTERRUPT, cannot_write, flush_stdout, reader_gone
 
 # Each command's module and function: `rummisolve hint` imports neither the batch pool,
@@ -38,7 +39,8 @@ class LazyGroup(click.Group):
         if cmd_name not in COMMANDS:
             return None
         module, name = COMMANDS[cmd_name].split(":")
-        command = getattr(importlib.import_module(f".{module}", __package__), name)
+        with loading():
+            command = getattr(importlib.import_module(f".{module}", __package__), name)
         assert isinstance(command, click.Command)
         return command
 

@@ -9,6 +9,7 @@ import click
 
 from ..legality import check_move
 from ..render import move_json, render_move
+from ..startup import loading
 from .every import every_options, show_every
 from .options import (
     backend_option,
@@ -73,7 +74,8 @@ def hint(
 
     rummisolve hint --table "R3 R4 R5 | K7 R7 B7 J" --rack "R2 B5 O5 J" --next turn2.txt
     """
-    from ..engine.solve import find_move  # the engine and numpy: only here, not for check
+    with loading():  # the engine and numpy: only here, not for check
+        from ..engine.solve import find_move
 
     board_path, board = read_position(board_path, options, rule_overrides(options))
     if every or limit is not None or criteria != "best":

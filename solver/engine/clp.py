@@ -32,8 +32,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .._entry import BLAS_THREADS
 from ..errors import SolverError
+from ..startup import BLAS_THREADS
 from .builder import Floats, Mip
 from .lp import LpEnd
 
