@@ -262,9 +262,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def report(folder: Path, summary: dict[str, Any]) -> None:
-    (written,) = write_results(folder, summary)
+    write_results(folder, summary)
     print(json.dumps(summary))
-    print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -402,9 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     started = header("clp-binding")
     with quiet_stdout():  # CBC's first LP solve prints from C whatever its log level
         result = run(args)
-    written = write_results(args.results, finished(started, result["summary"]), result["records"])
+    write_results(args.results, finished(started, result["summary"]), result["records"])
     print(show(result["summary"]))
-    print("\nwrote " + " and ".join(map(str, written)))
     return 0
 
 

@@ -159,7 +159,7 @@ def write_results(
     folder: Path, summary: dict[str, Any], rows: Iterable[dict[str, Any]] | None = None
 ) -> list[Path]:
     """The benchmark's files, replacing its last run's: the rows (if any) as JSON lines,
-    then the summary."""
+    then the summary; their names are said on stderr (stdout is the script's figures)."""
     folder.mkdir(parents=True, exist_ok=True)
     name = summary["benchmark"]
     written = []
@@ -171,4 +171,6 @@ def write_results(
         written.append(path)
     path = folder / f"{name}-summary.json"
     path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    return [*written, path]
+    written.append(path)
+    print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
+    return written

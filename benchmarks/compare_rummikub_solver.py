@@ -557,9 +557,8 @@ def main(argv: list[str] | None = None) -> int:
     with quiet_stdout():  # cvxpy's solvers and HiGHS print from C; the summary must stay clean
         result = run(args)
     summary = finished(started, result["summary"])
-    written = write_results(args.results, summary, result["records"])
+    write_results(args.results, summary, result["records"])
     print(show(summary))
-    print(f"\nwrote {' and '.join(map(str, written))}")
     return 0
 
 

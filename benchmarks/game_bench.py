@@ -163,9 +163,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.extend(lines)
             by_players[str(players)] = {"tile_set": tile_set_for(players), **summary(lines)}
         result = finished(started, {"strategy": args.strategy, "players": by_players})
-    written = write_results(args.results, result, rows)
+    write_results(args.results, result, rows)
     print(json.dumps(result["players"]))
-    print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
     return 0
 
 

@@ -137,9 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         print("puzzles", json.dumps(kinds[-1]), file=sys.stderr)
     rows.extend({"part": "puzzles", **k} for k in kinds)
     result = finished(started, {"uniqueness": proofs, "puzzles": kinds})
-    written = write_results(args.results, result, rows)
+    write_results(args.results, result, rows)
     print(json.dumps(result, indent=1))
-    print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
     return 0
 
 

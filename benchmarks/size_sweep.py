@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             "times": summary(records, names),
         },
     )
-    written = write_results(args.results, result, records)
+    write_results(args.results, result, records)
     png = args.results / "size-sweep.png"
     machine = started["machine"]
     note = (
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{size}:{t['median_ms']:.1f}/{t['p90_ms']:.1f}" for size, t in by_size.items()
             )
             print(f"  {backend:11} median/p90 ms  {cells}")
-    print(f"wrote {', '.join(map(str, written))} and {png}")
+    print(f"wrote {png}", file=sys.stderr)
     return 0
 
 

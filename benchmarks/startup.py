@@ -103,8 +103,7 @@ def main() -> None:
                 for name in names[1:]
             )
         )
-    for path in write_results(args.results, finished(started, figures), rows):
-        print(path)
+    write_results(args.results, finished(started, figures), rows)
 
 
 def measure(

@@ -128,9 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         summaries[name] = summary(group)
         print(name, json.dumps(summaries[name]), file=sys.stderr)
     result = finished(started, {"summaries": summaries})
-    written = write_results(args.results, result, rows)
+    write_results(args.results, result, rows)
     print(json.dumps(result, indent=1))
-    print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
     return 0
 
 

@@ -169,8 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     started = header(name)
     figures, rows = speed(args) if args.part == "speed" else goal(args)
     result = finished(started, figures if args.part == "speed" else {**figures, "baselines": rows})
-    written = write_results(args.results, result, rows)
-    print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
+    write_results(args.results, result, rows)
     return 0
 
 
