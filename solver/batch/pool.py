@@ -14,17 +14,17 @@ spawned.
 from __future__ import annotations
 
 import contextlib
-import heapq
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NoReturn
 
 from ..engine.backends import BACKENDS, DEFAULT_BACKEND, get_backend
 from ..engine.via_pulp import remove_leftovers
 from ..errors import RummisolveError
+from .order import Chunk, InOrder
 from .rows import BatchSettings, BoardResult, failed, solve_path
 
 # A chunk takes tens of milliseconds: long enough to make the hand-over cheap, short
@@ -55,12 +55,8 @@ class BatchError(RummisolveError):
     """The batch itself cannot go on (a single board's failure is only that board's row)."""
 
 
-class Task(NamedTuple):
-    """Boards handed to a worker together: where the first stands in the batch, and their
-    paths."""
-
-    first: int
-    paths: Sequence[str]
+# Boards handed to a worker together: where the first stands in the batch, their paths.
+Task = Chunk[str]
 
 
 # What a worker does: start the solver (by backend name), then turn each path into a row.
@@ -76,7 +72,7 @@ def guided_chunks(paths: Sequence[str], jobs: int) -> Iterator[Task]:
     at = 0
     while at < len(paths):
         size = max(1, min(MAX_CHUNK, (len(paths) - at) // (jobs * CHUNKS_PER_JOB)))
-        yield Task(at, paths[at : at + size])
+        yield Chunk(at, paths[at : at + size])
         at += size
 
 
@@ -181,60 +177,51 @@ class Workers:
         """Every board's result in the order of `paths`.
 
         A worker that dies (killed, or a crash inside a solver library) is replaced, and
-        what it held is handed out again before anything new: a chunk a board at a time,
-        and a board that kills a worker twice alone gets an error row (once may be a kill
-        from outside).
+        what it held is handed out again before anything new (`InOrder`): a board that
+        kills a worker twice alone gets an error row.
         """
         jobs = len(self.processes)
-        fresh = iter(self.chunks(paths, jobs))
-        again: list[Task] = []  # a heap: the earliest first, all before the fresh ones
+        order: InOrder[str, BoardResult] = InOrder(
+            len(paths), self.chunks(paths, jobs), WINDOW_PER_JOB * jobs, self._crashed
+        )
         held: list[Task | None] = [None] * jobs
-        done: dict[int, list[BoardResult]] = {}
-        died_alone: set[int] = set()
-        written = 0
 
         def hand_out(number: int) -> None:
-            out = len(done) + sum(task is not None for task in held)
-            # Tasks handed out again go whatever the window: the next row may be one.
-            if held[number] is not None or (not again and out >= WINDOW_PER_JOB * jobs):
+            if held[number] is not None:
                 return
-            task = heapq.heappop(again) if again else next(fresh, None)
+            task = order.next_chunk(out=sum(task is not None for task in held))
             if task is not None:
                 held[number] = task
                 with contextlib.suppress(OSError):  # it died: `wait` sees it
-                    self.connections[number].send(task.paths)
+                    self.connections[number].send(task.items)
 
         def died(number: int) -> None:
             lost, held[number] = held[number], None
             self._replace(number)
-            if lost is None:
-                return
-            if len(lost.paths) > 1:
-                for at, path in enumerate(lost.paths, start=lost.first):
-                    heapq.heappush(again, Task(at, [path]))
-            elif lost.first in died_alone:
-                path = lost.paths[0]
-                done[lost.first] = [failed(path, _crash(path), self.settings)]
-            else:
-                died_alone.add(lost.first)
-                heapq.heappush(again, lost)
+            order.lost([] if lost is None else [lost])
 
-        while written < len(paths):
-            while written in done:
-                results = done.pop(written)
-                yield from results
-                written += len(results)
+        while True:
+            yield from order.next_results()
+            if order.all_written:
+                return
             for number in range(jobs):
                 hand_out(number)
-            if written == len(paths):
-                break
             ready = wait([*self.connections, *(p.sentinel for p in self.processes)])
             for number in range(jobs):
                 connection, task = self.connections[number], held[number]
                 if connection in ready and task and (results := _receive(connection)):
-                    done[task.first], held[number] = results, None
+                    order.finished(task, results)
+                    held[number] = None
                 elif connection in ready or self.processes[number].sentinel in ready:
                     died(number)
+
+    def _crashed(self, path: str) -> BoardResult:
+        return failed(
+            path,
+            f"{path}: the solver crashed on this board (its worker process died:"
+            " killed, or a crash inside a solver library)",
+            self.settings,
+        )
 
     def close(self) -> None:
         """Stop the workers at once: at the end they only wait for more, and when a batch
@@ -266,13 +253,6 @@ def _receive(connection: Connection) -> Any:
         return connection.recv()
     except (EOFError, OSError):
         return None
-
-
-def _crash(path: str) -> str:
-    return (
-        f"{path}: the solver crashed on this board (its worker process died:"
-        " killed, or a crash inside a solver library)"
-    )
 
 
 def _work(

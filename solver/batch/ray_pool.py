@@ -14,7 +14,6 @@ This module imports Ray: only `--ray` loads it.
 
 from __future__ import annotations
 
-import heapq
 import logging
 import os
 import signal
@@ -22,7 +21,7 @@ import socket
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, TypeVar
 
 import ray
 import ray.exceptions
@@ -33,6 +32,7 @@ from ..engine.backends import get_backend
 from ..errors import BoardError
 from ..inputs import folder_problem
 from ..tournament import GameTask, Played, Work, play_task
+from .order import Chunk, InOrder
 from .pool import (
     START_ATTEMPTS,
     START_SECONDS,
@@ -58,13 +58,6 @@ DEATHS = (
     ray.exceptions.WorkerCrashedError,
     ray.exceptions.ObjectLostError,
 )
-
-
-class Chunk(NamedTuple, Generic[Item]):
-    """Items handed to an actor together: where the first stands in the run, and them."""
-
-    first: int
-    items: Sequence[Item]
 
 
 def connect(address: str) -> bool:
@@ -221,20 +214,18 @@ class RayPool(Generic[Item, Result]):
         """Every item's result in the order of `items`, each as soon as it and all before
         it are done."""
         jobs = len(self.actors)
-        fresh = (Chunk(first, part) for first, part in chunks(items, jobs))
-        again: list[Chunk[Item]] = []  # a heap: the earliest first, before the fresh ones
+        order: InOrder[Item, Result] = InOrder(
+            len(items),
+            (Chunk(first, part) for first, part in chunks(items, jobs)),
+            WINDOW_PER_JOB * jobs,
+            self.crashed,
+        )
         queued: list[list[tuple[Any, Chunk[Item]]]] = [[] for _ in range(jobs)]
-        done: dict[int, list[Result]] = {}
-        died_alone: set[int] = set()
-        written = 0
 
         def hand_out(number: int) -> bool:
-            out = len(done) + sum(map(len, queued))
-            if len(queued[number]) >= CALLS_PER_ACTOR or (
-                not again and out >= WINDOW_PER_JOB * jobs
-            ):
+            if len(queued[number]) >= CALLS_PER_ACTOR:
                 return False
-            chunk = heapq.heappop(again) if again else next(fresh, None)
+            chunk = order.next_chunk(out=sum(map(len, queued)))
             if chunk is None:
                 return False
             payload = [self.ship(item) for item in chunk.items]
@@ -242,30 +233,17 @@ class RayPool(Generic[Item, Result]):
             return True
 
         def died(number: int) -> None:
-            """What the dead actor held: the chunk it was on first, a board at a time (one
-            that was alone already gets its crash result), then those queued behind."""
             lost, queued[number] = queued[number], []
             self._replace(number)
-            for position, (_, chunk) in enumerate(lost):
-                if len(chunk.items) > 1 or position > 0:
-                    for at, item in enumerate(chunk.items, start=chunk.first):
-                        heapq.heappush(again, Chunk(at, [item]))
-                elif chunk.first in died_alone:
-                    done[chunk.first] = [self.crashed(chunk.items[0])]
-                else:
-                    died_alone.add(chunk.first)
-                    heapq.heappush(again, chunk)
+            order.lost([chunk for _, chunk in lost])
 
-        while written < len(items):
-            while written in done:
-                results = done.pop(written)
-                yield from results
-                written += len(results)
+        while True:
+            yield from order.next_results()
+            if order.all_written:
+                return
             for number in range(jobs):
                 while hand_out(number):
                     pass
-            if written == len(items):
-                break
             calls = {ref: number for number in range(jobs) for ref, _ in queued[number]}
             ready, _ = ray.wait(list(calls), num_returns=1)
             number = calls[ready[0]]
@@ -278,7 +256,7 @@ class RayPool(Generic[Item, Result]):
                 raise BatchError(f"a Ray actor failed: {error.cause or error}") from None
             position = [ref for ref, _ in queued[number]].index(ready[0])
             _, chunk = queued[number].pop(position)
-            done[chunk.first] = results
+            order.finished(chunk, results)
 
     def close(self) -> None:
         """Stop the actors at once (what they hold is dropped: Ctrl-C), and leave the
