@@ -15,6 +15,12 @@ Each run's CPU time (user and system, the process's threads included) is taken t
 loaded machine a process waits for a core, which counts in its wall-clock time but not
 in its CPU time, so the CPU ratios are the steadier figures there.
 
+numpy's OpenBLAS starts a spinning thread a core as it loads (unless the environment
+names a count), while the command loads it with one: under load those threads slow the
+baseline most, and the ratio flatters the command. So `numpy/one-thread`, numpy's import
+with OPENBLAS_NUM_THREADS=1, is taken in the same alternation, and every ratio is given
+over both baselines; the one-thread ratio is the one that holds at any load.
+
 `--old PATH` adds an older checkout's `hint` and `check` (PATH: its `solver/`, imported
 as `old_side.py` does; compiled first too, so give a copy, not a checkout to keep clean),
 taken in the same alternation: the change's own figure is new over old in one run.
@@ -38,12 +44,16 @@ from typing import Any
 import old_side
 from common import Stats, finished, header, results_option, write_results
 
+from rummisolve.startup import BLAS_THREADS
+
 BOARD = Path(__file__).resolve().parents[1] / "puzzles" / "rules" / "012-interface-hint-example.txt"
 COMMANDS = {
     "numpy": [sys.executable, "-c", "import numpy"],
     "hint": [sys.executable, "-m", "rummisolve", "hint", str(BOARD)],
     "check": [sys.executable, "-m", "rummisolve", "check", str(BOARD)],
 }
+# numpy's import with one BLAS thread, as the command loads it.
+ONE_THREAD = "numpy/one-thread"
 # A command and its environment (None: this process's).
 Command = tuple[list[str], dict[str, str] | None]
 
@@ -74,6 +84,8 @@ def main() -> None:
     args = parser.parse_args()
     started = header("startup")
     commands: dict[str, Command] = {name: (command, None) for name, command in COMMANDS.items()}
+    one_thread = os.environ | {"OPENBLAS_NUM_THREADS": "1"}
+    commands[ONE_THREAD] = (COMMANDS["numpy"], one_thread)
     with old_side.environment(args.old) as old_env:
         if args.old is not None:
             for name in ("hint", "check"):
@@ -83,7 +95,9 @@ def main() -> None:
     figures: dict[str, object] = {
         "byte_code_compiled_first": args.compile,
         "old": None if args.old is None else str(args.old),
+        "blas_environment": {name: os.environ.get(name) for name in BLAS_THREADS},
     }
+    measured = [name for name in names if not name.startswith("numpy")]
     for kind in ("seconds", "cpu_seconds"):
         stats = {
             name: Stats.of([row[kind] for row in rows if row["command"] == name])._asdict()
@@ -92,15 +106,20 @@ def main() -> None:
         median = {name: stats[name]["median"] for name in names}
         over = "over" if kind == "seconds" else "cpu_over"
         figures[kind] = stats
-        figures |= {f"{name}_{over}_numpy": median[name] / median["numpy"] for name in names[1:]}
+        for base, suffix in (("numpy", ""), (ONE_THREAD, "_one_thread")):
+            figures |= {
+                f"{name}_{over}_numpy{suffix}": median[name] / median[base] for name in measured
+            }
         if args.old is not None:
             for name in ("hint", "check"):
                 figures[f"{name}_{over}_old"] = median[name] / median[f"old/{name}"]
         print(
-            f"median {kind}: numpy {median['numpy'] * 1e3:.1f} ms, "
+            f"median {kind}: numpy {median['numpy'] * 1e3:.1f} ms, {ONE_THREAD} "
+            f"{median[ONE_THREAD] * 1e3:.1f} ms; "
             + ", ".join(
-                f"{name} {median[name] * 1e3:.1f} ms ({median[name] / median['numpy']:.2f}x)"
-                for name in names[1:]
+                f"{name} {median[name] * 1e3:.1f} ms ({median[name] / median['numpy']:.2f}x,"
+                f" {median[name] / median[ONE_THREAD]:.2f}x)"
+                for name in measured
             )
         )
     write_results(args.results, finished(started, figures), rows)
