@@ -12,13 +12,15 @@ import stat
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import BoardError, Problem, TileError
 from .rules import NO_OVERRIDES, WHOLE_NUMBER, Overrides, Rules, parse_rule_word
 from .sets import MIN_SET, read_meld
 from .tiles import MAX_NUMBER, Tile, format_tile, format_tiles, parse_tile, split_tiles
+
+if TYPE_CHECKING:  # pathlib is ~3 ms of a hint's start, which needs no Path
+    from pathlib import Path
 
 SECTIONS = ("rules", "opened", "table", "rack")
 _SECTION_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)")
