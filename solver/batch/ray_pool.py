@@ -244,7 +244,11 @@ class RayPool(Generic[Item, Result]):
             for number in range(jobs):
                 while hand_out(number):
                     pass
-            calls = {ref: number for number in range(jobs) for ref, _ in queued[number]}
+            # Each actor's first call only: an actor runs its calls in turn, so a death
+            # seen there is the chunk it was on, and what is queued behind never ran. (A
+            # later call's death, seen first, would count a first call that had finished
+            # as lost, and as dying alone.)
+            calls = {queue[0][0]: number for number, queue in enumerate(queued) if queue}
             ready, _ = ray.wait(list(calls), num_returns=1)
             number = calls[ready[0]]
             try:
@@ -254,8 +258,7 @@ class RayPool(Generic[Item, Result]):
                 continue
             except ray.exceptions.RayTaskError as error:
                 raise BatchError(f"a Ray actor failed: {error.cause or error}") from None
-            position = [ref for ref, _ in queued[number]].index(ready[0])
-            _, chunk = queued[number].pop(position)
+            _, chunk = queued[number].pop(0)
             order.finished(chunk, results)
 
     def close(self) -> None:
