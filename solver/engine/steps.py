@@ -50,7 +50,7 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
         need, left = needs[n], leftover[i]
         into: dict[Tile, int] | None = None
         for t, k in need.items():
-            there = left.get(t) if k else 0
+            there = left.get(t, 0) if k else 0
             if there:
                 moved = k if k < there else there
                 need[t] = k - moved
