@@ -130,11 +130,20 @@ class Columns:
         self._close_singles()
 
         def joined(part: int, dtype: Any) -> Any:
-            # Each part converted on its own with its type given: numpy reads a list of
+            # Each list converted on its own with its type given: numpy reads a list of
             # numbers into a typed array 2-3 times as fast as it concatenates the list.
-            return np.concatenate([np.asarray(p[part], dtype=dtype) for p in self.parts])
+            # Arrays are cast as they are joined.
+            return np.concatenate(
+                [
+                    p[part] if isinstance(p[part], np.ndarray) else np.asarray(p[part], dtype)
+                    for p in self.parts
+                ],
+                dtype=dtype,
+            )
 
         lengths = joined(self.LENGTHS, np.int64)
+        col_start = np.zeros(len(lengths) + 1, dtype=np.int32)
+        np.cumsum(lengths, out=col_start[1:])
         row_lower, row_upper = rows.bounds()
         return Mip(
             cost=joined(self.COST, np.float64),
@@ -142,7 +151,7 @@ class Columns:
             upper=joined(self.UPPER, np.float64),
             row_lower=row_lower,
             row_upper=row_upper,
-            col_start=np.concatenate(([0], np.cumsum(lengths))).astype(np.int32),
+            col_start=col_start,
             col_index=joined(self.ROWS, np.int32),
             col_value=joined(self.VALUES, np.float64),
         )

@@ -52,9 +52,15 @@ def _catalogue_of(sets: tuple[tuple[Tile, ...], ...], width: int) -> Catalogue:
     )
 
 
-@lru_cache(maxsize=8)
 def catalogue_for(rules: Rules) -> Catalogue:
-    return _catalogue_of(tuple(candidate_sets(rules)), 5)
+    """The rule set's candidates: they depend on wraparound alone, a cheaper key to look
+    up than the whole of `Rules` (hashed field by field on every model built)."""
+    return _catalogue_with(rules.wraparound)
+
+
+@lru_cache(maxsize=2)
+def _catalogue_with(wraparound: bool) -> Catalogue:
+    return _catalogue_of(tuple(candidate_sets(Rules(wraparound=wraparound))), 5)
 
 
 def makeable(in_play: Ints, jokers: int) -> npt.NDArray[np.bool_]:

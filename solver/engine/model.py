@@ -82,6 +82,17 @@ class Arrangement:
 _STAND_IN_ROWS = np.column_stack([np.arange(TILES), np.full(TILES, JOKER_ROW)]).astype(np.int32)
 _STAND_IN_VALUES = np.tile([-1.0, 1.0], TILES)
 _MINUS_ONES = np.full(TILES, -1.0)
+# Entries of 1 and costs of 0, sliced for each block (the blocks are copied when joined).
+_ONES = np.ones(1 << 11)
+_ZEROS = np.zeros(1 << 11)
+
+
+def _ones(count: int) -> Floats:
+    return _ONES[:count] if count <= len(_ONES) else np.ones(count)
+
+
+def _zeros(count: int) -> Floats:
+    return _ZEROS[:count] if count <= len(_ZEROS) else np.zeros(count)
 
 
 def _counts(rows: list[int]) -> tuple[Ints, int]:
@@ -235,10 +246,12 @@ class _Builder:
         self.stand_ins = in_sets.nonzero()[0] if position.jokers else np.zeros(0, np.int64)
         self.rows = Rows()
         self.columns = Columns()
-        table = np.append(position.table[:TILES], position.table_jokers)
+        table = position.table.copy()
+        table[JOKER_ROW] = position.table_jokers
         # Every tile on the table after the move is a tile from before, a played one, or a
         # joker; every joker stays on the table, and a played joker joins them.
-        self.rows.add(TILES + 1, table, table)
+        bounds = table.tolist()
+        self.rows.add(TILES + 1, bounds, bounds)
         self.meld_row = self.link_row = -1
 
     def build(self) -> tuple[Mip, Layout]:
@@ -287,10 +300,10 @@ class _Builder:
             return usable, absent, self.columns.add_block(*block)
         block_range = self.columns.add_block(
             upper=upper,
-            cost=np.zeros(len(usable)),
+            cost=_zeros(len(usable)),
             lengths=position.catalogue.lengths[usable],
             rows=position.piece_rows,
-            values=np.ones(len(position.piece_rows)),
+            values=_ones(len(position.piece_rows)),
         )
         return usable, frozenset(), block_range
 
@@ -324,7 +337,7 @@ class _Builder:
         if self.plain:
             return self.columns.add_block(
                 upper=np.full(len(stand_ins), jokers),
-                cost=np.zeros(len(stand_ins)),
+                cost=_zeros(len(stand_ins)),
                 lengths=np.full(len(stand_ins), 2),
                 rows=_STAND_IN_ROWS[stand_ins].ravel(),
                 values=_STAND_IN_VALUES[: 2 * len(stand_ins)],
@@ -355,11 +368,11 @@ class _Builder:
         if self.plain and all(s.count(JOKER) < 2 for s in table_sets):
             # All at once: no set holding a joker twice, an entry for each of its tiles.
             return self.columns.add_block(
-                upper=np.ones(len(table_sets)),
-                cost=np.ones(len(table_sets)),
+                upper=_ones(len(table_sets)),
+                cost=_ones(len(table_sets)),
                 lengths=np.array([len(s) for s in table_sets], dtype=np.int64),
                 rows=np.array(table_rows, dtype=np.int64),
-                values=np.ones(len(table_rows)),
+                values=_ones(len(table_rows)),
             )
         at = self.columns.count
         for number, s in enumerate(table_sets):

@@ -37,36 +37,44 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
         shared: dict[int, int] = {}  # tiles in common with each old set that has any
         for t, k in need.items():
             for i in holders.get(t, ()):
-                shared[i] = shared.get(i, 0) + min(k, leftover[i][t])
-        pairs.extend((n >= first_host, -common, n, i) for i, common in shared.items())
+                there = leftover[i][t]
+                shared[i] = shared.get(i, 0) + (k if k < there else there)
+        late = n >= first_host
+        for i, common in shared.items():
+            pairs.append((late, -common, n, i))
     pairs.sort()
     # A table set that a host holds (its jokers, or its tiles) gives it its tiles first.
     held = [(False, 0, first_host + h, i) for i, h in arrangement.holders]
     taken: list[dict[int, dict[Tile, int]]] = [{} for _ in new_sets]
     for _, _, n, i in held + pairs:
         need, left = needs[n], leftover[i]
+        into: dict[Tile, int] | None = None
         for t, k in need.items():
-            moved = min(k, left.get(t, 0))
-            if moved > 0:
-                need[t] -= moved
-                left[t] -= moved
-                into = taken[n].setdefault(i, {})
+            there = left.get(t, 0) if k else 0
+            if there:
+                moved = k if k < there else there
+                need[t] = k - moved
+                left[t] = there - moved
+                if into is None:
+                    into = taken[n].setdefault(i, {})
                 into[t] = into.get(t, 0) + moved
 
     steps_at: dict[int, list[Step]] = {i: [] for i in range(len(board.table))}
     from_rack_only: list[Step] = []
+    holding = {first_host + h for _, h in arrangement.holders}
     for n, tiles in enumerate(new_sets):
-        sources = tuple(Source(i, in_order_of(tiles, taken[n][i])) for i in sorted(taken[n]))
-        rack_part = in_order_of(tiles, needs[n])
-        if not sources:
-            from_rack_only.append(Step(Action.NEW, tiles, (), rack_part))
+        got = taken[n]
+        if not got:  # every tile from the rack, in the set's order
+            from_rack_only.append(Step(Action.NEW, tiles, (), tiles))
             continue
-        main = max(sources, key=lambda s: len(s.tiles))
+        sources = tuple(Source(i, in_order_of(tiles, got[i])) for i in sorted(got))
+        rack_part = in_order_of(tiles, needs[n])
+        main = sources[0] if len(sources) == 1 else max(sources, key=lambda s: len(s.tiles))
         whole = len(sources) == 1 and len(main.tiles) == len(board.table[main.set_index])
         action = Action.EXTEND if whole else Action.REBUILD
         step = Step(action, tiles, sources, rack_part)
         # A set holding a table set's tiles (locked-joker-sets) comes first under that set.
-        if n - first_host in {h for _, h in arrangement.holders}:
+        if n in holding:
             steps_at[main.set_index].insert(0, step)
         else:
             steps_at[main.set_index].append(step)
@@ -154,11 +162,19 @@ def join_runs(runs: list[tuple[TileRow, TileRow]]) -> list[TileRow]:
 
 
 def in_order_of(row: Sequence[Tile], wanted: Mapping[Tile, int]) -> TileRow:
-    """The wanted tiles, in the order the row holds them."""
-    left = dict(wanted)
-    chosen = []
+    """The wanted tiles (some of the row's), in the order the row holds them."""
+    left = {t: k for t, k in wanted.items() if k > 0}
+    total = sum(left.values())
+    if total == len(row):  # all of it (most sets come whole from one place)
+        return tuple(row)
+    chosen: list[Tile] = []
+    if not total:
+        return ()
     for t in row:
-        if left.get(t, 0) > 0:
-            left[t] -= 1
+        k = left.get(t)
+        if k:
+            left[t] = k - 1
             chosen.append(t)
+            if len(chosen) == total:
+                break
     return tuple(chosen)
