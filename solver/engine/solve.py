@@ -15,11 +15,13 @@ from ..joker_rules import joker_places, lay_jokers
 from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_sets, no_move
 from ..rules import JokerRetrieval, Rules
 from ..tiles import JOKER, tile_value
+from . import homes
 from .backends import Backend, get_backend
+from .builder import Mip
 from .joker_model import JokerPart, OutOfTime
 from .lp import Solution
 from .model import Arrangement, Layout, build_model, objective_value, read_solution
-from .pinned import pin_jokers, with_stay_rows
+from .pinned import Pinned, pin_jokers, with_stay_rows
 from .steps import in_order_of, laid_sets, move_steps
 
 
@@ -49,7 +51,7 @@ def find_move(
             None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-3)
         )
 
-    bound = found = arrangement = aside = pinned_found = None
+    bound = found = arrangement = aside = pinned_found = homes_bound = None
     solution = Solution(None, proved=False)
     looser = _looser(board)
     try:
@@ -62,6 +64,13 @@ def find_move(
             if relaxed is None and solution.proved:  # nothing to play even so
                 return no_move(board, True, time.perf_counter() - started, backend)
             pinned = None if relaxed is None else pin_jokers(board, layout, solution, relaxed)
+            if pinned is None and solution.proved and homes.applies(board):
+                # Refused: a freed joker lies without two rack tiles. Homes for them.
+                solution, layout, relaxed, pinned = _homes(board, goal, solver, left())
+                if relaxed is None and solution.proved:
+                    return no_move(board, True, time.perf_counter() - started, backend)
+                if relaxed is not None and solution.proved:
+                    homes_bound = _score(board, relaxed, goal)
             if pinned is not None and solution.proved:
                 move, table, where = pinned
                 laid = _laid_as(table, where, board.rules)
@@ -83,6 +92,8 @@ def find_move(
                     return _move(board, loose, solution.proved, started, backend, laid)
                 if solution.proved:
                     bound = _score(board, loose, goal)
+        if homes_bound is not None:  # the tighter of two bounds
+            bound = homes_bound if bound is None else min(bound, homes_bound)
         cutoff = None
         if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
             solution, layout = solve_model(board, goal, solver, left(), JokerPart.RACK_ONLY)
@@ -259,6 +270,13 @@ def solve_model(
         mip = dataclasses.replace(mip, cutoff=cutoff)
     if part is JokerPart.PINNED:
         mip = with_stay_rows(mip, layout, board.rules.wraparound)
+    return _solve(mip, layout, solver, started, time_limit), layout
+
+
+def _solve(
+    mip: Mip, layout: Layout, solver: Backend, started: float, time_limit: float | None
+) -> Solution:
+    """A model's solve within what is left of the time limit since `started`."""
     if time_limit is not None:
         time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
         # An LP cannot be interrupted: the search starts its last one an LP's time early,
@@ -269,5 +287,28 @@ def solve_model(
         time_limit = max(time_limit - lp, 1e-3)
     # No rack tile can join any set: nothing to decide, no backend needed.
     if layout.played or layout.columns.rack_jokers:
-        return solver.solve(mip, time_limit), layout
-    return Solution(None, proved=True), layout
+        return solver.solve(mip, time_limit)
+    return Solution(None, proved=True)
+
+
+def _homes(
+    board: Board, goal: Objective, solver: Backend, time_limit: float | None
+) -> tuple[Solution, Layout, Arrangement | None, Pinned | None]:
+    """The pinned relaxation with homes for freed jokers (homes.py): its solve, its
+    answer, and that answer with its homes laid and its staying jokers put back where
+    the checker passes it."""
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    mip, layout = build_model(board, goal, JokerPart.PINNED, deadline)
+    mip = with_stay_rows(mip, layout, board.rules.wraparound)
+    built = homes.with_homes(mip, layout, board)
+    if built is None:  # no joker can be freed: the pinned answer was refused otherwise
+        return Solution(None, proved=False), layout, None, None
+    mip, columns = built
+    solution = _solve(mip, layout, solver, started, time_limit)
+    relaxed = _arrangement(layout, solution)
+    if relaxed is None or solution.values is None:
+        return solution, layout, None, None
+    laid = homes.lay_homes(columns, solution.values, relaxed)
+    pinned = None if laid is None else pin_jokers(board, layout, solution, laid)
+    return solution, layout, relaxed, pinned

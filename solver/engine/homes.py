@@ -1,0 +1,259 @@
+"""Homes for freed jokers: the pinned relaxation (pinned.py) made tighter, still a bound.
+
+The pinned relaxation lets a freed joker stand for any tile anywhere; where the checker
+then refuses its answer, the freed joker lies in a set without two tiles from the rack.
+Here a freed joker needs a home: a set holding a joker and two tiles played from the
+rack. Each home is a column holding the part of that set that spans its joker and its two
+rack tiles (a run from the lowest of the three to the highest, or a whole group), each of
+those tiles counted against the copies played. A run's home may be longer: what lies past
+the span is pieces (three places or more) or a filler of one or two places beside it, at
+most two fillers a home. Every legal move cuts into these (any run of three or more
+places into pieces), so the optimum still bounds the rules as written, and its answer,
+with the fillers put beside the spans and the staying jokers put back, is the best move
+wherever the checker passes it.
+
+Not for wraparound (a home may wrap) or a rack holding jokers (a rack joker counts as a
+rack tile, so a home need hold only one): there the pinned stages go on as before.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from itertools import combinations
+from typing import NamedTuple
+
+import numpy as np
+
+from ..board import Board
+from ..tiles import COLOURS, JOKER, MAX_NUMBER, Tile
+from .builder import INFINITY, Floats, Mip
+from .model import Arrangement, Layout
+from .pinned import stay_needs, with_rows
+from .tile_rows import JOKER_ROW, TILE_INDEX
+
+TileRow = tuple[Tile, ...]
+# Fillers a run's home may have: one on each side.
+FILLERS_PER_HOME = 2
+# Places a filler holds, at most: three or more are pieces.
+FILLER_PLACES = 2
+
+
+class Home(NamedTuple):
+    """A column: the places of a set's part, each as its tile; the freed joker's place
+    (None: a filler); the two rack tiles it holds; a group's or a run's."""
+
+    shape: TileRow
+    joker: Tile | None
+    rack: tuple[Tile, ...]
+    group: bool
+    # A filler's side: past a span's end (else before its start).
+    past_end: bool = False
+
+    @property
+    def filler(self) -> bool:
+        return self.joker is None
+
+
+@dataclasses.dataclass(frozen=True)
+class Homes:
+    """The homes' columns: the first one's number, each one's home, and the places that
+    only a joker can fill (no copy in play, no stand-in)."""
+
+    start: int
+    homes: tuple[Home, ...]
+    jokers_only: frozenset[Tile]
+
+
+def applies(board: Board) -> bool:
+    """Whether homes bound the rules as written here (see the module's docstring)."""
+    return not board.rules.wraparound and JOKER not in board.rack
+
+
+def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
+    """The pinned model (its stay rows in) with the homes' columns and rows; None where no
+    joker can be freed."""
+    assert layout.jokers is not None
+    jokers = layout.jokers
+    freed = len(jokers.freed)
+    if not freed:
+        return None
+    in_play = Counter(t for s in board.table for t in s) + Counter(board.rack)
+    stand_ins = set(layout.stand_ins)
+    played_column = {t: layout.columns.played.start + k for k, t in enumerate(layout.played)}
+    rack = {t for t in board.rack if t in played_column}
+    homes = _run_homes(rack) + _group_homes(rack)
+    beside = {s for h in homes if not h.group for s in _sides(h)}
+    homes += [f for f in _fillers() if _side_of(f) in beside]
+    jokers_only = frozenset(
+        t for h in homes for t in h.shape if not in_play[t] and t not in stand_ins
+    )
+    # Rows: the copies of each rack tile the homes hold (no more than were played); the
+    # freed jokers (none without a home); for each place beside a run's span, the
+    # fillers that end or start there (no more than the homes beside them).
+    designated = sorted({t for h in homes for t in h.rack}, key=Tile.sort_key)
+    first = mip.rows
+    rack_row = {t: first + k for k, t in enumerate(designated)}
+    freed_row = first + len(designated)
+    sides = sorted(beside, key=lambda s: (s[0].sort_key(), s[1]))
+    side_row = {s: freed_row + 1 + k for k, s in enumerate(sides)}
+    count = len(designated) + 1 + len(side_row)
+    entries = [(played_column[t], rack_row[t] - first, -1.0) for t in designated]
+    freed_at = layout.columns.jokers.start + jokers.readings
+    entries += [(freed_at + k, freed_row - first, 1.0) for k in range(freed)]
+    mip = with_rows(mip, entries, count, -INFINITY, 0.0)
+    needs = stay_needs(layout, board.rules.wraparound)
+    need_row = {need: mip.rows - count - len(needs) + k for need, k in needs.items()}
+    columns = []
+    for home in homes:
+        column: dict[int, float] = {}
+        for t in home.shape:
+            row = JOKER_ROW if t == home.joker or t in jokers_only else TILE_INDEX[t]
+            column[row] = column.get(row, 0.0) + 1.0
+        for t in home.rack:
+            column[rack_row[t]] = 1.0
+        if home.filler:
+            column[side_row[_side_of(home)]] = 1.0
+        else:
+            column[freed_row] = -float(freed)
+            if not home.group:
+                for side in _sides(home):
+                    column[side_row[side]] = -1.0
+        for need, row in need_row.items():
+            if need.met_by_shape(home.shape, home.group):
+                column[row] = 1.0
+        columns.append(column)
+    return _with_columns(mip, columns, freed), Homes(mip.columns, tuple(homes), jokers_only)
+
+
+# A place beside a run's span: the tile there, and whether it lies past the span's end
+# (else before its start). A filler lies there, ending or starting beside the span.
+_Side = tuple[Tile, bool]
+
+
+def _sides(home: Home) -> list[_Side]:
+    """The places beside a run's span where a filler may lie (on the board's numbers)."""
+    first, last = home.shape[0], home.shape[-1]
+    sides = []
+    if first.number > 1:
+        sides.append((Tile(first.colour, first.number - 1), False))
+    if last.number < MAX_NUMBER:
+        sides.append((Tile(last.colour, last.number + 1), True))
+    return sides
+
+
+def _side_of(filler: Home) -> _Side:
+    """The place beside a span that a filler holds: its first past an end, or its last
+    before a start."""
+    return (filler.shape[0], True) if filler.past_end else (filler.shape[-1], False)
+
+
+def _run_homes(rack: set[Tile]) -> list[Home]:
+    """Each run spanning a joker and two rack tiles of its colour, from the lowest of the
+    three to the highest."""
+    homes = []
+    for colour in COLOURS:
+        numbers = sorted(t.number for t in rack if t.colour == colour)
+        for a, b in combinations(numbers, 2):
+            for u in range(1, MAX_NUMBER + 1):
+                if u in (a, b):
+                    continue
+                shape = tuple(Tile(colour, n) for n in range(min(a, u), max(b, u) + 1))
+                homes.append(
+                    Home(shape, Tile(colour, u), (Tile(colour, a), Tile(colour, b)), False)
+                )
+    return homes
+
+
+def _group_homes(rack: set[Tile]) -> list[Home]:
+    """Each group of three or four holding a joker and two rack tiles of its number."""
+    homes = []
+    for number in range(1, MAX_NUMBER + 1):
+        mine = [c for c in COLOURS if Tile(c, number) in rack]
+        for a, b in combinations(mine, 2):
+            others = [c for c in COLOURS if c not in (a, b)]
+            for u in others:
+                for fourth in [(), *((c,) for c in others if c != u)]:
+                    colours = sorted((a, b, u, *fourth), key=COLOURS.index)
+                    shape = tuple(Tile(c, number) for c in colours)
+                    rack_tiles = (Tile(a, number), Tile(b, number))
+                    homes.append(Home(shape, Tile(u, number), rack_tiles, True))
+    return homes
+
+
+def _fillers() -> list[Home]:
+    """One or two places of a colour, beside a span: before its start or past its end."""
+    fillers = []
+    for colour in COLOURS:
+        for size in range(1, FILLER_PLACES + 1):
+            for first in range(1, MAX_NUMBER + 2 - size):
+                shape = tuple(Tile(colour, n) for n in range(first, first + size))
+                fillers.append(Home(shape, None, (), False, past_end=True))
+                fillers.append(Home(shape, None, (), False, past_end=False))
+    return fillers
+
+
+def _with_columns(mip: Mip, columns: list[dict[int, float]], upper: int) -> Mip:
+    """The model with these columns after its own (worth nothing, at most `upper` each)."""
+    lengths = np.array([len(c) for c in columns], dtype=np.int64)
+    start = mip.col_start[-1] + np.concatenate([[0], np.cumsum(lengths)])
+    index = np.array([r for c in columns for r in c], dtype=mip.col_index.dtype)
+    value = np.array([v for c in columns for v in c.values()], dtype=mip.col_value.dtype)
+    zeros: Floats = np.zeros(len(columns))
+    return dataclasses.replace(
+        mip,
+        cost=np.append(mip.cost, zeros),
+        lower=np.append(mip.lower, zeros),
+        upper=np.append(mip.upper, np.full(len(columns), float(upper))),
+        col_start=np.append(mip.col_start, start[1:]).astype(mip.col_start.dtype),
+        col_index=np.append(mip.col_index, index),
+        col_value=np.append(mip.col_value, value),
+    )
+
+
+def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement | None:
+    """The relaxation's answer with its homes laid as whole sets (each filler beside a
+    run's span, stand-ins at the places they fill first): None where a filler lies beside
+    none."""
+    counts = np.rint(values[homes.start : homes.start + len(homes.homes)]).astype(np.int64)
+    laid: list[tuple[list[Tile], Tile | None]] = []
+    fillers: list[Home] = []
+    for home, n in zip(homes.homes, counts.tolist(), strict=True):
+        for _ in range(n):
+            if home.filler:
+                fillers.append(home)
+            else:
+                laid.append((list(home.shape), home.joker))
+    for filler in sorted(fillers, key=lambda f: -len(f.shape)):
+        if not any(_join(shape, filler.shape) for shape, _ in laid):
+            return None
+    stand_ins = Counter(relaxed.stand_ins)
+    hosts = []
+    for shape, joker in laid:
+        tiles = []
+        for t in shape:
+            if t == joker or t in homes.jokers_only:
+                t = JOKER
+            elif stand_ins[t] > 0:
+                stand_ins[t] -= 1
+                t = JOKER
+            tiles.append(t)
+        hosts.append(tuple(tiles))
+    return Arrangement(
+        relaxed.pieces, relaxed.played, stand_ins, relaxed.kept, relaxed.hosts + hosts
+    )
+
+
+def _join(shape: list[Tile], filler: TileRow) -> bool:
+    """Put the filler beside a run's shape where it continues it: whether it did."""
+    if shape[0].number == shape[1].number or filler[0].colour != shape[0].colour:
+        return False
+    if len(shape) + len(filler) > MAX_NUMBER:
+        return False
+    if filler[0].number == shape[-1].number + 1:
+        shape.extend(filler)
+        return True
+    if filler[-1].number == shape[0].number - 1:
+        shape[:0] = filler
+        return True
+    return False
