@@ -97,10 +97,16 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     freed_row = first + len(designated)
     sides = sorted(beside, key=lambda s: (s[0].sort_key(), s[1]))
     side_row = {s: freed_row + 1 + k for k, s in enumerate(sides)}
-    count = len(designated) + 1 + len(side_row)
+    # And for each tile, the jokers standing for it outside the homes' jokers' places: all
+    # freed (the rack holds none), each in a home, so a run of its colour or a group of
+    # its number (`freed` a home at most).
+    stand_in_row = {t: freed_row + 1 + len(sides) + k for k, t in enumerate(layout.stand_ins)}
+    count = len(designated) + 1 + len(side_row) + len(stand_in_row)
     entries = [(played_column[t], rack_row[t] - first, -1.0) for t in designated]
     freed_at = layout.columns.jokers.start + jokers.readings
     entries += [(freed_at + k, freed_row - first, 1.0) for k in range(freed)]
+    stand_ins_at = layout.columns.stand_ins.start
+    entries += [(stand_ins_at + k, row - first, 1.0) for k, row in enumerate(stand_in_row.values())]
     mip = with_rows(mip, entries, count, -INFINITY, 0.0)
     needs = stay_needs(layout, board.rules.wraparound)
     need_row = {need: mip.rows - count - len(needs) + k for need, k in needs.items()}
@@ -119,8 +125,11 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
             if not home.group:
                 for side in _sides(home):
                     column[side_row[side]] = -1.0
+            for t in _kin(home):
+                if t in stand_in_row:
+                    column[stand_in_row[t]] = -float(freed)
         for need, row in need_row.items():
-            if need.met_by_shape(home.shape, home.group):
+            if need.met_by_shape(home.shape, home.group, home.joker):
                 column[row] = 1.0
         columns.append(column)
     return _with_columns(mip, columns, freed), Homes(mip.columns, tuple(homes), jokers_only)
@@ -146,6 +155,15 @@ def _side_of(filler: Home) -> _Side:
     """The place beside a span that a filler holds: its first past an end, or its last
     before a start."""
     return (filler.shape[0], True) if filler.past_end else (filler.shape[-1], False)
+
+
+def _kin(home: Home) -> list[Tile]:
+    """The tiles a joker in the home's set may stand for: its colour's, or its number's."""
+    if home.group:
+        return [Tile(c, home.shape[0].number) for c in COLOURS]
+    colour = home.shape[0].colour
+    assert colour is not None
+    return [Tile(colour, n) for n in range(1, MAX_NUMBER + 1)]
 
 
 def _run_homes(rack: set[Tile]) -> list[Home]:

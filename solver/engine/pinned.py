@@ -73,17 +73,19 @@ class _Need(NamedTuple):
             way, ends = range(role.number + 1, self.nearest + 1), index.starting
         return met + [n for k in way for n in ends.get(Tile(role.colour, k), ())]
 
-    def met_by_shape(self, shape: TileRow, group: bool) -> bool:
+    def met_by_shape(self, shape: TileRow, group: bool, taken: Tile | None = None) -> bool:
         """Whether a set (or a run's part) of this shape, every place as its tile, meets
-        the need: `met_by` for a shape outside the catalogue."""
+        the need: `met_by` for a shape outside the catalogue. `taken`: a place another
+        joker holds, where this one cannot stand."""
         role = self.role
+        holds = role in shape and role != taken
         if self.kind == "kind":
-            return role in shape and group == self.in_groups
+            return holds and group == self.in_groups
         if self.kind == "group":
-            return group and role in shape and not self.own.isdisjoint(shape)
+            return group and holds and not self.own.isdisjoint(shape)
         if group:
             return False
-        if role in shape and Tile(role.colour, self.nearest) in shape:
+        if holds and Tile(role.colour, self.nearest) in shape:
             return True
         if self.nearest < role.number:
             end = shape[-1]
