@@ -4,28 +4,31 @@ it as the best move."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from rummisolve.board import Board
-from rummisolve.engine import solve
+from rummisolve.engine import homes, solve
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.joker_model import JokerPart
 from rummisolve.engine.model import read_solution
+from rummisolve.engine.pinned import pin_jokers
 from rummisolve.engine.solve import find_move, solve_model
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Objective, Status
 from rummisolve.rules import Rules
-from rummisolve.tiles import JOKER, tile_value
+from rummisolve.tiles import JOKER, Tile, tile_value
 
 Score = tuple[int, int, int]
 GOAL = Objective.TILES
 
 
-def _score(board: Board, played: dict[object, int], kept: int) -> Score:
+def _score(board: Board, played: Mapping[Tile, int], kept: int) -> Score:
     penalty = board.rules.joker_penalty
     tiles = sum(played.values())
-    value = sum(tile_value(t, penalty) * n for t, n in played.items())  # type: ignore[arg-type]
+    value = sum(tile_value(t, penalty) * n for t, n in played.items())
     return (tiles, value, kept) if tiles else (0, 0, 0)
 
 
@@ -43,11 +46,11 @@ def _refused(board: Board) -> bool:
     homes are for."""
     if not (board.opened and any(JOKER in s for s in board.table)):
         return False
-    if not solve.homes.applies(board):
+    if not homes.applies(board):
         return False
     solution, layout = solve_model(board, GOAL, get_backend(), None, JokerPart.PINNED)
     relaxed = solve._arrangement(layout, solution)
-    return relaxed is not None and solve.pin_jokers(board, layout, solution, relaxed) is None
+    return relaxed is not None and pin_jokers(board, layout, solution, relaxed) is None
 
 
 def _positions(seed: int, jokers: tuple[int, int]) -> list[Board]:
@@ -68,8 +71,9 @@ def test_the_homes_optimum_bounds_the_whole_models(seed: int, jokers: tuple[int,
     assert len(boards) >= 5
     proved = 0
     for board in boards:
-        solution, layout, relaxed, pinned = solve._homes(board, GOAL, get_backend("clp"), None)
-        assert solution.proved
+        solution, _layout, relaxed, pinned = solve._homes(board, GOAL, get_backend("clp"), None)
+        if not solution.proved:  # no joker can be freed: no homes
+            continue
         bound = (0, 0, 0) if relaxed is None else _score(board, relaxed.played, len(relaxed.kept))
         whole = _whole(board)
         assert bound >= whole, board

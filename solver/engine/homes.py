@@ -10,10 +10,10 @@ the span is pieces (three places or more) or a filler of one or two places besid
 most two fillers a home. Every legal move cuts into these (any run of three or more
 places into pieces), so the optimum still bounds the rules as written, and its answer,
 with the fillers put beside the spans and the staying jokers put back, is the best move
-wherever the checker passes it.
+wherever the checker passes it. A joker from the rack counts as a tile from the rack:
+a home may hold one rack tile and a rack joker, or two rack jokers, anywhere in its set.
 
-Not for wraparound (a home may wrap) or a rack holding jokers (a rack joker counts as a
-rack tile, so a home need hold only one): there the pinned stages go on as before.
+Not for wraparound (a home may wrap): there the pinned stages go on as before.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..board import Board
-from ..tiles import COLOURS, JOKER, MAX_NUMBER, Tile
+from ..sets import MIN_SET
+from ..tiles import COLOURS, JOKER, MAX_NUMBER, Colour, Tile
 from .builder import INFINITY, Floats, Mip
 from .model import Arrangement, Layout
 from .pinned import stay_needs, with_rows
@@ -47,6 +48,8 @@ class Home(NamedTuple):
     joker: Tile | None
     rack: tuple[Tile, ...]
     group: bool
+    # Jokers from the rack it needs for its two rack places (its rack tiles fill the rest).
+    assists: int = 0
     # A filler's side: past a span's end (else before its start).
     past_end: bool = False
 
@@ -67,7 +70,7 @@ class Homes:
 
 def applies(board: Board) -> bool:
     """Whether homes bound the rules as written here (see the module's docstring)."""
-    return not board.rules.wraparound and JOKER not in board.rack
+    return not board.rules.wraparound
 
 
 def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
@@ -82,7 +85,8 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     stand_ins = set(layout.stand_ins)
     played_column = {t: layout.columns.played.start + k for k, t in enumerate(layout.played)}
     rack = {t for t in board.rack if t in played_column}
-    homes = _run_homes(rack) + _group_homes(rack)
+    rack_jokers = min(board.rack.count(JOKER), 2)
+    homes = _run_homes(rack, rack_jokers) + _group_homes(rack, rack_jokers)
     beside = {s for h in homes if not h.group for s in _sides(h)}
     homes += [f for f in _fillers() if _side_of(f) in beside]
     jokers_only = frozenset(
@@ -100,13 +104,17 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     # And for each tile, the jokers standing for it outside the homes' jokers' places: all
     # freed (the rack holds none), each in a home, so a run of its colour or a group of
     # its number (`freed` a home at most).
+    # (Or a rack joker.) And the rack jokers that homes need, no more than were played.
     stand_in_row = {t: freed_row + 1 + len(sides) + k for k, t in enumerate(layout.stand_ins)}
-    count = len(designated) + 1 + len(side_row) + len(stand_in_row)
+    assist_row = freed_row + 1 + len(sides) + len(stand_in_row)
+    count = len(designated) + 2 + len(side_row) + len(stand_in_row)
     entries = [(played_column[t], rack_row[t] - first, -1.0) for t in designated]
     freed_at = layout.columns.jokers.start + jokers.readings
     entries += [(freed_at + k, freed_row - first, 1.0) for k in range(freed)]
     stand_ins_at = layout.columns.stand_ins.start
     entries += [(stand_ins_at + k, row - first, 1.0) for k, row in enumerate(stand_in_row.values())]
+    for at in layout.columns.rack_jokers:
+        entries += [(at, row - first, -1.0) for row in [*stand_in_row.values(), assist_row]]
     mip = with_rows(mip, entries, count, -INFINITY, 0.0)
     needs = stay_needs(layout, board.rules.wraparound)
     need_row = {need: mip.rows - count - len(needs) + k for need, k in needs.items()}
@@ -118,6 +126,8 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
             column[row] = column.get(row, 0.0) + 1.0
         for t in home.rack:
             column[rack_row[t]] = 1.0
+        if home.assists:
+            column[assist_row] = float(home.assists)
         if home.filler:
             column[side_row[_side_of(home)]] = 1.0
         else:
@@ -166,36 +176,51 @@ def _kin(home: Home) -> list[Tile]:
     return [Tile(colour, n) for n in range(1, MAX_NUMBER + 1)]
 
 
-def _run_homes(rack: set[Tile]) -> list[Home]:
-    """Each run spanning a joker and two rack tiles of its colour, from the lowest of the
-    three to the highest."""
+def _run_homes(rack: set[Tile], rack_jokers: int) -> list[Home]:
+    """Each run's part spanning a joker and its two rack places of its colour, from the
+    lowest to the highest: two rack tiles, or one and a rack joker anywhere in the run,
+    or two rack jokers."""
     homes = []
     for colour in COLOURS:
         numbers = sorted(t.number for t in rack if t.colour == colour)
-        for a, b in combinations(numbers, 2):
+        pairs: list[tuple[int, ...]] = list(combinations(numbers, 2))
+        pairs += [(n,) for n in numbers if rack_jokers] + [() for _ in range(rack_jokers // 2)]
+        for pair in pairs:
             for u in range(1, MAX_NUMBER + 1):
-                if u in (a, b):
+                if u in pair:
                     continue
-                shape = tuple(Tile(colour, n) for n in range(min(a, u), max(b, u) + 1))
-                homes.append(
-                    Home(shape, Tile(colour, u), (Tile(colour, a), Tile(colour, b)), False)
-                )
+                rack_tiles = tuple(Tile(colour, n) for n in pair)
+                low, high = min((u, *pair)), max((u, *pair))
+                # A run holds three places at least: the span, or each run of three
+                # holding it (a rack joker, or a tile from the table, fills the rest).
+                spans = [(low, high)] if high - low + 1 >= MIN_SET else []
+                for first in range(high - MIN_SET + 1, low + 1) if not spans else ():
+                    if 1 <= first <= MAX_NUMBER - MIN_SET + 1:
+                        spans.append((first, first + MIN_SET - 1))
+                for first, last in spans:
+                    shape = tuple(Tile(colour, n) for n in range(first, last + 1))
+                    homes.append(Home(shape, Tile(colour, u), rack_tiles, False, 2 - len(pair)))
     return homes
 
 
-def _group_homes(rack: set[Tile]) -> list[Home]:
-    """Each group of three or four holding a joker and two rack tiles of its number."""
+def _group_homes(rack: set[Tile], rack_jokers: int) -> list[Home]:
+    """Each group holding a joker and its two rack places of its number: two rack tiles,
+    or one and a rack joker, or two rack jokers."""
     homes = []
     for number in range(1, MAX_NUMBER + 1):
         mine = [c for c in COLOURS if Tile(c, number) in rack]
-        for a, b in combinations(mine, 2):
-            others = [c for c in COLOURS if c not in (a, b)]
+        pairs: list[tuple[Colour, ...]] = list(combinations(mine, 2))
+        pairs += [(c,) for c in mine if rack_jokers] + [() for _ in range(rack_jokers // 2)]
+        for pair in pairs:
+            others = [c for c in COLOURS if c not in pair]
             for u in others:
-                for fourth in [(), *((c,) for c in others if c != u)]:
-                    colours = sorted((a, b, u, *fourth), key=COLOURS.index)
-                    shape = tuple(Tile(c, number) for c in colours)
-                    rack_tiles = (Tile(a, number), Tile(b, number))
-                    homes.append(Home(shape, Tile(u, number), rack_tiles, True))
+                rest = [c for c in others if c != u]
+                for size in range(3 - len(pair) - 1, len(rest) + 1):
+                    for more in combinations(rest, size):
+                        colours = sorted((*pair, u, *more), key=COLOURS.index)
+                        shape = tuple(Tile(c, number) for c in colours)
+                        rack_tiles = tuple(Tile(c, number) for c in pair)
+                        homes.append(Home(shape, Tile(u, number), rack_tiles, True, 2 - len(pair)))
     return homes
 
 
@@ -234,23 +259,25 @@ def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement
     run's span, stand-ins at the places they fill first): None where a filler lies beside
     none."""
     counts = np.rint(values[homes.start : homes.start + len(homes.homes)]).astype(np.int64)
-    laid: list[tuple[list[Tile], Tile | None]] = []
+    laid: list[tuple[list[Tile], Home]] = []
     fillers: list[Home] = []
     for home, n in zip(homes.homes, counts.tolist(), strict=True):
         for _ in range(n):
             if home.filler:
                 fillers.append(home)
             else:
-                laid.append((list(home.shape), home.joker))
+                laid.append((list(home.shape), home))
     for filler in sorted(fillers, key=lambda f: -len(f.shape)):
-        if not any(_join(shape, filler.shape) for shape, _ in laid):
+        if not any(_join(shape, filler.shape) for shape, home in laid if not home.group):
             return None
+    if any(len(shape) < MIN_SET for shape, _ in laid):  # a run's part not yet a set
+        return None
     stand_ins = Counter(relaxed.stand_ins)
     hosts = []
-    for shape, joker in laid:
+    for shape, home in laid:
         tiles = []
         for t in shape:
-            if t == joker or t in homes.jokers_only:
+            if t == home.joker or t in homes.jokers_only:
                 t = JOKER
             elif stand_ins[t] > 0:
                 stand_ins[t] -= 1
@@ -264,7 +291,7 @@ def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement
 
 def _join(shape: list[Tile], filler: TileRow) -> bool:
     """Put the filler beside a run's shape where it continues it: whether it did."""
-    if shape[0].number == shape[1].number or filler[0].colour != shape[0].colour:
+    if filler[0].colour != shape[0].colour:
         return False
     if len(shape) + len(filler) > MAX_NUMBER:
         return False
