@@ -101,20 +101,19 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     freed_row = first + len(designated)
     sides = sorted(beside, key=lambda s: (s[0].sort_key(), s[1]))
     side_row = {s: freed_row + 1 + k for k, s in enumerate(sides)}
-    # And for each tile, the jokers standing for it outside the homes' jokers' places: all
-    # freed (the rack holds none), each in a home, so a run of its colour or a group of
-    # its number (`freed` a home at most).
-    # (Or a rack joker.) And the rack jokers that homes need, no more than were played.
+    # And for each tile, the jokers standing for it (beyond the homes' own): each freed
+    # one in a home, a run of the tile's colour or a group holding its place, and one a
+    # set at most; or a rack joker outside the homes (`outside`, one column a tile). And
+    # the rack jokers the homes need and those outside: no more than were played.
     stand_in_row = {t: freed_row + 1 + len(sides) + k for k, t in enumerate(layout.stand_ins)}
-    assist_row = freed_row + 1 + len(sides) + len(stand_in_row)
+    rack_joker_row = freed_row + 1 + len(sides) + len(stand_in_row)
     count = len(designated) + 2 + len(side_row) + len(stand_in_row)
     entries = [(played_column[t], rack_row[t] - first, -1.0) for t in designated]
     freed_at = layout.columns.jokers.start + jokers.readings
     entries += [(freed_at + k, freed_row - first, 1.0) for k in range(freed)]
     stand_ins_at = layout.columns.stand_ins.start
     entries += [(stand_ins_at + k, row - first, 1.0) for k, row in enumerate(stand_in_row.values())]
-    for at in layout.columns.rack_jokers:
-        entries += [(at, row - first, -1.0) for row in [*stand_in_row.values(), assist_row]]
+    entries += [(at, rack_joker_row - first, -1.0) for at in layout.columns.rack_jokers]
     mip = with_rows(mip, entries, count, -INFINITY, 0.0)
     needs = stay_needs(layout, board.rules.wraparound)
     need_row = {need: mip.rows - count - len(needs) + k for need, k in needs.items()}
@@ -127,7 +126,7 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
         for t in home.rack:
             column[rack_row[t]] = 1.0
         if home.assists:
-            column[assist_row] = float(home.assists)
+            column[rack_joker_row] = float(home.assists)
         if home.filler:
             column[side_row[_side_of(home)]] = 1.0
         else:
@@ -137,12 +136,17 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
                     column[side_row[side]] = -1.0
             for t in _kin(home):
                 if t in stand_in_row:
-                    column[stand_in_row[t]] = -float(freed)
+                    column[stand_in_row[t]] = -1.0
         for need, row in need_row.items():
             if need.met_by_shape(home.shape, home.group, home.joker):
                 column[row] = 1.0
         columns.append(column)
-    return _with_columns(mip, columns, freed), Homes(mip.columns, tuple(homes), jokers_only)
+    uppers = [freed] * len(columns)
+    if layout.columns.rack_jokers:
+        outside = [{row: -1.0, rack_joker_row: 1.0} for row in stand_in_row.values()]
+        columns += outside
+        uppers += [board.rack.count(JOKER)] * len(outside)
+    return _with_columns(mip, columns, uppers), Homes(mip.columns, tuple(homes), jokers_only)
 
 
 # A place beside a run's span: the tile there, and whether it lies past the span's end
@@ -168,12 +172,13 @@ def _side_of(filler: Home) -> _Side:
 
 
 def _kin(home: Home) -> list[Tile]:
-    """The tiles a joker in the home's set may stand for: its colour's, or its number's."""
+    """The tiles another joker in the home's set may stand for: a group's places, or a
+    run's colour (the set may reach past the span), but for the home's joker's place."""
     if home.group:
-        return [Tile(c, home.shape[0].number) for c in COLOURS]
+        return [t for t in home.shape if t != home.joker]
     colour = home.shape[0].colour
     assert colour is not None
-    return [Tile(colour, n) for n in range(1, MAX_NUMBER + 1)]
+    return [Tile(colour, n) for n in range(1, MAX_NUMBER + 1) if Tile(colour, n) != home.joker]
 
 
 def _run_homes(rack: set[Tile], rack_jokers: int) -> list[Home]:
@@ -236,8 +241,8 @@ def _fillers() -> list[Home]:
     return fillers
 
 
-def _with_columns(mip: Mip, columns: list[dict[int, float]], upper: int) -> Mip:
-    """The model with these columns after its own (worth nothing, at most `upper` each)."""
+def _with_columns(mip: Mip, columns: list[dict[int, float]], uppers: list[int]) -> Mip:
+    """The model with these columns after its own (worth nothing; their upper bounds)."""
     lengths = np.array([len(c) for c in columns], dtype=np.int64)
     start = mip.col_start[-1] + np.concatenate([[0], np.cumsum(lengths)])
     index = np.array([r for c in columns for r in c], dtype=mip.col_index.dtype)
@@ -247,7 +252,7 @@ def _with_columns(mip: Mip, columns: list[dict[int, float]], upper: int) -> Mip:
         mip,
         cost=np.append(mip.cost, zeros),
         lower=np.append(mip.lower, zeros),
-        upper=np.append(mip.upper, np.full(len(columns), float(upper))),
+        upper=np.append(mip.upper, np.array(uppers, dtype=np.float64)),
         col_start=np.append(mip.col_start, start[1:]).astype(mip.col_start.dtype),
         col_index=np.append(mip.col_index, index),
         col_value=np.append(mip.col_value, value),
