@@ -73,9 +73,13 @@ def applies(board: Board) -> bool:
     return not board.rules.wraparound
 
 
-def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
+def with_homes(
+    mip: Mip, layout: Layout, board: Board, only_homes: bool = False
+) -> tuple[Mip, Homes] | None:
     """The pinned model (its stay rows in) with the homes' columns and rows; None where no
-    joker can be freed."""
+    joker can be freed. `only_homes`: every freed joker at a home's joker place, the
+    other stand-ins jokers from the rack: a restriction, whose answers the checker passes
+    far more often (a freed joker beyond a home's own is what it refuses most)."""
     assert layout.jokers is not None
     jokers = layout.jokers
     freed = len(jokers.freed)
@@ -114,9 +118,14 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     stand_ins_at = layout.columns.stand_ins.start
     entries += [(stand_ins_at + k, row - first, 1.0) for k, row in enumerate(stand_in_row.values())]
     entries += [(at, rack_joker_row - first, -1.0) for at in layout.columns.rack_jokers]
+    if only_homes:
+        entries += [(stand_ins_at + k, count, 1.0) for k in range(len(stand_in_row))]
+        entries += [(at, count, -1.0) for at in layout.columns.rack_jokers]
+        count += 1
     mip = with_rows(mip, entries, count, -INFINITY, 0.0)
     needs = stay_needs(layout, board.rules.wraparound)
-    need_row = {need: mip.rows - count - len(needs) + k for need, k in needs.items()}
+    first_new = mip.rows - count
+    need_row = {need: first_new - len(needs) + k for need, k in needs.items()}
     columns = []
     for home in homes:
         column: dict[int, float] = {}

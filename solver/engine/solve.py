@@ -71,13 +71,20 @@ def find_move(
                     return no_move(board, True, time.perf_counter() - started, backend)
                 if relaxed is not None and solution.proved:
                     homes_bound = _score(board, relaxed, goal)
+                if pinned is None and homes_bound is not None:
+                    # Freed jokers only at homes' places: a restriction, legal more often,
+                    # the best move where it reaches the bound (else one at hand).
+                    _, _, restricted, pinned = _homes(board, goal, solver, left(), True)
+                    if restricted is None or _score(board, restricted, goal) != homes_bound:
+                        pinned_found = None if pinned is None else pinned[0]
+                        pinned = None
             if pinned is not None and solution.proved:
                 move, table, where = pinned
                 laid = _laid_as(table, where, board.rules)
                 return _move(board, move, True, started, backend, laid)
             if pinned is not None:  # legal, and at hand if time runs out
                 pinned_found = pinned[0]
-        if looser is not None:
+        if looser is not None and homes_bound is None:  # (homes bound it tighter)
             solution, layout = solve_model(looser, goal, solver, left())
             loose = _arrangement(layout, solution)
             if loose is None and solution.proved:  # nothing to play even so
@@ -92,21 +99,23 @@ def find_move(
                     return _move(board, loose, solution.proved, started, backend, laid)
                 if solution.proved:
                     bound = _score(board, loose, goal)
-        if homes_bound is not None:  # the tighter of two bounds
-            bound = homes_bound if bound is None else min(bound, homes_bound)
+        if homes_bound is not None:
+            bound = homes_bound
         cutoff = None
         if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
             solution, layout = solve_model(board, goal, solver, left(), JokerPart.RACK_ONLY)
             found = _arrangement(layout, solution)
             if found is not None and solution.proved and _score(board, found, goal) == bound:
                 return _move(board, found, True, started, backend)
-            if found is not None and solution.values is not None:
-                cutoff = _objective(board, found, goal)
-        # The whole model, asked only for a move better than the one found.
+        # The best legal move at hand, and the whole model asked only for a better one.
+        at_hand = [a for a in (found, pinned_found) if a is not None]
+        best = max(at_hand, key=lambda a: _score(board, a, goal)) if at_hand else None
+        if best is not None:
+            cutoff = _objective(board, best, goal)
         solution, layout = solve_model(board, goal, solver, left(), cutoff=cutoff)
         arrangement = _arrangement(layout, solution)
-        if arrangement is None and solution.proved and found is not None:
-            return _move(board, found, True, started, backend)
+        if arrangement is None and solution.proved and best is not None:
+            return _move(board, best, True, started, backend)
     except OutOfTime:
         solution = Solution(None, proved=False)
     if arrangement is None and not solution.proved and looser is not None:
@@ -292,16 +301,20 @@ def _solve(
 
 
 def _homes(
-    board: Board, goal: Objective, solver: Backend, time_limit: float | None
+    board: Board,
+    goal: Objective,
+    solver: Backend,
+    time_limit: float | None,
+    only_homes: bool = False,
 ) -> tuple[Solution, Layout, Arrangement | None, Pinned | None]:
-    """The pinned relaxation with homes for freed jokers (homes.py): its solve, its
-    answer, and that answer with its homes laid and its staying jokers put back where
-    the checker passes it."""
+    """The pinned relaxation with homes for freed jokers (homes.py; `only_homes`: its
+    restriction): its solve, its answer, and that answer with its homes laid and its
+    staying jokers put back where the checker passes it."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     mip, layout = build_model(board, goal, JokerPart.PINNED, deadline)
     mip = with_stay_rows(mip, layout, board.rules.wraparound)
-    built = homes.with_homes(mip, layout, board)
+    built = homes.with_homes(mip, layout, board, only_homes)
     if built is None:  # no joker can be freed: the pinned answer was refused otherwise
         return Solution(None, proved=False), layout, None, None
     mip, columns = built
