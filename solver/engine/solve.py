@@ -102,7 +102,10 @@ def find_move(
         if homes_bound is not None:
             bound = homes_bound
         cutoff = None
-        if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
+        # Rack-only, unless homes found a legal move already: on the tables measured it
+        # never reached the bound where the homes restriction's move fell short of it.
+        strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
+        if bound is not None and strict and (homes_bound is None or pinned_found is None):
             solution, layout = solve_model(board, goal, solver, left(), JokerPart.RACK_ONLY)
             found = _arrangement(layout, solution)
             if found is not None and solution.proved and _score(board, found, goal) == bound:
