@@ -1,7 +1,7 @@
 """Finding the best move: build the model, solve it, and lay the answer out as sets and steps.
 
-Looser readings of the rules on jokers (and the pinned relaxation) are solved first where
-they bound the stricter one."""
+Looser readings of the rules on jokers (and the pinned and homes relaxations) are solved
+first where they bound the stricter one."""
 
 from __future__ import annotations
 
@@ -37,9 +37,11 @@ def find_move(
     their optimum bounds the stricter one, so a looser move that the rules on jokers pass
     is best under them too. Under STRICT the first is the pinned relaxation (pinned.py,
     nearly as small as jokers moving freely, its staying jokers put back where they may
-    stay), then the replace reading (`_looser`). Else a smaller model, freed jokers only in
-    sets of rack tiles, proves the best move where it reaches the replace bound; only past
-    that is the whole stricter model built.
+    stay); where its answer is refused, the same with homes for freed jokers (homes.py), a
+    tighter bound, and its restriction, freed jokers only at homes' places (or, with
+    wraparound, the replace reading, `_looser`). Else a smaller model, freed jokers only in
+    sets of rack tiles, proves the best move where it reaches the bound; only past that is
+    the whole stricter model built, asked for a better move than the best legal one found.
     """
     solver = get_backend(backend)
     backend = solver.name
