@@ -1,8 +1,8 @@
 """The default (`official`) against `casual`, before and after an engine change, side by side.
 
 strict_vs_free.py's positions and solves, asked of two engines at once: this checkout's
-and an earlier one (`--before DIR`, a folder holding its `rummisolve` package), each in a
-worker process of its own. Position by position, the two take turns (which goes first
+and an older one (`--old PATH`, that checkout's `solver/`), each in a worker process of
+its own (old_side.py). Position by position, the two take turns (which goes first
 alternates), so both meet the same load; each solves the position under official and
 casual `--repeat` times (its medians kept). Every answer passes `check_move` in its
 worker, and the two engines must agree on the official answer's tiles, points, sets kept
@@ -10,47 +10,46 @@ and status (the change is a matter of speed only): a position where they differ 
 the run.
 
     mkdir /tmp/before && git archive b49ddbc solver | tar -x -C /tmp/before
-    mv /tmp/before/solver /tmp/before/rummisolve
-    python benchmarks/strict_before_after.py --before /tmp/before
+    python benchmarks/strict_before_after.py --old /tmp/before/solver
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+import old_side
 from common import finished, header, median, percentile, results_option, write_results
 
 NAME = "strict-before-after"
 
 
-def worker(repeat: int, seed: int, positions: int) -> None:
-    """Answer requests (a group and a position, one JSON line each) on stdin: the medians
-    and the official answer, one JSON line each on stdout."""
+def serve(args: argparse.Namespace) -> int:
+    """One side: for each `{"group", "position"}` asked, the medians and the official
+    answer."""
     import dataclasses
 
     from strict_vs_free import GROUPS, _casual
 
+    from rummisolve.board import Board
     from rummisolve.engine.solve import find_move
     from rummisolve.generate import generate_boards
     from rummisolve.legality import check_move
     from rummisolve.move import Action
 
-    boards: dict[str, list[Any]] = {}
-    for line in sys.stdin:
-        asked = json.loads(line)
+    boards: dict[str, list[Board]] = {}
+
+    def solve(asked: dict[str, Any]) -> dict[str, Any]:
         group, position = asked["group"], asked["position"]
         if group not in boards:
             spec = GROUPS[group]
             boards[group] = list(
                 generate_boards(
-                    positions,
-                    seed,
+                    args.positions,
+                    args.seed,
                     table_tiles=spec.table_tiles,
                     rack_tiles=spec.rack_tiles,
                     jokers=spec.jokers,
@@ -61,7 +60,7 @@ def worker(repeat: int, seed: int, positions: int) -> None:
         casual = dataclasses.replace(official, rules=official.rules.replace(**_casual()))
         times: dict[str, list[float]] = {"official": [], "casual": []}
         answer = {}
-        for r in range(repeat):
+        for r in range(args.repeat):
             pairs = [("official", official), ("casual", casual)]
             for name, board in pairs if r % 2 == 0 else pairs[::-1]:
                 move = find_move(board)
@@ -75,28 +74,10 @@ def worker(repeat: int, seed: int, positions: int) -> None:
                         "kept": kept,
                         "status": move.status.value,
                     }
-        reply = {"official_s": median(times["official"]), "casual_s": median(times["casual"])}
-        print(json.dumps(reply | {"answer": answer}), flush=True)
+        medians = {"official_s": median(times["official"]), "casual_s": median(times["casual"])}
+        return medians | {"answer": answer}
 
-
-def _ask(process: subprocess.Popen[str], request: dict[str, Any]) -> dict[str, Any]:
-    stdin, stdout = process.stdin, process.stdout
-    assert stdin is not None and stdout is not None
-    stdin.write(json.dumps(request) + "\n")
-    stdin.flush()
-    reply: dict[str, Any] = json.loads(stdout.readline())
-    return reply
-
-
-def _start(pythonpath: str | None, args: argparse.Namespace) -> subprocess.Popen[str]:
-    env = dict(os.environ)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = pythonpath
-    command = [sys.executable, __file__, "--worker"]
-    command += ["--repeat", str(args.repeat), "--seed", str(args.seed)]
-    command += ["--positions", str(args.positions)]
-    pipe = subprocess.PIPE
-    return subprocess.Popen(command, stdin=pipe, stdout=pipe, text=True, env=env)
+    return old_side.serve(solve)
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -126,23 +107,26 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, help="folder holding the earlier rummisolve")
+    parser.add_argument("--old", type=Path, metavar="PATH", help="an older checkout's solver/")
     parser.add_argument("--positions", type=int, default=100, help="per group")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     results_option(parser)
     args = parser.parse_args(argv)
-    if args.worker:
-        worker(args.repeat, args.seed, args.positions)
-        return 0
-    if args.before is None or not (args.before / "rummisolve").is_dir():
-        parser.error("--before: a folder holding the earlier engine's rummisolve package")
+    if args.serve:
+        return serve(args)
+    if args.old is None or not (args.old / "__init__.py").is_file():
+        parser.error("--old: an older checkout's solver/ folder")
     from strict_vs_free import GROUPS
 
     started = header(NAME)
-    started["before"] = str(args.before)
-    workers = {"before": _start(str(args.before), args), "after": _start(None, args)}
+    words = ["--positions", str(args.positions), "--repeat", str(args.repeat)]
+    words += ["--seed", str(args.seed)]
+    sides = {
+        "before": old_side.Worker("before", args.old, __file__, *words),
+        "after": old_side.Worker("after", None, __file__, *words),
+    }
     rows, summaries = [], {}
     try:
         for group in GROUPS:
@@ -150,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             for position in range(args.positions):
                 order = ["before", "after"] if position % 2 == 0 else ["after", "before"]
                 asked = {"group": group, "position": position}
-                replies = {w: _ask(workers[w], asked) for w in order}
+                replies = {name: sides[name].ask(asked) for name in order}
                 before, after = replies["before"], replies["after"]
                 if before["answer"] != after["answer"]:
                     raise SystemExit(f"{group} {position}: {before['answer']} != {after['answer']}")
@@ -163,19 +147,13 @@ def main(argv: list[str] | None = None) -> int:
             summaries[group] = summary(done)
             print(group, json.dumps(summaries[group]), file=sys.stderr)
     finally:
-        for process in workers.values():
-            _close(process.stdin)
-            process.wait()
-    result = finished(started, {"summaries": summaries})
+        for side in sides.values():
+            side.close()
+    result = finished(started, {"old": str(args.old), "summaries": summaries})
     written = write_results(args.results, result, rows)
     print(json.dumps(result, indent=1))
     print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
     return 0
-
-
-def _close(stream: IO[str] | None) -> None:
-    if stream is not None:
-        stream.close()
 
 
 if __name__ == "__main__":
