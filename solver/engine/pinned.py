@@ -73,6 +73,26 @@ class _Need(NamedTuple):
             way, ends = range(role.number + 1, self.nearest + 1), index.starting
         return met + [n for k in way for n in ends.get(Tile(role.colour, k), ())]
 
+    def met_by_shape(self, shape: TileRow, group: bool, taken: Tile | None = None) -> bool:
+        """Whether a set (or a run's part) of this shape, every place as its tile, meets
+        the need: `met_by` for a shape outside the catalogue. `taken`: a place another
+        joker holds, where this one cannot stand."""
+        role = self.role
+        holds = role in shape and role != taken
+        if self.kind == "kind":
+            return holds and group == self.in_groups
+        if self.kind == "group":
+            return group and holds and not self.own.isdisjoint(shape)
+        if group:
+            return False
+        if holds and Tile(role.colour, self.nearest) in shape:
+            return True
+        if self.nearest < role.number:
+            end = shape[-1]
+            return end.colour == role.colour and self.nearest <= end.number < role.number
+        start = shape[0]
+        return start.colour == role.colour and role.number < start.number <= self.nearest
+
 
 class _Index(NamedTuple):
     """The catalogue's sets by number, and, for each tile, the sets of each kind holding
@@ -127,13 +147,11 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
     the jokers stay with their sets, cut into pieces: a group is never cut, and a run that
     holds a joker and its set's nearest tile holds what lies between."""
     assert layout.jokers is not None
-    plan = layout.jokers.plan
     staying_at = layout.columns.jokers.start + layout.jokers.readings + len(layout.jokers.freed)
-    rows: dict[_Need, int] = {}
+    rows = stay_needs(layout, wraparound)
     entries: list[tuple[int, int, float]] = []  # column, row, value
-    for i, instance in enumerate(plan.instances):
-        for need in _needs(plan, instance, wraparound):
-            entries.append((staying_at + i, rows.setdefault(need, len(rows)), -1.0))
+    for i, instance_needs in enumerate(_instance_needs(layout, wraparound)):
+        entries.extend((staying_at + i, rows[need], -1.0) for need in instance_needs)
     if not rows:
         return mip
     index = _index(layout.catalogue)
@@ -143,10 +161,25 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
         for number in need.met_by(index):
             if number in column:
                 entries.append((column[number], row, 1.0))
-    return _with_rows(mip, entries, len(rows), 0.0, INFINITY)
+    return with_rows(mip, entries, len(rows), 0.0, INFINITY)
 
 
-def _with_rows(
+def _instance_needs(layout: Layout, wraparound: bool) -> list[list[_Need]]:
+    assert layout.jokers is not None
+    plan = layout.jokers.plan
+    return [_needs(plan, instance, wraparound) for instance in plan.instances]
+
+
+def stay_needs(layout: Layout, wraparound: bool) -> dict[_Need, int]:
+    """The needs of the staying jokers, each with its row's place among the stay rows."""
+    rows: dict[_Need, int] = {}
+    for needs in _instance_needs(layout, wraparound):
+        for need in needs:
+            rows.setdefault(need, len(rows))
+    return rows
+
+
+def with_rows(
     mip: Mip, entries: list[tuple[int, int, float]], count: int, lower: float, upper: float
 ) -> Mip:
     """The model with `count` more rows (these bounds) and their entries (column, row
@@ -178,9 +211,14 @@ def _with_rows(
     )
 
 
+# A relaxation's answer made a move: the move (its new sets as hosts), its new table, and
+# where its jokers stand.
+Pinned = tuple[Arrangement, list[TileRow], dict[int, tuple[Tile, ...]]]
+
+
 def pin_jokers(
     board: Board, layout: Layout, solution: Solution, relaxed: Arrangement
-) -> tuple[Arrangement, list[TileRow], dict[int, tuple[Tile, ...]]] | None:
+) -> Pinned | None:
     """The relaxation's answer with each joker that stays put in a set of its kind holding
     its tile, one holding a tile of its own set where there is one: where the rules on
     jokers pass that table, the move (its new sets as hosts), its new table and where its

@@ -1,7 +1,7 @@
 """Finding the best move: build the model, solve it, and lay the answer out as sets and steps.
 
-Looser readings of the rules on jokers (and the pinned relaxation) are solved first where
-they bound the stricter one."""
+Looser readings of the rules on jokers (and the pinned and homes relaxations) are solved
+first where they bound the stricter one."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ from ..joker_rules import joker_places, lay_jokers
 from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_sets, no_move
 from ..rules import JokerRetrieval, Rules
 from ..tiles import JOKER, tile_value
+from . import homes
 from .backends import Backend, get_backend
+from .builder import Mip
 from .joker_model import JokerPart, OutOfTime
 from .lp import Solution
 from .model import Arrangement, Layout, build_model, objective_value, read_solution
-from .pinned import pin_jokers, with_stay_rows
+from .pinned import Pinned, pin_jokers, with_stay_rows
 from .steps import in_order_of, laid_sets, move_steps
 
 
@@ -35,9 +37,11 @@ def find_move(
     their optimum bounds the stricter one, so a looser move that the rules on jokers pass
     is best under them too. Under STRICT the first is the pinned relaxation (pinned.py,
     nearly as small as jokers moving freely, its staying jokers put back where they may
-    stay), then the replace reading (`_looser`). Else a smaller model, freed jokers only in
-    sets of rack tiles, proves the best move where it reaches the replace bound; only past
-    that is the whole stricter model built.
+    stay); where its answer is refused, the same with homes for freed jokers (homes.py), a
+    tighter bound, and its restriction, freed jokers only at homes' places (or, with
+    wraparound, the replace reading, `_looser`). Else a smaller model, freed jokers only in
+    sets of rack tiles, proves the best move where it reaches the bound; only past that is
+    the whole stricter model built, asked for a better move than the best legal one found.
     """
     solver = get_backend(backend)
     backend = solver.name
@@ -49,7 +53,7 @@ def find_move(
             None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-3)
         )
 
-    bound = found = arrangement = aside = pinned_found = None
+    bound = found = arrangement = aside = pinned_found = homes_bound = None
     solution = Solution(None, proved=False)
     looser = _looser(board)
     try:
@@ -62,13 +66,29 @@ def find_move(
             if relaxed is None and solution.proved:  # nothing to play even so
                 return no_move(board, True, time.perf_counter() - started, backend)
             pinned = None if relaxed is None else pin_jokers(board, layout, solution, relaxed)
+            if pinned is None and solution.proved and homes.applies(board):
+                # Refused: a freed joker lies without two rack tiles. Homes for them.
+                solution, layout, relaxed, pinned = _homes(board, goal, solver, left())
+                if relaxed is None and solution.proved:
+                    return no_move(board, True, time.perf_counter() - started, backend)
+                if relaxed is not None and solution.proved:
+                    homes_bound = _score(board, relaxed, goal)
+                if pinned is None and homes_bound is not None and relaxed is not None:
+                    # Freed jokers only at homes' places: a restriction, legal more often,
+                    # asked only for a move reaching the bound (the best move, if any; its
+                    # search stops there), else one at hand.
+                    reach = _objective(board, relaxed, goal) - 1
+                    _, _, restricted, pinned = _homes(board, goal, solver, left(), reach)
+                    if restricted is None or _score(board, restricted, goal) != homes_bound:
+                        pinned_found = None if pinned is None else pinned[0]
+                        pinned = None
             if pinned is not None and solution.proved:
                 move, table, where = pinned
                 laid = _laid_as(table, where, board.rules)
                 return _move(board, move, True, started, backend, laid)
             if pinned is not None:  # legal, and at hand if time runs out
                 pinned_found = pinned[0]
-        if looser is not None:
+        if looser is not None and homes_bound is None:  # (homes bound it tighter)
             solution, layout = solve_model(looser, goal, solver, left())
             loose = _arrangement(layout, solution)
             if loose is None and solution.proved:  # nothing to play even so
@@ -83,19 +103,26 @@ def find_move(
                     return _move(board, loose, solution.proved, started, backend, laid)
                 if solution.proved:
                     bound = _score(board, loose, goal)
+        if homes_bound is not None:
+            bound = homes_bound
         cutoff = None
-        if bound is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
+        # Rack-only, unless homes found a legal move already: on the tables measured it
+        # never reached the bound where the homes restriction's move fell short of it.
+        strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
+        if bound is not None and strict and (homes_bound is None or pinned_found is None):
             solution, layout = solve_model(board, goal, solver, left(), JokerPart.RACK_ONLY)
             found = _arrangement(layout, solution)
             if found is not None and solution.proved and _score(board, found, goal) == bound:
                 return _move(board, found, True, started, backend)
-            if found is not None and solution.values is not None:
-                cutoff = _objective(board, found, goal)
-        # The whole model, asked only for a move better than the one found.
+        # The best legal move at hand, and the whole model asked only for a better one.
+        at_hand = [a for a in (found, pinned_found) if a is not None]
+        best = max(at_hand, key=lambda a: _score(board, a, goal)) if at_hand else None
+        if best is not None:
+            cutoff = _objective(board, best, goal)
         solution, layout = solve_model(board, goal, solver, left(), cutoff=cutoff)
         arrangement = _arrangement(layout, solution)
-        if arrangement is None and solution.proved and found is not None:
-            return _move(board, found, True, started, backend)
+        if arrangement is None and solution.proved and best is not None:
+            return _move(board, best, True, started, backend)
     except OutOfTime:
         solution = Solution(None, proved=False)
     if arrangement is None and not solution.proved and looser is not None:
@@ -259,6 +286,13 @@ def solve_model(
         mip = dataclasses.replace(mip, cutoff=cutoff)
     if part is JokerPart.PINNED:
         mip = with_stay_rows(mip, layout, board.rules.wraparound)
+    return _solve(mip, layout, solver, started, time_limit), layout
+
+
+def _solve(
+    mip: Mip, layout: Layout, solver: Backend, started: float, time_limit: float | None
+) -> Solution:
+    """A model's solve within what is left of the time limit since `started`."""
     if time_limit is not None:
         time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
         # An LP cannot be interrupted: the search starts its last one an LP's time early,
@@ -269,5 +303,35 @@ def solve_model(
         time_limit = max(time_limit - lp, 1e-3)
     # No rack tile can join any set: nothing to decide, no backend needed.
     if layout.played or layout.columns.rack_jokers:
-        return solver.solve(mip, time_limit), layout
-    return Solution(None, proved=True), layout
+        return solver.solve(mip, time_limit)
+    return Solution(None, proved=True)
+
+
+def _homes(
+    board: Board,
+    goal: Objective,
+    solver: Backend,
+    time_limit: float | None,
+    restriction_cutoff: float | None = None,
+) -> tuple[Solution, Layout, Arrangement | None, Pinned | None]:
+    """The pinned relaxation with homes for freed jokers (homes.py), or with a cutoff its
+    restriction (`only_homes`), asked only for a better move: its solve, its answer, and
+    that answer with its homes laid and its staying jokers put back where the checker
+    passes it."""
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    mip, layout = build_model(board, goal, JokerPart.PINNED, deadline)
+    mip = with_stay_rows(mip, layout, board.rules.wraparound)
+    built = homes.with_homes(mip, layout, board, restriction_cutoff is not None)
+    if built is None:  # no joker can be freed: the pinned answer was refused otherwise
+        return Solution(None, proved=False), layout, None, None
+    mip, columns = built
+    if restriction_cutoff is not None:
+        mip = dataclasses.replace(mip, cutoff=restriction_cutoff)
+    solution = _solve(mip, layout, solver, started, time_limit)
+    relaxed = _arrangement(layout, solution)
+    if relaxed is None or solution.values is None:
+        return solution, layout, None, None
+    laid = homes.lay_homes(columns, solution.values, relaxed)
+    pinned = None if laid is None else pin_jokers(board, layout, solution, laid)
+    return solution, layout, relaxed, pinned

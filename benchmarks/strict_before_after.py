@@ -1,0 +1,160 @@
+"""The default (`official`) against `casual`, before and after an engine change, side by side.
+
+strict_vs_free.py's positions and solves, asked of two engines at once: this checkout's
+and an older one (`--old PATH`, that checkout's `solver/`), each in a worker process of
+its own (old_side.py). Position by position, the two take turns (which goes first
+alternates), so both meet the same load; each solves the position under official and
+casual `--repeat` times (its medians kept). Every answer passes `check_move` in its
+worker, and the two engines must agree on the official answer's tiles, points, sets kept
+and status (the change is a matter of speed only): a position where they differ stops
+the run.
+
+    mkdir /tmp/before && git archive b49ddbc solver | tar -x -C /tmp/before
+    python benchmarks/strict_before_after.py --old /tmp/before/solver
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import old_side
+from common import finished, header, median, percentile, results_option, write_results
+
+NAME = "strict-before-after"
+
+
+def serve(args: argparse.Namespace) -> int:
+    """One side: for each `{"group", "position"}` asked, the medians and the official
+    answer."""
+    import dataclasses
+
+    from strict_vs_free import GROUPS, _casual
+
+    from rummisolve.board import Board
+    from rummisolve.engine.solve import find_move
+    from rummisolve.generate import generate_boards
+    from rummisolve.legality import check_move
+    from rummisolve.move import Action
+
+    boards: dict[str, list[Board]] = {}
+
+    def solve(asked: dict[str, Any]) -> dict[str, Any]:
+        group, position = asked["group"], asked["position"]
+        if group not in boards:
+            spec = GROUPS[group]
+            boards[group] = list(
+                generate_boards(
+                    args.positions,
+                    args.seed,
+                    table_tiles=spec.table_tiles,
+                    rack_tiles=spec.rack_tiles,
+                    jokers=spec.jokers,
+                    rules=spec.rules,
+                )
+            )
+        official = boards[group][position]
+        casual = dataclasses.replace(official, rules=official.rules.replace(**_casual()))
+        times: dict[str, list[float]] = {"official": [], "casual": []}
+        answer = {}
+        for r in range(args.repeat):
+            pairs = [("official", official), ("casual", casual)]
+            for name, board in pairs if r % 2 == 0 else pairs[::-1]:
+                move = find_move(board)
+                assert not check_move(board, move), (group, position, name)
+                times[name].append(move.seconds)
+                if name == "official":
+                    kept = sum(1 for s in move.steps if s.action is Action.KEEP)
+                    answer = {
+                        "tiles": move.tiles_played,
+                        "points": move.value_played,
+                        "kept": kept,
+                        "status": move.status.value,
+                    }
+        medians = {"official_s": median(times["official"]), "casual_s": median(times["casual"])}
+        return medians | {"answer": answer}
+
+    return old_side.serve(solve)
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def ms(values: list[float]) -> dict[str, float]:
+        return {
+            "median_ms": round(median(values) * 1000, 3),
+            "p90_ms": round(percentile(values, 0.9) * 1000, 3),
+            "p99_ms": round(percentile(values, 0.99) * 1000, 3),
+            "max_ms": round(max(values) * 1000, 3),
+        }
+
+    figures: dict[str, Any] = {"positions": len(rows)}
+    for side in ("before", "after"):
+        official = [r[f"{side}_official_s"] for r in rows]
+        casual = [r[f"{side}_casual_s"] for r in rows]
+        ratios = [o / c for o, c in zip(official, casual, strict=True)]
+        figures[side] = {
+            "official": ms(official),
+            "casual": ms(casual),
+            "ratio_of_medians": round(median(official) / median(casual), 3),
+            "ratio_of_p99": round(percentile(official, 0.99) / percentile(casual, 0.99), 3),
+            "ratio_of_max": round(max(official) / max(casual), 3),
+            "median_of_ratios": round(median(ratios), 3),
+        }
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--old", type=Path, metavar="PATH", help="an older checkout's solver/")
+    parser.add_argument("--positions", type=int, default=100, help="per group")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    results_option(parser)
+    args = parser.parse_args(argv)
+    if args.serve:
+        return serve(args)
+    if args.old is None or not (args.old / "__init__.py").is_file():
+        parser.error("--old: an older checkout's solver/ folder")
+    from strict_vs_free import GROUPS
+
+    started = header(NAME)
+    words = ["--positions", str(args.positions), "--repeat", str(args.repeat)]
+    words += ["--seed", str(args.seed)]
+    sides = {
+        "before": old_side.Worker("before", args.old, __file__, *words),
+        "after": old_side.Worker("after", None, __file__, *words),
+    }
+    rows, summaries = [], {}
+    try:
+        for group in GROUPS:
+            done = []
+            for position in range(args.positions):
+                order = ["before", "after"] if position % 2 == 0 else ["after", "before"]
+                asked = {"group": group, "position": position}
+                replies = {name: sides[name].ask(asked) for name in order}
+                before, after = replies["before"], replies["after"]
+                if before["answer"] != after["answer"]:
+                    raise SystemExit(f"{group} {position}: {before['answer']} != {after['answer']}")
+                row = {"group": group, "position": position, **after["answer"]}
+                for side, reply in replies.items():
+                    row[f"{side}_official_s"] = reply["official_s"]
+                    row[f"{side}_casual_s"] = reply["casual_s"]
+                done.append(row)
+            rows.extend(done)
+            summaries[group] = summary(done)
+            print(group, json.dumps(summaries[group]), file=sys.stderr)
+    finally:
+        for side in sides.values():
+            side.close()
+    result = finished(started, {"old": str(args.old), "summaries": summaries})
+    written = write_results(args.results, result, rows)
+    print(json.dumps(result, indent=1))
+    print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""Homes for freed jokers (engine/homes.py): the pinned relaxation made tighter must still
+bound the whole strict model, and where its answer passes the checker, find_move keeps
+it as the best move."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+
+from rummisolve.board import Board
+from rummisolve.engine import homes, solve
+from rummisolve.engine.backends import get_backend
+from rummisolve.engine.joker_model import JokerPart
+from rummisolve.engine.model import read_solution
+from rummisolve.engine.pinned import pin_jokers
+from rummisolve.engine.solve import find_move, solve_model
+from rummisolve.generate import generate_boards
+from rummisolve.legality import check_move
+from rummisolve.move import Action, Objective, Status
+from rummisolve.rules import Rules
+from rummisolve.tiles import JOKER, Tile, tile_value
+
+Score = tuple[int, int, int]
+GOAL = Objective.TILES
+
+
+def _score(board: Board, played: Mapping[Tile, int], kept: int) -> Score:
+    penalty = board.rules.joker_penalty
+    tiles = sum(played.values())
+    value = sum(tile_value(t, penalty) * n for t, n in played.items())
+    return (tiles, value, kept) if tiles else (0, 0, 0)
+
+
+def _whole(board: Board) -> Score:
+    solution, layout = solve_model(board, GOAL, get_backend("clp"), None, JokerPart.WHOLE)
+    assert solution.proved
+    if solution.values is None:
+        return (0, 0, 0)
+    arrangement = read_solution(layout, solution.values)
+    return _score(board, arrangement.played, len(arrangement.kept))
+
+
+def _refused(board: Board) -> bool:
+    """Whether the pinned answer is refused here and homes are tried: the positions
+    homes are for."""
+    if not (board.opened and any(JOKER in s for s in board.table)):
+        return False
+    if not homes.applies(board):
+        return False
+    solution, layout = solve_model(board, GOAL, get_backend(), None, JokerPart.PINNED)
+    relaxed = solve._arrangement(layout, solution)
+    return relaxed is not None and pin_jokers(board, layout, solution, relaxed) is None
+
+
+def _positions(seed: int, jokers: tuple[int, int]) -> list[Board]:
+    boards = generate_boards(
+        200,
+        seed,
+        table_tiles=(20, 40),
+        rack_tiles=(8, 16),
+        jokers=jokers,
+        rules=Rules(tile_set=160),
+    )
+    return [b for b in boards if _refused(b)]
+
+
+@pytest.mark.parametrize(("seed", "jokers"), [(5, (3, 4)), (6, (2, 2))], ids=["3-4-jokers", "2"])
+def test_the_homes_optimum_bounds_the_whole_models(seed: int, jokers: tuple[int, int]) -> None:
+    boards = _positions(seed, jokers)
+    assert len(boards) >= 5
+    proved = 0
+    for board in boards:
+        solution, _layout, relaxed, pinned = solve._homes(board, GOAL, get_backend("clp"), None)
+        if not solution.proved:  # no joker can be freed: no homes
+            continue
+        bound = (0, 0, 0) if relaxed is None else _score(board, relaxed.played, len(relaxed.kept))
+        whole = _whole(board)
+        assert bound >= whole, board
+        if pinned is not None:
+            proved += 1
+            assert bound == whole, board
+            move = find_move(board)
+            assert check_move(board, move) == []
+            kept = sum(1 for step in move.steps if step.action is Action.KEEP)
+            assert move.status is Status.OPTIMAL
+            assert (move.tiles_played, move.value_played, kept) == whole
+    assert proved > 0
