@@ -1,8 +1,8 @@
 """`search`: a player that looks ahead under imperfect information.
 
-At a decision that is not clear (it can lay tiles but not go out, and the pool is not
-empty) it weighs its candidate moves: lay the most tiles, lay them keeping the jokers,
-or hold everything and draw. For each of a number of samples of what it cannot see (the
+At a decision that is not clear (it can lay tiles but not go out) it weighs its
+candidate moves: lay the most tiles, lay them keeping the jokers, or hold everything
+and draw. For each of a number of samples of what it cannot see (the
 opponents' racks and the pool, drawn from the tiles it has not seen, each rack of the
 size it has) it plays the next round out with the exact solver: each opponent goes out
 if it can, else lays as it has been seen to lay (a player who lays after opening lays
@@ -18,6 +18,12 @@ can and drew (or laid and kept the rest) held tiles that, jokers aside, laid not
 the table then, so a rack that plainly lays (a set of its own, or a tile that adds to a
 set of that table) is drawn again. Samples drawn from every unseen tile make opponents
 go out far more often than they do, and every rule weighing points then laid too much.
+
+Once the pool is empty every player lays what it can (in the rollout too, whatever it
+was seen to do), and so does the player: it weighs laying the most tiles against laying
+the most points (a tie lays the most tiles), since passing keeps every point it holds.
+Games between holders are decided there: against three hoarders a game lasts about as
+long as the pool.
 
 Points: when the chosen move is caught in three samples of four and an opponent holds
 two tiles or fewer, it lays the most points instead: the game is likely lost, and
@@ -88,11 +94,17 @@ class Search:
     def choose(self, view: PlayerView, find: Finder) -> Move:
         board = view.board
         best = find(board, Objective.TILES)
-        if not best.is_move or not best.rack or view.pool == 0:
-            return best  # nothing to weigh: draw, go out, the last tiles
+        if not best.is_move or not best.rack:
+            return best  # nothing to weigh: draw or go out
         if not board.opened:
             return smallest_opening(view, find, best)
-        candidates = [Candidate("lay", best), Candidate("hold", no_move(board))]
+        if view.pool:
+            candidates = [Candidate("lay", best), Candidate("hold", no_move(board))]
+        else:  # passing keeps every point: lay the most tiles, or the most points
+            heavy = find(board, Objective.VALUE)
+            if heavy.played == best.played:
+                return best
+            candidates = [Candidate("lay", best), Candidate("lay points", heavy)]
         if JOKER in best.played:
             kept = without_jokers(view, find, best)
             candidates.append(
@@ -123,8 +135,9 @@ def _weigh(view: PlayerView, find: Finder, candidates: list[Candidate], samples:
             squares[i] += worth * worth
         if taken >= MIN_SAMPLES and (_clear(totals, squares, taken) or time.monotonic() > deadline):
             break
-    hold = next(i for i, c in enumerate(candidates) if c.label == "hold")
-    chosen = max(range(len(candidates)), key=lambda i: (totals[i], i == hold))
+    # On a tie: hold (while the pool lasts), else the most tiles.
+    tied = next((i for i, c in enumerate(candidates) if c.label == "hold"), 0)
+    chosen = max(range(len(candidates)), key=lambda i: (totals[i], i == tied))
     near_out = min(view.racks[name] for name in view.opponents) <= DANGER_TILES
     if near_out and caught[chosen] >= DANGER_SHARE * taken:
         heavy = find(view.board, Objective.VALUE)
@@ -284,7 +297,7 @@ def _play_round(
         answer = find(Board(table, _sorted(racks[name]), view.opened[name], rules), Objective.TILES)
         if answer.is_move and not answer.rack:
             return -1.0
-        if answer.is_move and name in layers:
+        if answer.is_move and (name in layers or not pool):
             table, racks[name] = answer.table, list(answer.rack)
         elif pool:
             racks[name].append(pool.pop())
