@@ -20,10 +20,10 @@ set of that table) is drawn again. Samples drawn from every unseen tile make opp
 go out far more often than they do, and every rule weighing points then laid too much.
 
 Once the pool is empty every player lays what it can (in the rollout too, whatever it
-was seen to do), and so does the player: it weighs laying the most tiles against laying
-the most points (a tie lays the most tiles), since passing keeps every point it holds.
-Games between holders are decided there: against three hoarders a game lasts about as
-long as the pool.
+was seen to do); the player weighs laying the most tiles, the most points, and passing
+(only while no opponent holds DANGER_TILES or fewer: passing keeps every point held),
+and a tie lays the most tiles. Games between holders are decided there: against three
+hoarders a game lasts about as long as the pool, and waiting for them to lay wins.
 
 Points: when the chosen move is caught in three samples of four and an opponent holds
 two tiles or fewer, it lays the most points instead: the game is likely lost, and
@@ -100,17 +100,29 @@ class Search:
             return smallest_opening(view, find, best)
         if view.pool:
             candidates = [Candidate("lay", best), Candidate("hold", no_move(board))]
-        else:  # passing keeps every point: lay the most tiles, or the most points
-            heavy = find(board, Objective.VALUE)
-            if heavy.played == best.played:
+        else:
+            candidates = _without_a_pool(view, find, best)
+            if len(candidates) == 1:
                 return best
-            candidates = [Candidate("lay", best), Candidate("lay points", heavy)]
         if JOKER in best.played:
             kept = without_jokers(view, find, best)
             candidates.append(
                 Candidate("keep jokers", kept if kept.is_move else candidates[1].move)
             )
         return _weigh(view, find, candidates, self.samples)
+
+
+def _without_a_pool(view: PlayerView, find: Finder, best: Move) -> list[Candidate]:
+    """The candidates once the pool is empty: the most tiles, the most points, and passing
+    while no opponent is near going out (DANGER_TILES): against holders, who now lay,
+    waiting pays; near the end, passing keeps every point held."""
+    candidates = [Candidate("lay", best)]
+    if min(view.racks[name] for name in view.opponents) > DANGER_TILES:
+        candidates.append(Candidate("hold", no_move(view.board)))
+    heavy = find(view.board, Objective.VALUE)
+    if heavy.played != best.played:
+        candidates.append(Candidate("lay points", heavy))
+    return candidates
 
 
 def _weigh(view: PlayerView, find: Finder, candidates: list[Candidate], samples: int) -> Move:
@@ -135,8 +147,9 @@ def _weigh(view: PlayerView, find: Finder, candidates: list[Candidate], samples:
             squares[i] += worth * worth
         if taken >= MIN_SAMPLES and (_clear(totals, squares, taken) or time.monotonic() > deadline):
             break
-    # On a tie: hold (while the pool lasts), else the most tiles.
-    tied = next((i for i, c in enumerate(candidates) if c.label == "hold"), 0)
+    # On a tie: hold while the pool lasts (a tile held can still be laid), else the most tiles.
+    hold = next((i for i, c in enumerate(candidates) if c.label == "hold"), 0)
+    tied = hold if view.pool else 0
     chosen = max(range(len(candidates)), key=lambda i: (totals[i], i == tied))
     near_out = min(view.racks[name] for name in view.opponents) <= DANGER_TILES
     if near_out and caught[chosen] >= DANGER_SHARE * taken:

@@ -180,6 +180,13 @@ def test_what_a_rack_plainly_lays(rack: str, table: str, since: str, plays: bool
     assert lays_plainly(tiles(rack), view, Counter(tiles(since))) is plays
 
 
+def test_search_lays_with_no_pool_when_an_opponent_is_near_out() -> None:
+    """Passing would keep every point held while P2, two tiles from the end, may go out."""
+    view = dataclasses.replace(alone("R1 R2 R3 K9", pool=0), racks={"P1": 4, "P2": 2})
+    move = Search(think=0.05).choose(view, counted([]))
+    assert move.is_move and check_move(view.board, move) == []
+
+
 def test_search_budget_counts_samples() -> None:
     assert Search(think=0.0).samples == 3
     assert Search(think=1.0).samples > Search(think=0.1).samples
