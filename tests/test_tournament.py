@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -20,7 +22,7 @@ from rummisolve.game import GameOptions, Seat, SeatState, play_game, view_of
 from rummisolve.legality import check_move
 from rummisolve.move import Move, Objective
 from rummisolve.rules import Rules
-from rummisolve.search import Search
+from rummisolve.search import Search, dead_racks, layers_of, lays_plainly, sample
 from rummisolve.stats import mean_interval, wilson
 from rummisolve.strategies import Hoarder, SetupError, strategy_named
 from rummisolve.tiles import Tile, parse_tile
@@ -32,7 +34,7 @@ from rummisolve.tournament import (
     tournament_report,
     tournament_tasks,
 )
-from rummisolve.view import Finder, PlayerView
+from rummisolve.view import Finder, PlayerView, Seen, TurnAction
 
 from .cli import run
 
@@ -138,6 +140,51 @@ def test_search_goes_out_at_once_and_is_repeatable() -> None:
     again = Search(think=0.05).choose(view, counted([]))
     assert (first.played, first.table) == (again.played, again.table)
     assert check_move(view.board, first) == []
+
+
+def laid_then_drew(table: str, rack_size: int) -> PlayerView:
+    """P1's view after P2 laid twice (so it lays what it can) and then drew."""
+    played = (Seen("P2", TurnAction.PLAY, tuple(tiles("K1 K2 K3"))),) * 2
+    return dataclasses.replace(
+        alone("R1", table),
+        racks={"P1": 1, "P2": rack_size},
+        history=(*played, Seen("P2", TurnAction.DRAW, ())),
+    )
+
+
+def test_search_samples_agree_with_an_opponents_draw() -> None:
+    """P2 drew, so the tiles it held before could not add to R4-R6: no sampled rack holds
+    R3 or R7 but for the tile drawn (its last)."""
+    view = laid_then_drew("R4 R5 R6", rack_size=3)
+    dead = dead_racks(view, layers_of(view))
+    assert set(dead) == {"P2"} and dead["P2"].drew
+    rng = random.Random(3)
+    for _ in range(40):
+        racks, pool = sample(view, view.unseen(), dead, rng)
+        assert len(racks["P2"]) == 3 and len(pool) == len(view.unseen()) - 3
+        assert not set(racks["P2"][:-1]) & set(tiles("R3 R7"))
+
+
+@pytest.mark.parametrize(
+    ("rack", "table", "since", "plays"),
+    [
+        pytest.param("B5 K5 O5", "", "", True, id="a-set-of-its-own"),
+        pytest.param("B5 K5 J", "", "", False, id="jokers-aside"),
+        pytest.param("R7 B1", "R4 R5 R6", "", True, id="adds-to-a-run"),
+        pytest.param("R7 B1", "R4 R5 R6", "R4", False, id="a-set-laid-since"),
+        pytest.param("O9 B1", "R9 B9 K9", "", True, id="adds-to-a-group"),
+    ],
+)
+def test_what_a_rack_plainly_lays(rack: str, table: str, since: str, plays: bool) -> None:
+    view = alone("R1", table)
+    assert lays_plainly(tiles(rack), view, Counter(tiles(since))) is plays
+
+
+def test_search_lays_with_no_pool_when_an_opponent_is_near_out() -> None:
+    """Passing would keep every point held while P2, two tiles from the end, may go out."""
+    view = dataclasses.replace(alone("R1 R2 R3 K9", pool=0), racks={"P1": 4, "P2": 2})
+    move = Search(think=0.05).choose(view, counted([]))
+    assert move.is_move and check_move(view.board, move) == []
 
 
 def test_search_budget_counts_samples() -> None:
