@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Generic, NamedTuple, TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-class Chunk(NamedTuple, Generic[Item]):
-    """Items handed to a worker together: where the first stands in the run, and them."""
+@dataclass(frozen=True, order=True)
+class Chunk(Generic[Item]):
+    """Items handed to a worker together: where the first stands in the run, and them.
+    (Not a NamedTuple: a generic one needs Python 3.11.) Ordered by `first`, for the heap."""
 
     first: int
     items: Sequence[Item]

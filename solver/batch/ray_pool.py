@@ -209,14 +209,14 @@ class RayPool(Generic[Item, Result]):
     def map(
         self,
         items: Sequence[Item],
-        chunks: Callable[[Sequence[Item], int], Iterable[tuple[int, Sequence[Item]]]],
+        chunks: Callable[[Sequence[Item], int], Iterable[Chunk[Item]]],
     ) -> Iterator[Result]:
         """Every item's result in the order of `items`, each as soon as it and all before
         it are done."""
         jobs = len(self.actors)
         order: InOrder[Item, Result] = InOrder(
             len(items),
-            (Chunk(first, part) for first, part in chunks(items, jobs)),
+            chunks(items, jobs),
             WINDOW_PER_JOB * jobs,
             self.crashed,
         )
@@ -356,9 +356,9 @@ class RayBatch:
 # A tournament ---------------------------------------------------------------------------
 
 
-def one_at_a_time(items: Sequence[Item], jobs: int) -> Iterator[tuple[int, Sequence[Item]]]:
+def one_at_a_time(items: Sequence[Item], jobs: int) -> Iterator[Chunk[Item]]:
     """A game a call: each takes long enough to make the hand-over cheap."""
-    return ((at, [item]) for at, item in enumerate(items))
+    return (Chunk(at, [item]) for at, item in enumerate(items))
 
 
 def play_on_actor(work: Work, task: GameTask) -> Played:
