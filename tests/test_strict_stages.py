@@ -5,11 +5,20 @@ joker_roles' own."""
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
 from rummisolve.board import Board, parse_board
 from rummisolve.engine.backends import get_backend
+from rummisolve.engine.branch import (
+    LARGE_MODEL_NODE_LIMIT,
+    LARGE_MODEL_ROWS,
+    NODE_LIMIT,
+    Branching,
+)
+from rummisolve.engine.builder import Floats, Mip
+from rummisolve.engine.lp import LpEnd
 from rummisolve.engine.model import read_solution
 from rummisolve.engine.solve import find_move, solve_model
 from rummisolve.generate import generate_boards
@@ -153,3 +162,49 @@ def test_a_locked_sets_one_tile_lies_where_its_freed_jokers_leave_it() -> None:
         )
         move = find_move(board)
         assert (move.tiles_played, check_move(board, move)) == (5, [])
+
+
+class _EndlessLp:
+    """An LP whose every node stays fractional: the search only ends at its node limit."""
+
+    engine = "highs"
+
+    def __init__(self) -> None:
+        self.solves = 0
+
+    def bound(self, lower: Floats, upper: Floats) -> None:
+        pass
+
+    def solve(self, seconds: float) -> LpEnd:
+        self.solves += 1
+        return LpEnd.OPTIMAL
+
+    def objective(self) -> float:
+        return 10.0
+
+    def values(self) -> Floats:
+        return np.array([0.5, 0.5])
+
+
+def _mip(rows: int) -> Mip:
+    """Two columns, no entries, `rows` empty rows: only its size matters to the search."""
+    zeros = np.zeros(rows)
+    return Mip(
+        cost=np.ones(2),
+        lower=np.zeros(2),
+        upper=np.ones(2),
+        row_lower=zeros,
+        row_upper=zeros,
+        col_start=np.zeros(3, dtype=np.int32),
+        col_index=np.zeros(0, dtype=np.int32),
+        col_value=np.zeros(0),
+    )
+
+
+def test_a_large_models_search_hands_over_to_highs_mip_sooner() -> None:
+    """The whole strict model's LPs take 10-500 ms each: past LARGE_MODEL_NODE_LIMIT of
+    them its search hands over to HiGHS's MIP, a small model's only past NODE_LIMIT."""
+    for rows, limit in ((10, NODE_LIMIT["highs"]), (LARGE_MODEL_ROWS + 1, LARGE_MODEL_NODE_LIMIT)):
+        lp = _EndlessLp()
+        assert Branching(lp, _mip(rows), None).run() is None
+        assert lp.solves == limit

@@ -18,6 +18,12 @@ from .lp import INTEGRALITY_TOLERANCE, Lp, LpEnd, Solution
 # lowest p99 on generated positions (HiGHS: 100 on 300 positions, 40 ms of CPU against
 # 94 ms for its MIP alone; CLP, whose nodes cost a third: 300 on 600, p99 25.5 -> 15.8 ms).
 NODE_LIMIT = {"highs": 100, "clp": 300}
+# Rows past which a model's nodes are fewer (the whole STRICT model of a large table,
+# 1,500-6,500 rows, LPs of 10-500 ms): its searches that close take 1-13 LPs, and one
+# that does not close in 25 did not in 100 either (a 6-player game's position: 100 LPs,
+# 1.2 s, then HiGHS's MIP; seed 11's position 74: 21 s, then HiGHS's MIP 18 s).
+LARGE_MODEL_ROWS = 1000
+LARGE_MODEL_NODE_LIMIT = 25
 # Relative margin on an LP bound before it prunes a node (objectives reach ~1e6).
 PRUNE_TOLERANCE = 1e-7
 
@@ -50,6 +56,9 @@ class Branching:
         """`deadline` is a reading of `clock` (None: no time limit); a clock that runs as
         the caller says stops the search at the node it chooses."""
         self.lp, self.mip, self.deadline, self.clock = lp, mip, deadline, clock
+        self.node_limit = NODE_LIMIT[lp.engine]
+        if mip.rows > LARGE_MODEL_ROWS:
+            self.node_limit = min(self.node_limit, LARGE_MODEL_NODE_LIMIT)
         self.cost = mip.cost
         self.incumbent: Any = None
         # Only solutions better than the cutoff are sought (whole-number costs).
@@ -74,7 +83,7 @@ class Branching:
             # Closed unsolved when its parent's bound cannot beat the best found since.
             if node.ceiling <= self.best:
                 continue
-            if nodes == NODE_LIMIT[self.lp.engine]:
+            if nodes == self.node_limit:
                 return None
             if not self.time_left():
                 return self.stopped()
