@@ -36,7 +36,6 @@ def serve(args: argparse.Namespace) -> int:
 
     from rummisolve.board import Board
     from rummisolve.engine.solve import find_move
-    from rummisolve.generate import generate_boards
     from rummisolve.legality import check_move
     from rummisolve.move import Action
 
@@ -45,17 +44,7 @@ def serve(args: argparse.Namespace) -> int:
     def solve(asked: dict[str, Any]) -> dict[str, Any]:
         group, position = asked["group"], asked["position"]
         if group not in boards:
-            spec = GROUPS[group]
-            boards[group] = list(
-                generate_boards(
-                    args.positions,
-                    args.seed,
-                    table_tiles=spec.table_tiles,
-                    rack_tiles=spec.rack_tiles,
-                    jokers=spec.jokers,
-                    rules=spec.rules,
-                )
-            )
+            boards[group] = GROUPS[group].boards(args.positions, args.seed)
         official = boards[group][position]
         casual = dataclasses.replace(official, rules=official.rules.replace(**_casual()))
         times: dict[str, list[float]] = {"official": [], "casual": []}

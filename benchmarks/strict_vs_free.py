@@ -35,6 +35,19 @@ class Group(NamedTuple):
     jokers: tuple[int, int] | None
     rules: Rules
 
+    def boards(self, positions: int, seed: int) -> list[Board]:
+        """The group's positions, the same for every script that asks with these numbers."""
+        return list(
+            generate_boards(
+                positions,
+                seed,
+                table_tiles=self.table_tiles,
+                rack_tiles=self.rack_tiles,
+                jokers=self.jokers,
+                rules=self.rules,
+            )
+        )
+
 
 GROUPS = {
     "dealt": Group((0, 60), (5, 20), None, Rules()),
@@ -113,14 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     started = header("strict-vs-free")
     rows, summaries = [], {}
     for name, spec in GROUPS.items():
-        boards = generate_boards(
-            args.positions,
-            args.seed,
-            table_tiles=spec.table_tiles,
-            rack_tiles=spec.rack_tiles,
-            jokers=spec.jokers,
-            rules=spec.rules,
-        )
+        boards = spec.boards(args.positions, args.seed)
         group = []
         for n, board in enumerate(boards):
             group.append({"group": name, "position": n, **solve_both(board, args.repeat, n)})
