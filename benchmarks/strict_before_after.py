@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import old_side
-from common import finished, header, median, percentile, results_option, write_results
+from common import finished, header, median, results_option, write_results
 
 NAME = "strict-before-after"
 
@@ -70,27 +70,13 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    def ms(values: list[float]) -> dict[str, float]:
-        return {
-            "median_ms": round(median(values) * 1000, 3),
-            "p90_ms": round(percentile(values, 0.9) * 1000, 3),
-            "p99_ms": round(percentile(values, 0.99) * 1000, 3),
-            "max_ms": round(max(values) * 1000, 3),
-        }
+    from strict_vs_free import compared
 
     figures: dict[str, Any] = {"positions": len(rows)}
     for side in ("before", "after"):
         official = [r[f"{side}_official_s"] for r in rows]
         casual = [r[f"{side}_casual_s"] for r in rows]
-        ratios = [o / c for o, c in zip(official, casual, strict=True)]
-        figures[side] = {
-            "official": ms(official),
-            "casual": ms(casual),
-            "ratio_of_medians": round(median(official) / median(casual), 3),
-            "ratio_of_p99": round(percentile(official, 0.99) / percentile(casual, 0.99), 3),
-            "ratio_of_max": round(max(official) / max(casual), 3),
-            "median_of_ratios": round(median(ratios), 3),
-        }
+        figures[side] = compared(official, casual)
     return figures
 
 
