@@ -27,11 +27,14 @@ def test_the_command_exits_with_its_objects_frozen() -> None:
     """The collections Python runs as it exits would walk everything the imports made."""
     code = (
         "import atexit, gc, sys\n"
-        "atexit.register(lambda: print('young objects:', sum(gc.get_count())))\n"
+        "atexit.register(lambda: print(len(gc.get_objects()), gc.get_freeze_count()))\n"
         "sys.argv = ['rummisolve', 'rules']\n"
         "from rummisolve._entry import main\n"
         "main()\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "young objects: 0"
+    # Left for the exit's collections: next to nothing (not a count of 0: Python 3.10
+    # allocates a few objects on the way out); frozen: what the imports made.
+    left, frozen = map(int, done.stdout.split()[-2:])
+    assert left < 100 and frozen > 5000, (left, frozen)
