@@ -3,6 +3,8 @@ as a user's shell would see it (exit status, standard output, standard error apa
 
 from __future__ import annotations
 
+import json
+import re
 from typing import IO, Any, NamedTuple
 
 from click.testing import CliRunner
@@ -28,3 +30,16 @@ def run(*args: str, stdin: str | bytes | IO[Any] | None = None, obj: object = No
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return Result(result.exit_code, result.stdout, result.stderr)
+
+
+def rows_without_times(jsonl: str) -> list[dict[str, object]]:
+    """A batch's JSON rows, each without its `seconds`, so that runs compare exactly."""
+    rows = [json.loads(line) for line in jsonl.splitlines()]
+    for row in rows:
+        row.pop("seconds", None)
+    return rows
+
+
+def time_masked(text: str) -> str:
+    """`in 1.23 s` written `in T s`, so that a summary compares exactly."""
+    return re.sub(r"in [0-9.]+ s", "in T s", text)

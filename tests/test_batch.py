@@ -36,7 +36,7 @@ from rummisolve.engine.backends import DEFAULT_BACKEND, get_backend
 from rummisolve.errors import SolverError
 from rummisolve.move import Move, no_move
 
-from .cli import Result
+from .cli import Result, rows_without_times, time_masked
 from .cli import run as rummisolve
 
 BOARDS = {
@@ -65,16 +65,9 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def without_times(jsonl: str) -> list[dict[str, object]]:
-    rows = [json.loads(line) for line in jsonl.splitlines()]
-    for row in rows:
-        row.pop("seconds", None)
-    return rows
-
-
 def summary(stderr: str) -> str:
     """The summary line with its time replaced, so that it compares exactly."""
-    return re.sub(r"in [0-9.]+ s", "in T s", stderr.splitlines()[-1])
+    return time_masked(stderr.splitlines()[-1])
 
 
 def test_folders_and_files_in_order(folder: Path) -> None:
@@ -92,7 +85,7 @@ def test_jsonl_is_hint_json_plus_file(folder: Path) -> None:
     hint = rummisolve("hint", "--json", "--backend", DEFAULT_BACKEND, "a.txt").out
     first = {"file": "a.txt", **json.loads(hint)}
     first.pop("seconds")
-    rows = without_times(out)
+    rows = rows_without_times(out)
     assert code == 0
     assert rows[0] == first
     assert [(r["file"], r["status"], r["tiles_played"], r["played"]) for r in rows] == [
@@ -165,7 +158,7 @@ def test_a_broken_board_is_reported_and_the_batch_goes_on(folder: Path, output: 
 
 def test_a_missing_file_is_a_failed_board(folder: Path) -> None:
     code, out, _err = run("missing.txt", "a.txt", "--format", "jsonl", "--jobs", "1")
-    rows = without_times(out)
+    rows = rows_without_times(out)
     assert code == 1
     missing = "missing.txt: cannot read: No such file or directory"
     assert rows[0] == {"file": "missing.txt", "error": missing}
@@ -174,7 +167,7 @@ def test_a_missing_file_is_a_failed_board(folder: Path) -> None:
 
 def test_check_expected_all_match(folder: Path) -> None:
     code, out, err = run(".", "--check-expected", "--format", "jsonl", "--jobs", "1")
-    rows = without_times(out)
+    rows = rows_without_times(out)
     assert code == 0
     assert [(r.get("expect"), r.get("check")) for r in rows] == [
         ({"tiles": 3, "value": 12}, "ok"),
@@ -253,7 +246,7 @@ def test_rule_options_reach_every_board(folder: Path) -> None:
     (folder / "wrap.txt").write_text("rack: R12 R13 R1\n")
     code, out, _err = run("wrap.txt", "--wraparound", "--format", "jsonl", "--jobs", "1")
     assert code == 0
-    assert without_times(out)[0]["played"] == ["R12", "R13", "R1"]
+    assert rows_without_times(out)[0]["played"] == ["R12", "R13", "R1"]
 
 
 def test_jobs_1_and_2_give_the_same_rows(tmp_path: Path) -> None:
@@ -263,8 +256,8 @@ def test_jobs_1_and_2_give_the_same_rows(tmp_path: Path) -> None:
     one = run(str(boards), "--format", "jsonl", "--jobs", "1")
     two = run(str(boards), "--format", "jsonl", "--jobs", "2")
     assert one[0] == two[0] == 0
-    assert without_times(one[1]) == without_times(two[1])
-    assert len(without_times(two[1])) == 40
+    assert rows_without_times(one[1]) == rows_without_times(two[1])
+    assert len(rows_without_times(two[1])) == 40
 
 
 def test_200_generated_boards_with_3_broken(tmp_path: Path) -> None:
@@ -298,9 +291,9 @@ def test_ctrl_c_keeps_what_was_written(folder: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr("rummisolve.cli.batch.run_batch", interrupted)
     code, out, err = run(".", "--format", "jsonl")
     assert code == 130
-    assert without_times(out)[0]["file"] == "a.txt"
+    assert rows_without_times(out)[0]["file"] == "a.txt"
     assert len(out.splitlines()) == 1
-    assert re.sub(r"in [0-9.]+ s", "in T s", err).splitlines() == [
+    assert time_masked(err).splitlines() == [
         "1 board in T s (2 jobs): 1 solved, 0 no move, 0 failed",
         "interrupted: 1 of 3 boards written",
     ]
@@ -526,7 +519,7 @@ def test_paths_that_cannot_be_looked_at_are_rows_too(folder: Path) -> None:
     too_long = "x" * 300 + ".txt"
     code, out, _err = run("a.txt", too_long, "", "--format", "jsonl")
     assert code == 1
-    assert [row["file"] for row in without_times(out)] == ["a.txt", too_long, ""]
+    assert [row["file"] for row in rows_without_times(out)] == ["a.txt", too_long, ""]
     assert errors(out) == {
         too_long: f"{too_long}: cannot read: File name too long",
         "": ": cannot read: No such file or directory",
@@ -553,7 +546,7 @@ def test_standard_input_is_a_board_with_workers_too(folder: Path) -> None:
     code, out, err = rummisolve(
         "batch", "-", "a.txt", "-", "--jobs", "2", "--format", "jsonl", stdin=BOARDS["a.txt"]
     )
-    rows = without_times(out)
+    rows = rows_without_times(out)
     assert code == 0, err
     assert [(row["file"], row["tiles_played"]) for row in rows] == [
         ("-", 3),
@@ -571,7 +564,7 @@ def test_a_stream_generate_wrote_is_a_board_each(folder: Path) -> None:
     code, out, _err = rummisolve(
         "batch", "-", "a.txt", "--jobs", "2", "--format", "jsonl", stdin=broken
     )
-    rows = without_times(out)
+    rows = rows_without_times(out)
     assert code == 1
     assert [row["file"] for row in rows] == ["-#1", "-#2", "-#3", "a.txt"]
     line = 1 + second.splitlines().index(next(x for x in second.splitlines() if "rack:" in x))

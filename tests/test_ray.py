@@ -23,6 +23,7 @@ from rummisolve.game import GameOptions
 from rummisolve.rules import Rules
 from rummisolve.tournament import Lineup, Work, run_games, tournament_tasks
 
+from .cli import rows_without_times, time_masked
 from .cli import run as rummisolve
 
 ray = pytest.importorskip("ray")
@@ -59,22 +60,11 @@ def boards(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def rows(jsonl: str) -> list[dict[str, object]]:
-    found = [json.loads(line) for line in jsonl.splitlines()]
-    for row in found:
-        row.pop("seconds", None)
-    return found
-
-
-def without_time(summary: str) -> str:
-    return re.sub(r"in [0-9.]+ s", "in T s", summary)
-
-
 @pytest.fixture(scope="module")
 def local_rows(boards: Path) -> list[dict[str, object]]:
     code, out, err = rummisolve("batch", str(boards), "--format", "jsonl", "--jobs", "2")
     assert code == 0, err
-    return rows(out)
+    return rows_without_times(out)
 
 
 def test_a_batch_through_ray_has_the_local_pools_rows_and_summary(
@@ -82,9 +72,9 @@ def test_a_batch_through_ray_has_the_local_pools_rows_and_summary(
 ) -> None:
     code, out, err = rummisolve("batch", str(boards), "--format", "jsonl", "--ray", "auto")
     assert code == 0, err
-    assert rows(out) == local_rows
+    assert rows_without_times(out) == local_rows
     # One actor per CPU of the cluster, as --jobs 2 had two workers.
-    assert without_time(err) == f"{BOARDS} boards in T s (2 jobs): " + err.split("): ")[1]
+    assert time_masked(err) == f"{BOARDS} boards in T s (2 jobs): " + err.split("): ")[1]
     assert "(2 jobs)" in err
 
 
@@ -95,7 +85,11 @@ def test_standard_input_and_bad_paths_travel_as_locally(tmp_path: Path, boards: 
     missing = str(tmp_path / "missing.txt")
     local = rummisolve("batch", "-", missing, "--format", "jsonl", "--jobs", "2", stdin=stream)
     remote = rummisolve("batch", "-", missing, "--format", "jsonl", "--ray", "auto", stdin=stream)
-    assert (remote.code, rows(remote.out)) == (local.code, rows(local.out)) == (1, rows(local.out))
+    assert (
+        (remote.code, rows_without_times(remote.out))
+        == (local.code, rows_without_times(local.out))
+        == (1, rows_without_times(local.out))
+    )
     assert remote.err.splitlines()[0] == local.err.splitlines()[0]
 
 
@@ -137,7 +131,9 @@ def test_a_board_that_kills_its_actor_twice_is_its_own_error_row(boards: Path) -
     assert [r.file for r in results] == paths
     assert results[1].outcome is Outcome.FAILED
     local = [solve_path(paths[i], BatchSettings()) for i in (0, 2)]
-    assert [rows(results[i].row) for i in (0, 2)] == [rows(r.row) for r in local]
+    assert [rows_without_times(results[i].row) for i in (0, 2)] == [
+        rows_without_times(r.row) for r in local
+    ]
     assert json.loads(results[1].row) == {
         "file": str(b),
         "error": f"{b}: the solver crashed on this board (its Ray actor died twice:"
