@@ -29,17 +29,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import ray
-from common import finished, header, results_option, write_results
+from common import finished, header, results_option, timed, write_results
 
-from rummisolve.batch import BatchSettings, Format, Workers, board_paths
-from rummisolve.batch.ray_pool import RayBatch, RayGames, RayPool
+from rummisolve.batch import BatchSettings, Format, Workers, board_paths, ray_pool
+from rummisolve.batch.ray_pool import RayBatch, RayGames, RayPool, one_at_a_time
 from rummisolve.game import GameOptions
 from rummisolve.rules import Rules
 from rummisolve.tournament import Lineup, Work, run_games, tournament_tasks
@@ -51,16 +49,6 @@ def same(item: int) -> int:
 
 def nothing() -> None:
     return None
-
-
-def singles(items: Sequence[int], jobs: int) -> Iterator[tuple[int, Sequence[int]]]:
-    return ((at, [item]) for at, item in enumerate(items))
-
-
-def timed(call: Callable[[], Any]) -> tuple[Any, float]:
-    started = time.perf_counter()
-    result = call()
-    return result, time.perf_counter() - started
 
 
 def without_time(row: str) -> dict[str, Any]:
@@ -137,7 +125,7 @@ def call_round(calls: int) -> list[dict[str, Any]]:
     rows = []
     for jobs in (1, 2):
         pool: RayPool[int, int] = RayPool("auto", jobs, nothing, same, same)
-        _, seconds = timed(partial(list, pool.map(list(range(calls)), singles)))
+        _, seconds = timed(partial(list, pool.map(list(range(calls)), one_at_a_time)))
         pool.close()
         rows.append(
             {
@@ -162,13 +150,7 @@ def main() -> None:
     results_option(parser)
     args = parser.parse_args()
     started = header("ray-bench")
-    ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        _node_ip_address="127.0.0.1",
-        log_to_driver=False,
-    )
+    ray_pool.connect("local", cpus=2)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "boards"

@@ -40,13 +40,7 @@ BOARDS = 60
 @pytest.fixture(scope="module", autouse=True)
 def cluster() -> Iterator[None]:
     """One cluster for the module: starting one costs seconds."""
-    ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        _node_ip_address="127.0.0.1",
-        log_to_driver=False,
-    )
+    ray_pool.connect("local", cpus=2)
     try:
         yield
     finally:

@@ -60,10 +60,10 @@ DEATHS = (
 )
 
 
-def connect(address: str) -> bool:
+def connect(address: str, cpus: int | None = None) -> bool:
     """Join the Ray cluster at `address` (`auto`: the one running on this machine, `local`:
-    a new one on this machine, bound to 127.0.0.1), unless this process already has;
-    whether this call started the connection (and so ends it)."""
+    a new one on this machine, bound to 127.0.0.1, of `cpus` CPUs or all), unless this
+    process already has; whether this call started the connection (and so ends it)."""
     if (unreachable := _unreachable(address)) is not None:
         raise BatchError(f"--ray {address}: cannot reach a Ray cluster: {unreachable}")
     _cluster_errors_to_stderr()
@@ -76,7 +76,7 @@ def connect(address: str) -> bool:
     }
     try:
         if address == "local":
-            ray.init(address="local", _node_ip_address="127.0.0.1", **quiet)
+            ray.init(address="local", _node_ip_address="127.0.0.1", num_cpus=cpus, **quiet)
         else:
             ray.init(address=address, **quiet)
     except (ConnectionError, ValueError, RuntimeError) as error:
