@@ -243,7 +243,7 @@ def dealt(args: argparse.Namespace, seed: int) -> list[tuple[int, Board, Mip, La
         return Solution(None, proved=True)
 
     recorder = Backend("record", lambda: None, record, ())
-    found = []
+    found: list[Any] = []
     boards = generate_boards(
         10 * args.positions + 100,
         seed,

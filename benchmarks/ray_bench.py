@@ -36,7 +36,7 @@ from typing import Any
 import ray
 from common import finished, header, results_option, timed, write_results
 
-from rummisolve.batch import BatchSettings, Format, Workers, board_paths, ray_pool
+from rummisolve.batch import BatchSettings, BoardResult, Format, Workers, board_paths, ray_pool
 from rummisolve.batch.ray_pool import RayBatch, RayGames, RayPool, one_at_a_time
 from rummisolve.game import GameOptions
 from rummisolve.rules import Rules
@@ -69,6 +69,7 @@ def batch_round(paths: list[str], jobs: int) -> list[dict[str, Any]]:
             else (lambda: RayBatch("auto", settings, jobs))
         )
         solving = pool.solve(paths) if isinstance(pool, Workers) else pool.run(paths)
+        results: list[BoardResult]
         results, seconds = timed(partial(list, solving))
         pool.close()
         answers = [without_time(r.row) for r in results]
@@ -183,7 +184,7 @@ def summarise(rows: list[dict[str, Any]], args: argparse.Namespace) -> dict[str,
             for r in rows
             if (r["measure"], r["engine"], r["workers"]) == (measure, engine, workers)
         ]
-        return round(statistics.median(found), 3)
+        return round(float(statistics.median(found)), 3)
 
     figures: dict[str, Any] = {"boards": args.boards, "games": args.games, "rounds": args.rounds}
     for measure, unit in (("batch", "boards_per_second"), ("games", "games_per_second")):

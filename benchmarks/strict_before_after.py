@@ -122,12 +122,11 @@ def main(argv: list[str] | None = None) -> int:
             summaries[group] = summary(done)
             print(group, json.dumps(summaries[group]), file=sys.stderr)
     finally:
-        for side in sides.values():
-            side.close()
+        for worker in sides.values():
+            worker.close()
     result = finished(started, {"old": str(args.old), "summaries": summaries})
-    written = write_results(args.results, result, rows)
+    write_results(args.results, result, rows)
     print(json.dumps(result, indent=1))
-    print(f"wrote {' and '.join(map(str, written))}", file=sys.stderr)
     return 0
 
 

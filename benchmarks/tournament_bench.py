@@ -40,7 +40,7 @@ BASELINES = ("greedy", "heavy", "cautious", "hoarder")
 
 
 def speed(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     options = GameOptions(rules=Rules(tile_set=tile_set_for(4)))
     configs = [("greedy", ["greedy"], None), ("hoarder", ["hoarder", "greedy"], None)]
     configs += [(f"search think={t}", ["search", "greedy"], t) for t in args.budgets]
