@@ -19,11 +19,13 @@ from .interrupts import INTERRUPT, INTERRUPTED
 from .options import (
     F,
     core_errors,
+    count_option,
     folder_path,
     plural,
     rule_flags,
     rule_options,
     rule_overrides,
+    seed_option,
 )
 
 
@@ -58,10 +60,8 @@ def size_options(command: F) -> F:
 
 
 @click.command()
-@click.option(
-    "--count", type=click.IntRange(0), default=10, show_default=True, help="How many boards."
-)
-@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same boards.")
+@count_option("boards")
+@seed_option("boards")
 @click.option(
     "--out",
     type=click.Path(),

@@ -62,6 +62,20 @@ def core_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def seed_option(made: str) -> Callable[[F], F]:
+    """`--seed` of a command that deals `made` (boards, puzzles, games) at random."""
+    return click.option(
+        "--seed", type=int, default=1, show_default=True, help=f"Same seed, same {made}."
+    )
+
+
+def count_option(made: str) -> Callable[[F], F]:
+    """`--count`: how many `made` a command makes."""
+    return click.option(
+        "--count", type=click.IntRange(0), default=10, show_default=True, help=f"How many {made}."
+    )
+
+
 def rule_options(command: F) -> F:
     """The rule options every board-reading command takes (rules.OPTIONS, declared once),
     and `--rules NAME`, a profile; the command line wins over a board's `rules:` line."""

@@ -39,6 +39,7 @@ from .options import (
     backend_option,
     core_errors,
     rule_options,
+    seed_option,
     time_limit_option,
 )
 from .tables import (
@@ -82,7 +83,7 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
     type=click.IntRange(1),
     help="Play until a total reaches this score (--games then caps the match).",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same games.")
+@seed_option("games")
 @click.option(
     "--strategy",
     "strategies",

@@ -11,14 +11,21 @@ from ..puzzle import Band, Kind, make_puzzles
 from ..rules import Rules
 from .generate import write_whole
 from .interrupts import INTERRUPT, INTERRUPTED
-from .options import backend_option, core_errors, folder_path, plural, rule_options, rule_overrides
+from .options import (
+    backend_option,
+    core_errors,
+    count_option,
+    folder_path,
+    plural,
+    rule_options,
+    rule_overrides,
+    seed_option,
+)
 
 
 @click.command()
-@click.option(
-    "--count", type=click.IntRange(0), default=10, show_default=True, help="How many puzzles."
-)
-@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same puzzles.")
+@count_option("puzzles")
+@seed_option("puzzles")
 @click.option(
     "--kind",
     type=click.Choice([k.value for k in Kind]),

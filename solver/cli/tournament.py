@@ -29,7 +29,7 @@ from ..tournament import (
 )
 from .batch import needs_ray
 from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout, write_row
-from .options import backend_option, core_errors, plural, rule_options, rule_overrides
+from .options import backend_option, core_errors, plural, rule_options, rule_overrides, seed_option
 from .tables import columns
 
 
@@ -154,7 +154,7 @@ def interrupted(done: int, total: int | None, report: Callable[[], None]) -> Non
 @click.option(
     "--games", type=click.IntRange(1), default=100, show_default=True, help="Games in all."
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same games.")
+@seed_option("games")
 @think_option
 @jobs_option
 @click.option(
