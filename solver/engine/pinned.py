@@ -18,9 +18,11 @@ import numpy as np
 from ..board import Board
 from ..joker_rules import joker_places
 from ..move import TileRow
+from ..rules import Rules
 from ..tiles import JOKER, Tile
-from .builder import INFINITY, Mip
-from .joker_model import Instance, JokerPlan, JokerSet
+from .builder import INFINITY, Floats, Ints, Mip
+from .candidates import catalogue_for
+from .joker_model import JokerSet
 from .lp import Solution
 from .model import Arrangement, Layout
 from .steps import laid_sets
@@ -28,15 +30,10 @@ from .steps import laid_sets
 _K = TypeVar("_K")
 
 
-def _in_groups(plan: JokerPlan, instance: Instance) -> bool:
-    """Whether the joker's set, in the reading taken, is a group (all one number)."""
-    js = _joker_set(plan, instance)
-    numbers = {t.number for t in js.real} | {t.number for t in js.readings[instance.reading] if t}
+def _in_groups(js: JokerSet, reading: int) -> bool:
+    """Whether the joker set, in this reading, is a group (all one number)."""
+    numbers = {t.number for t in js.real} | {t.number for t in js.readings[reading] if t}
     return len(numbers) == 1
-
-
-def _joker_set(plan: JokerPlan, instance: Instance) -> JokerSet:
-    return next(js for js in plan.joker_sets if js.number == instance.set_number)
 
 
 def _is_group(tiles: TileRow) -> bool:
@@ -124,21 +121,29 @@ def _index(catalogue: tuple[TileRow, ...]) -> _Index:
     return _Index(catalogue, frozen(holding), frozen(ending), frozen(starting))
 
 
-def _needs(plan: JokerPlan, instance: Instance, wraparound: bool) -> list[_Need]:
-    role = instance.role
-    assert role is not None
-    group = _in_groups(plan, instance)
+@lru_cache(maxsize=4096)
+def _needs(js: JokerSet, reading: int, role: Tile, wraparound: bool) -> tuple[_Need, ...]:
+    """What a joker of this set, in this reading, standing for `role`, needs of the pieces
+    to stay: the same on every model of a table that holds the set, so found once."""
+    group = _in_groups(js, reading)
     needs = [_Need("kind", role, group)]
-    real = _joker_set(plan, instance).real
     if group:
-        needs.append(_Need("group", role, own=real))
+        needs.append(_Need("group", role, own=js.real))
     elif not wraparound:
-        mine = [t.number for t in real if t.colour == role.colour]
+        mine = [t.number for t in js.real if t.colour == role.colour]
         below = [n for n in mine if n < role.number]
         above = [n for n in mine if n > role.number]
         if not (below and above):
             needs.append(_Need("run", role, nearest=max(below) if below else min(above)))
-    return needs
+    return tuple(needs)
+
+
+@lru_cache(maxsize=4096)
+def _met_by(need: _Need, wraparound: bool) -> Ints:
+    """The catalogue's sets (by number) that meet the need, once for each need."""
+    return np.array(
+        need.met_by(_index(catalogue_for(Rules(wraparound=wraparound)).sets)), dtype=np.int64
+    )
 
 
 def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
@@ -147,36 +152,53 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
     the jokers stay with their sets, cut into pieces: a group is never cut, and a run that
     holds a joker and its set's nearest tile holds what lies between."""
     assert layout.jokers is not None
-    staying_at = layout.columns.jokers.start + layout.jokers.readings + len(layout.jokers.freed)
-    rows = stay_needs(layout, wraparound)
-    entries: list[tuple[int, int, float]] = []  # column, row, value
-    for i, instance_needs in enumerate(_instance_needs(layout, wraparound)):
-        entries.extend((staying_at + i, rows[need], -1.0) for need in instance_needs)
+    instance_needs = _instance_needs(layout, wraparound)
+    rows = _rows_of(instance_needs)
     if not rows:
         return mip
-    index = _index(layout.catalogue)
-    first = layout.columns.pieces.start
-    column = {number: first + k for k, number in enumerate(layout.piece_numbers)}
-    for need, row in rows.items():
-        for number in need.met_by(index):
-            if number in column:
-                entries.append((column[number], row, 1.0))
-    return with_rows(mip, entries, len(rows), 0.0, INFINITY)
+    staying_at = layout.columns.jokers.start + layout.jokers.readings + len(layout.jokers.freed)
+    # Each staying joker takes one from each row of its needs; each piece meeting a need
+    # gives one to its row.
+    staying = [
+        (staying_at + i, rows[need]) for i, needs in enumerate(instance_needs) for need in needs
+    ]
+    column_of = np.full(len(layout.catalogue), -1, dtype=np.int64)
+    column_of[layout.piece_numbers] = (
+        np.arange(len(layout.piece_numbers)) + layout.columns.pieces.start
+    )
+    met = [column_of[_met_by(need, wraparound)] for need in rows]
+    pieces = np.concatenate(met)
+    in_model = pieces >= 0
+    columns = np.concatenate([np.array([c for c, _ in staying], dtype=np.int64), pieces[in_model]])
+    need_rows = np.repeat(np.arange(len(rows)), [len(m) for m in met])[in_model]
+    new_rows = np.concatenate([np.array([r for _, r in staying], dtype=np.int64), need_rows])
+    values = np.concatenate([np.full(len(staying), -1.0), np.ones(len(need_rows))])
+    return _with_entries(mip, columns, new_rows, values, len(rows), 0.0, INFINITY)
 
 
-def _instance_needs(layout: Layout, wraparound: bool) -> list[list[_Need]]:
+def _instance_needs(layout: Layout, wraparound: bool) -> list[tuple[_Need, ...]]:
     assert layout.jokers is not None
     plan = layout.jokers.plan
-    return [_needs(plan, instance, wraparound) for instance in plan.instances]
+    sets = {js.number: js for js in plan.joker_sets}
+    needs = []
+    for instance in plan.instances:
+        assert instance.role is not None
+        js = sets[instance.set_number]
+        needs.append(_needs(js, instance.reading, instance.role, wraparound))
+    return needs
+
+
+def _rows_of(instance_needs: list[tuple[_Need, ...]]) -> dict[_Need, int]:
+    rows: dict[_Need, int] = {}
+    for needs in instance_needs:
+        for need in needs:
+            rows.setdefault(need, len(rows))
+    return rows
 
 
 def stay_needs(layout: Layout, wraparound: bool) -> dict[_Need, int]:
     """The needs of the staying jokers, each with its row's place among the stay rows."""
-    rows: dict[_Need, int] = {}
-    for needs in _instance_needs(layout, wraparound):
-        for need in needs:
-            rows.setdefault(need, len(rows))
-    return rows
+    return _rows_of(_instance_needs(layout, wraparound))
 
 
 def with_rows(
@@ -185,10 +207,19 @@ def with_rows(
     """The model with `count` more rows (these bounds) and their entries (column, row
     among the new ones, value), each column's after its own."""
     columns = np.array([c for c, _, _ in entries], dtype=np.int64)
+    rows = np.array([r for _, r, _ in entries], dtype=np.int64)
+    values = np.array([v for _, _, v in entries], dtype=np.float64)
+    return _with_entries(mip, columns, rows, values, count, lower, upper)
+
+
+def _with_entries(
+    mip: Mip, columns: Ints, rows: Ints, values: Floats, count: int, lower: float, upper: float
+) -> Mip:
+    """`with_rows`, its entries as arrays."""
     order = np.argsort(columns, kind="stable")
     columns = columns[order]
-    new_rows = (mip.rows + np.array([r for _, r, _ in entries], dtype=np.int64))[order]
-    new_values = np.array([v for _, _, v in entries])[order]
+    new_rows = (mip.rows + rows)[order]
+    new_values = values[order]
     old_lengths = np.diff(mip.col_start).astype(np.int64)
     lengths = old_lengths + np.bincount(columns, minlength=mip.columns)
     start = np.zeros(mip.columns + 1, dtype=np.int64)
@@ -226,18 +257,18 @@ def pin_jokers(
     assert layout.jokers is not None and solution.values is not None
     plan = layout.jokers.plan
     counts = np.rint(solution.values[layout.columns.jokers]).astype(np.int64).tolist()
-    own = {js.number: js.real for js in plan.joker_sets}
+    sets = {js.number: js for js in plan.joker_sets}
     rows = [list(row) for row in laid_sets(relaxed, board.rules)]
     holders = []
     for instance in layout.jokers.staying(counts):
-        role, group = instance.role, _in_groups(plan, instance)
+        role, group = instance.role, _in_groups(sets[instance.set_number], instance.reading)
         assert role is not None
         holding = [n for n, row in enumerate(rows) if role in row]
         if not holding:  # never, by the tile rows; a refusal all the same, not a crash
             return None
         # Best: a set of its kind with a tile of its own set; then one of its kind.
         kind = [n for n in holding if _may_be(rows[n], group)]
-        with_own = [n for n in kind if own[instance.set_number].intersection(rows[n])]
+        with_own = [n for n in kind if sets[instance.set_number].real.intersection(rows[n])]
         n = (with_own or kind or holding)[0]
         rows[n][rows[n].index(role)] = JOKER
         holders.append((instance.set_number, n))
