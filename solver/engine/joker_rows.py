@@ -17,20 +17,21 @@ from .tile_rows import JOKER_ROW, TILE_INDEX
 @dataclass(frozen=True)
 class JokerLayout:
     """Where the joker part's columns are: after the kept sets, the readings' (one per
-    joker set and reading), the freed instances', then (pinned) each instance's staying,
-    then each host's (its copy; if freeing, its freed count and each free place's fills,
-    in `fills` order)."""
+    joker set and reading), the freed instances', then (pinned) each freed instance's
+    staying, then each host's (its copy; if freeing, its freed count and each free
+    place's fills, in `fills` order)."""
 
     plan: JokerPlan
     readings: int
     freed: list[int]
     fills: list[list[tuple[Tile, str]]]
+    # Pinned: for each instance, the joker part's column that is 1 where it stays (its
+    # reading's, where no rack tile can free it).
+    stays: tuple[int, ...] = ()
 
     def staying(self, counts: Sequence[int]) -> list[Instance]:
         """Pinned: the instances that stay, by the joker part's whole-number values."""
-        at = self.readings + len(self.freed)
-        mine = counts[at : at + len(self.plan.instances)]
-        return [i for i, n in zip(self.plan.instances, mine, strict=True) if n]
+        return [i for i, at in zip(self.plan.instances, self.stays, strict=True) if counts[at]]
 
 
 class JokerRows:
@@ -55,15 +56,17 @@ class JokerRows:
         self.alone = dict(
             zip(plan.jokers_alone, rows.add(len(plan.jokers_alone), 1.0, 1.0), strict=True)
         )
-        # Each joker of the reading taken lies in a host or is freed (its count, times the
-        # reading's column, equals that).
-        self.instance = rows.add(len(plan.instances), 0.0, 0.0)
         # A joker is freed by a copy of its tile played from the rack, one copy each.
         self.freeable = [
             i
             for i, inst in enumerate(plan.instances)
             if inst.role is not None and rack[TILE_INDEX[inst.role]] > 0
         ]
+        # Each joker of the reading taken lies in a host or is freed (its count, times the
+        # reading's column, equals that). Pinned, one that no rack tile frees stays: its
+        # staying is its reading's column, which stands for it.
+        bound = self.freeable if plan.pinned else range(len(plan.instances))
+        self.instance = dict(zip(bound, rows.add(len(bound), 0.0, 0.0), strict=True))
         freed_tiles = sorted({plan.instances[i].role for i in self.freeable}, key=Tile.sort_key)  # type: ignore[arg-type]
         self.cap = dict(zip(freed_tiles, rows.add(len(freed_tiles), -INFINITY, 0.0), strict=True))
         # A tile of a joker set with two jokers or more anchors them in one host at most.
@@ -166,11 +169,17 @@ class JokerRows:
         readings = 0
         for js in plan.joker_sets:
             for r in range(len(js.readings)):
-                # Joker set js takes reading r.
+                # Joker set js takes reading r (pinned: its jokers that no rack tile frees
+                # stay, each standing for its tile, anywhere).
                 entries = {self.choice[js.number]: 1.0}
                 for i, inst in enumerate(plan.instances):
                     if inst.set_number == js.number and inst.reading == r:
-                        entries[self.instance[i]] = -float(inst.copies)
+                        if i in self.instance:
+                            entries[self.instance[i]] = -float(inst.copies)
+                        else:
+                            assert inst.role is not None
+                            entries[JOKER_ROW] = entries.get(JOKER_ROW, 0.0) + 1.0
+                            entries[TILE_INDEX[inst.role]] = -1.0
                 columns.add(1, 0.0, entries)
                 reading_column[js.number, r] = readings
                 readings += 1
@@ -182,18 +191,21 @@ class JokerRows:
             if self.freed_total is not None:
                 entries[self.freed_total] = -1.0
             columns.add(1, 0.0, entries)
+        stays: list[int] = []
         if plan.pinned:
-            for i, inst in enumerate(plan.instances):
+            stays = [reading_column[i.set_number, i.reading] for i in plan.instances]
+            for k, i in enumerate(self.freeable):
                 # Instance i stays: a joker on the table standing for its tile, anywhere.
-                role = inst.role
+                role = plan.instances[i].role
                 assert role is not None
                 columns.add(1, 0.0, {self.instance[i]: 1.0, JOKER_ROW: 1.0, TILE_INDEX[role]: -1.0})
+                stays[i] = readings + len(self.freeable) + k
         for n, host in enumerate(plan.hosts):
             # Thousands of hosts (STRICT) take tens of milliseconds: the deadline holds.
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise OutOfTime
             self.fills.append(self._add_host(columns, n, host))
-        self.layout = JokerLayout(plan, readings, self.freeable, self.fills)
+        self.layout = JokerLayout(plan, readings, self.freeable, self.fills, tuple(stays))
 
     def _add_host(self, columns: Columns, n: int, host: Host) -> list[tuple[Tile, str]]:
         """One host's columns: its copy; if freeing, its freed jokers and its fills."""

@@ -156,11 +156,13 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
     rows = _rows_of(instance_needs)
     if not rows:
         return mip
-    staying_at = layout.columns.jokers.start + layout.jokers.readings + len(layout.jokers.freed)
-    # Each staying joker takes one from each row of its needs; each piece meeting a need
-    # gives one to its row.
+    at = layout.columns.jokers.start
+    # Each staying joker takes one from each row of its needs (a reading's jokers each
+    # stand for another tile: their needs differ); each piece meeting a need gives one.
     staying = [
-        (staying_at + i, rows[need]) for i, needs in enumerate(instance_needs) for need in needs
+        (at + column, rows[need])
+        for column, needs in zip(layout.jokers.stays, instance_needs, strict=True)
+        for need in needs
     ]
     column_of = np.full(len(layout.catalogue), -1, dtype=np.int64)
     column_of[layout.piece_numbers] = (
