@@ -217,30 +217,20 @@ def with_rows(
 def _with_entries(
     mip: Mip, columns: Ints, rows: Ints, values: Floats, count: int, lower: float, upper: float
 ) -> Mip:
-    """`with_rows`, its entries as arrays."""
-    order = np.argsort(columns, kind="stable")
-    columns = columns[order]
-    new_rows = (mip.rows + rows)[order]
-    new_values = values[order]
-    old_lengths = np.diff(mip.col_start).astype(np.int64)
-    lengths = old_lengths + np.bincount(columns, minlength=mip.columns)
-    start = np.zeros(mip.columns + 1, dtype=np.int64)
-    np.cumsum(lengths, out=start[1:])
-    index = np.empty(start[-1], dtype=mip.col_index.dtype)
-    value = np.empty(start[-1], dtype=mip.col_value.dtype)
-    column_of = np.repeat(np.arange(mip.columns), old_lengths)
-    at = np.arange(len(mip.col_index)) - mip.col_start[column_of] + start[column_of]
-    index[at], value[at] = mip.col_index, mip.col_value
-    rank = np.arange(len(columns)) - np.searchsorted(columns, columns, side="left")
-    at = start[columns] + old_lengths[columns] + rank
-    index[at], value[at] = new_rows, new_values
+    """`with_rows`, its entries as arrays: all entries, old and new, sorted by column
+    (stably: each column's new entries after its own)."""
+    column_of = np.concatenate((np.repeat(np.arange(mip.columns), np.diff(mip.col_start)), columns))
+    order = np.argsort(column_of, kind="stable")
+    start = np.zeros(mip.columns + 1, dtype=mip.col_start.dtype)
+    np.cumsum(np.bincount(column_of, minlength=mip.columns), out=start[1:])
+    index = np.concatenate((mip.col_index, mip.rows + rows), dtype=mip.col_index.dtype)
     return dataclasses.replace(
         mip,
-        row_lower=np.append(mip.row_lower, np.full(count, lower)),
-        row_upper=np.append(mip.row_upper, np.full(count, upper)),
-        col_start=start.astype(mip.col_start.dtype),
-        col_index=index,
-        col_value=value,
+        row_lower=np.concatenate((mip.row_lower, np.full(count, lower))),
+        row_upper=np.concatenate((mip.row_upper, np.full(count, upper))),
+        col_start=start,
+        col_index=index[order],
+        col_value=np.concatenate((mip.col_value, values))[order],
     )
 
 
