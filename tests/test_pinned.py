@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 
 from rummisolve.board import Board, parse_board
-from rummisolve.engine import model
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.joker_model import JokerPart
-from rummisolve.engine.model import build_model, read_solution
+from rummisolve.engine.model import read_solution
 from rummisolve.engine.pinned import pin_jokers
 from rummisolve.engine.solve import find_move, solve_model
 from rummisolve.generate import generate_boards
@@ -75,29 +74,3 @@ def test_a_set_of_one_tile_and_jokers_may_hold_a_pinned_joker() -> None:
     )
     move = find_move(board)
     assert check_move(board, move) == []
-
-
-@pytest.mark.parametrize(("name", "jokers"), [("strict", 2), ("strict-160-tiles", 4)])
-def test_folding_tiles_with_no_copy_in_play_keeps_the_pinned_optimum(
-    name: str, jokers: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Where no rack tile can free a joker, the pinned model folds tiles with no copy in
-    play into jokers (model.py): the same optimum as the model that does not."""
-    rules = RULES[name][0]
-    boards = generate_boards(
-        200, 5, table_tiles=(12, 60), rack_tiles=(6, 20), jokers=(jokers, jokers), rules=rules
-    )
-    folded = 0
-    for board in boards:
-        if not (board.opened and any(JOKER in s for s in board.table)):
-            continue
-        layout = build_model(board, Objective.TILES, JokerPart.PINNED)[1]
-        if not layout.absent:
-            continue
-        folded += 1
-        optimum = _optimum(board, JokerPart.PINNED)
-        with monkeypatch.context() as patched:
-            patched.setattr(model, "FOLD_FROM_JOKERS", 1 << 10)
-            assert not build_model(board, Objective.TILES, JokerPart.PINNED)[1].absent
-            assert _optimum(board, JokerPart.PINNED) == optimum, board
-    assert folded >= 50

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from ..rules import Rules
 from ..sets import candidate_sets
-from ..tiles import MAX_NUMBER, Tile
+from ..tiles import Tile
 from .builder import Floats, Indices, Ints
 from .tile_rows import JOKER_ROW, NO_TILE, TILE_INDEX
 
@@ -76,12 +76,7 @@ def makeable(in_play: Ints, jokers: int) -> npt.NDArray[np.bool_]:
 
 
 def fold_absent(
-    catalogue: Catalogue,
-    usable: Ints,
-    rows: Indices,
-    available: Ints,
-    upper: Ints,
-    merge_runs: bool = True,
+    catalogue: Catalogue, usable: Ints, rows: Indices, available: Ints, upper: Ints
 ) -> tuple[Ints, tuple[Ints, Floats, Ints, Ints, Floats]]:
     """The usable candidates with the tiles that have no copy in play folded into jokers:
     representatives in catalogue order, and their columns (upper, cost, lengths, rows,
@@ -93,10 +88,7 @@ def fold_absent(
     hold the same tiles and as many jokers (R3 R4 R5, R5 R6 R7 and R5 B5 K5 for R5 and
     two jokers) are one column, bounded by the sum of their bounds. Only the plain case:
     there the place a joker fills changes nothing else (before opening it changes its
-    value; under the joker-retrieval rules, its role), or the pinned relaxation where no
-    joker is freed and its jokers' tiles count as in play: there a run that is folded
-    stays a column of its own (`merge_runs` False), as what a staying joker needs of the
-    pieces tells runs apart by their ends.
+    value; under the joker-retrieval rules, its role).
     """
     lengths = catalogue.lengths[usable]
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
@@ -105,12 +97,7 @@ def fold_absent(
     # A candidate holds a tile once: the sum of its present tiles' bits is their union.
     bits = np.left_shift(np.int64(1), rows.astype(np.int64))
     present = np.add.reduceat(np.where(is_absent, 0, bits), starts)
-    key = present * 8 + absent_count
-    if not merge_runs:
-        tiles = catalogue.tiles[usable]
-        runs = tiles[:, 0] // MAX_NUMBER == tiles[:, 1] // MAX_NUMBER
-        key = np.where(runs & (absent_count > 0), -1 - np.arange(len(usable)), key)
-    _, first, same = np.unique(key, return_index=True, return_inverse=True)
+    _, first, same = np.unique(present * 8 + absent_count, return_index=True, return_inverse=True)
     order = np.argsort(first)
     chosen = first[order]
     # Entries: each representative's present tiles, then the joker row for its absent ones.

@@ -126,10 +126,8 @@ class JokerPlan:
     hosts: tuple[Host, ...]
     strict: bool
     locked: bool
-    # PINNED: each instance that stays stands for its tile anywhere (joker_rows.py).
+    # PINNED: a column per instance that stays, standing for its tile anywhere.
     pinned: bool = False
-    # PINNED: whether a rack tile can free a joker (else no joker is freed, and no homes).
-    freeable: bool = True
 
 
 def plan_jokers(
@@ -174,8 +172,7 @@ def plan_jokers(
     if part is JokerPart.PINNED:
         assert by_role, "jokers stand for tiles only where they are freed by them"
         pinned = (tuple(joker_sets), tuple(alone), tuple(instances), ())
-        freeable = any(i.role is not None and rack[i.role] > 0 for i in instances)
-        return JokerPlan(*pinned, strict=False, locked=False, pinned=True, freeable=freeable)
+        return JokerPlan(*pinned, strict=False, locked=False, pinned=True)
     strict = rules.joker_retrieval is JokerRetrieval.STRICT
     # Freeing hosts only where a rack tile can free a joker.
     freeing = strict and any(i.role is not None and rack[i.role] > 0 for i in instances)

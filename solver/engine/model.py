@@ -291,16 +291,9 @@ class _Builder:
         position = self.position
         usable, available = position.usable, position.available
         upper = position.in_play[usable].min(axis=1) + position.jokers
-        # Pinned, no joker freed: folded too, but for its jokers' tiles and with runs apart
-        # (as the stay rows tell them apart).
-        plan = self.plan
-        pinned = plan is not None and plan.pinned and not plan.freeable
-        if (self.plain or pinned) and position.jokers >= FOLD_FROM_JOKERS and len(usable):
-            if plan is not None:
-                available = available.copy()
-                available[[TILE_INDEX[i.role] for i in plan.instances if i.role]] += 1
+        if self.plain and position.jokers >= FOLD_FROM_JOKERS and len(usable):
             usable, block = fold_absent(
-                position.catalogue, usable, position.piece_rows, available, upper, self.plain
+                position.catalogue, usable, position.piece_rows, available, upper
             )
             absent = frozenset(ALL_COLOURED[i] for i in (available[:TILES] == 0).nonzero()[0])
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
