@@ -22,7 +22,7 @@ from ..rules import Rules
 from ..tiles import JOKER, Tile
 from .builder import INFINITY, Floats, Ints, Mip
 from .candidates import catalogue_for
-from .joker_model import JokerSet
+from .joker_model import Instance, JokerSet
 from .lp import Solution
 from .model import Arrangement, Layout
 from .steps import laid_sets
@@ -152,55 +152,70 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
     the jokers stay with their sets, cut into pieces: a group is never cut, and a run that
     holds a joker and its set's nearest tile holds what lies between."""
     assert layout.jokers is not None
-    instance_needs = _instance_needs(layout, wraparound)
-    rows = _rows_of(instance_needs)
-    if not rows:
+    plan = layout.jokers.plan
+    stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
+    if not stay.rows:
         return mip
-    at = layout.columns.jokers.start
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
-    staying = [
-        (at + column, rows[need])
-        for column, needs in zip(layout.jokers.stays, instance_needs, strict=True)
-        for need in needs
-    ]
+    at = layout.columns.jokers.start
+    staying = np.repeat(np.array(layout.jokers.stays, dtype=np.int64) + at, stay.counts)
     column_of = np.full(len(layout.catalogue), -1, dtype=np.int64)
     column_of[layout.piece_numbers] = (
         np.arange(len(layout.piece_numbers)) + layout.columns.pieces.start
     )
-    met = [column_of[_met_by(need, wraparound)] for need in rows]
-    pieces = np.concatenate(met)
+    pieces = column_of[stay.pieces]
     in_model = pieces >= 0
-    columns = np.concatenate([np.array([c for c, _ in staying], dtype=np.int64), pieces[in_model]])
-    need_rows = np.repeat(np.arange(len(rows)), [len(m) for m in met])[in_model]
-    new_rows = np.concatenate([np.array([r for _, r in staying], dtype=np.int64), need_rows])
-    values = np.concatenate([np.full(len(staying), -1.0), np.ones(len(need_rows))])
-    return _with_entries(mip, columns, new_rows, values, len(rows), 0.0, INFINITY)
+    pieces = pieces[in_model]
+    columns = np.concatenate((staying, pieces))
+    rows = np.concatenate((stay.instance_rows, stay.piece_rows[in_model]))
+    values = np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces))))
+    return _with_entries(mip, columns, rows, values, len(stay.rows), 0.0, INFINITY)
 
 
-def _instance_needs(layout: Layout, wraparound: bool) -> list[tuple[_Need, ...]]:
-    assert layout.jokers is not None
-    plan = layout.jokers.plan
-    sets = {js.number: js for js in plan.joker_sets}
-    needs = []
-    for instance in plan.instances:
+class _StayRows(NamedTuple):
+    """The stay rows of a table's joker sets, whatever else the board holds: each need's
+    row; for each instance, how many needs it has, and their rows, instance by instance;
+    the catalogue's sets meeting each need, and the need's row for each."""
+
+    rows: dict[_Need, int]
+    counts: tuple[int, ...]
+    instance_rows: Ints
+    pieces: Ints
+    piece_rows: Ints
+
+
+@lru_cache(maxsize=256)
+def _stay_rows(
+    joker_sets: tuple[JokerSet, ...], instances: tuple[Instance, ...], wraparound: bool
+) -> _StayRows:
+    """Found once for the joker sets of a table: a table changes a few sets a turn, and
+    each position is solved by stages that ask this of the same sets."""
+    sets = {js.number: js for js in joker_sets}
+    instance_needs = []
+    for instance in instances:
         assert instance.role is not None
         js = sets[instance.set_number]
-        needs.append(_needs(js, instance.reading, instance.role, wraparound))
-    return needs
-
-
-def _rows_of(instance_needs: list[tuple[_Need, ...]]) -> dict[_Need, int]:
+        instance_needs.append(_needs(js, instance.reading, instance.role, wraparound))
     rows: dict[_Need, int] = {}
     for needs in instance_needs:
         for need in needs:
             rows.setdefault(need, len(rows))
-    return rows
+    met = [_met_by(need, wraparound) for need in rows]
+    return _StayRows(
+        rows,
+        tuple(len(needs) for needs in instance_needs),
+        np.array([rows[need] for needs in instance_needs for need in needs], dtype=np.int64),
+        np.concatenate(met) if met else np.zeros(0, dtype=np.int64),
+        np.repeat(np.arange(len(rows)), [len(m) for m in met]),
+    )
 
 
 def stay_needs(layout: Layout, wraparound: bool) -> dict[_Need, int]:
     """The needs of the staying jokers, each with its row's place among the stay rows."""
-    return _rows_of(_instance_needs(layout, wraparound))
+    assert layout.jokers is not None
+    plan = layout.jokers.plan
+    return dict(_stay_rows(plan.joker_sets, plan.instances, wraparound).rows)
 
 
 def with_rows(
