@@ -334,7 +334,7 @@ class _Builder:
         """Jokers standing in for a tile: counted in that tile's row and in the joker row;
         before opening they are worth the tile they stand for."""
         stand_ins, jokers = self.stand_ins, self.position.jokers
-        if self.plain:
+        if self.board.opened:  # the same two entries each, joker part or not: one block
             return self.columns.add_block(
                 upper=np.full(len(stand_ins), jokers),
                 cost=_zeros(len(stand_ins)),
