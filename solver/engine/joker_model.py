@@ -126,7 +126,8 @@ class JokerPlan:
     hosts: tuple[Host, ...]
     strict: bool
     locked: bool
-    # PINNED: a column per instance that stays, standing for its tile anywhere.
+    # PINNED: each instance that stays stands for its tile anywhere (joker_rows.py: its
+    # staying column, or its reading's where no rack tile can free it).
     pinned: bool = False
 
 
