@@ -141,9 +141,14 @@ def _needs(js: JokerSet, reading: int, role: Tile, wraparound: bool) -> tuple[_N
 @lru_cache(maxsize=4096)
 def _met_by(need: _Need, wraparound: bool) -> Ints:
     """The catalogue's sets (by number) that meet the need, once for each need."""
-    return np.array(
-        need.met_by(_index(catalogue_for(Rules(wraparound=wraparound)).sets)), dtype=np.int64
-    )
+    catalogue = catalogue_for(Rules(wraparound=wraparound)).sets
+    return _read_only(np.array(need.met_by(_index(catalogue)), dtype=np.int64))
+
+
+def _read_only(array: Ints) -> Ints:
+    """A cached array, shared by every model that asks: no caller may change it."""
+    array.flags.writeable = False
+    return array
 
 
 def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
@@ -205,9 +210,11 @@ def _stay_rows(
     return _StayRows(
         rows,
         tuple(len(needs) for needs in instance_needs),
-        np.array([rows[need] for needs in instance_needs for need in needs], dtype=np.int64),
-        np.concatenate(met) if met else np.zeros(0, dtype=np.int64),
-        np.repeat(np.arange(len(rows)), [len(m) for m in met]),
+        _read_only(
+            np.array([rows[need] for needs in instance_needs for need in needs], dtype=np.int64)
+        ),
+        _read_only(np.concatenate(met) if met else np.zeros(0, dtype=np.int64)),
+        _read_only(np.repeat(np.arange(len(rows)), [len(m) for m in met])),
     )
 
 
