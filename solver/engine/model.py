@@ -9,8 +9,11 @@ Columns (all integer, maximised), in this order, each group a named range of the
 - rack_jokers  rack jokers played;
 - kept       1 if the table's set s stays exactly as it lies (only once opened);
 - jokers     the joker part, where the table's jokers follow the rules as written
-             (joker_model.py plans it, joker_rows.py builds it);
-- meld       1 if an initial meld is made (only before opening).
+             (joker_model.py plans it, joker_rows.py builds it).
+
+Before opening the model is of an initial meld alone, worth the initial-meld points, and
+the move that plays nothing is its cutoff (`Mip.cutoff`, 0: only a better move is
+sought): no switch between the two, whose fractional values cost two LPs more a solve.
 
 Counting a joker as the tile it stands for keeps the model to the 185 joker-free sets
 (197 with wraparound) instead of every set with jokers in every place, and is exact: any
@@ -25,6 +28,7 @@ Only the engine sees integers and matrices.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -135,7 +139,6 @@ class ColumnRanges(NamedTuple):
     rack_jokers: range  # rack jokers played: one column, or none
     kept: range  # each set of the table kept as it lies (opened only)
     jokers: range  # the joker part (joker_rows.py)
-    meld: range  # the initial meld's switch (before opening only)
 
 
 @dataclass(frozen=True)
@@ -252,15 +255,14 @@ class _Builder:
         # joker; every joker stays on the table, and a played joker joins them.
         bounds = table.tolist()
         self.rows.add(TILES + 1, bounds, bounds)
-        self.meld_row = self.link_row = -1
+        self.meld_row = -1
 
     def build(self) -> tuple[Mip, Layout]:
         position, board = self.position, self.board
         usable, absent, pieces = self._pieces()
         if not board.opened:
-            # An initial meld is worth the initial-meld points (meld row), or nothing is
-            # played at all (link row: tiles played <= rack size x the meld's switch).
-            self.meld_row, self.link_row = self.rows.add(2, [0.0, -INFINITY], [INFINITY, 0.0])
+            # An initial meld is worth the initial-meld points at least.
+            self.meld_row = self.rows.one(float(board.rules.initial_meld), INFINITY)
         joker_rows = None
         if self.plan is not None:
             joker_rows = JokerRows(
@@ -273,7 +275,7 @@ class _Builder:
         if joker_rows is not None:
             joker_rows.add_columns(self.columns)
         jokers = self.columns.since(at)
-        ranges = ColumnRanges(pieces, played, stand_ins, rack_jokers, kept, jokers, self._meld())
+        ranges = ColumnRanges(pieces, played, stand_ins, rack_jokers, kept, jokers)
         layout = Layout(
             catalogue=position.catalogue.sets,
             piece_numbers=usable.tolist(),
@@ -283,7 +285,10 @@ class _Builder:
             columns=ranges,
             jokers=joker_rows.layout if joker_rows is not None else None,
         )
-        return self.columns.mip(self.rows), layout
+        mip = self.columns.mip(self.rows)
+        if not board.opened:  # the move that plays nothing, the one besides a meld
+            mip = dataclasses.replace(mip, cutoff=0.0)
+        return mip, layout
 
     def _pieces(self) -> tuple[Ints, frozenset[Tile], range]:
         """Candidate sets: one entry per tile they hold, in that tile's row; with jokers
@@ -324,7 +329,7 @@ class _Builder:
         for i in played.tolist():
             entries: dict[int, float] = {i: -1.0}
             if not self.board.opened:
-                entries |= {self.meld_row: NUMBERS[i], self.link_row: 1.0}
+                entries[self.meld_row] = NUMBERS[i]
             if joker_rows is not None:
                 entries |= joker_rows.played_entries(ALL_COLOURED[i])
             self.columns.add(rack[i], tiles_weight + value_weight * NUMBERS[i], entries)
@@ -355,8 +360,6 @@ class _Builder:
         at = self.columns.count
         if count := self.position.rack_jokers:
             entries = {JOKER_ROW: -1.0}
-            if not self.board.opened:
-                entries[self.link_row] = 1.0
             tiles_weight, value_weight = self.weights
             penalty = self.board.rules.joker_penalty
             self.columns.add(count, tiles_weight + value_weight * penalty, entries)
@@ -383,18 +386,6 @@ class _Builder:
             if joker_rows is not None:
                 entries |= joker_rows.kept_entries(number, s)
             self.columns.add(1, 1.0, entries)
-        return self.columns.since(at)
-
-    def _meld(self) -> range:
-        """The initial meld's switch: worth the initial-meld points, and lets the tiles go."""
-        at = self.columns.count
-        if not self.board.opened:
-            rack_size = int(self.position.rack.sum()) + self.position.rack_jokers
-            entries = {
-                self.meld_row: -float(self.board.rules.initial_meld),
-                self.link_row: -float(rack_size),
-            }
-            self.columns.add(1, 0.0, entries)
         return self.columns.since(at)
 
 
