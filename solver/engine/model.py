@@ -84,8 +84,8 @@ class Arrangement:
 # The plain case's played and stand-in columns, for every tile: rows of the model, two
 # entries a stand-in (its tile's row, the joker row), selected by mask for each board.
 _STAND_IN_ROWS = np.column_stack([np.arange(TILES), np.full(TILES, JOKER_ROW)]).astype(np.int32)
-_STAND_IN_VALUES = np.tile([-1.0, 1.0], TILES)
-_MINUS_ONES = np.full(TILES, -1.0)
+_STAND_IN_VALUES = np.tile([-1.0, 1.0], (TILES, 1))
+_MINUS_ONES = np.full((TILES, 1), -1.0)
 # The most a joker can stand for.
 _HIGHEST = float(NUMBERS.max())
 # Entries of 1 and costs of 0, sliced for each block (the blocks are copied when joined).
@@ -334,8 +334,10 @@ class _Builder:
         rack, played = self.position.rack, self.played
         cost = tiles_weight + value_weight * NUMBERS[played]
         if joker_rows is None:  # all at once: the tile's row, and the meld row if any
-            rows, values = _entries(played, _MINUS_ONES[: len(played)], self.meld_row)
-            return self.columns.add_block(rack[played], cost, _lengths(rows, played), rows, values)
+            lengths, rows, values = self._entries(
+                played[:, None], _MINUS_ONES[: len(played)], played
+            )
+            return self.columns.add_block(rack[played], cost, lengths, rows, values)
         at = self.columns.count
         for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
             entries: dict[int, float] = {i: -1.0}
@@ -347,16 +349,26 @@ class _Builder:
         """Jokers standing in for a tile: counted in that tile's row and in the joker row;
         before opening they are worth the tile they stand for."""
         stand_ins, count = self.stand_ins, len(self.stand_ins)
-        rows, values = _entries(
-            _STAND_IN_ROWS[stand_ins], _STAND_IN_VALUES[: 2 * count].reshape(-1, 2), self.meld_row
+        lengths, rows, values = self._entries(
+            _STAND_IN_ROWS[stand_ins], _STAND_IN_VALUES[:count], stand_ins
         )
         return self.columns.add_block(
             upper=np.full(count, self.position.jokers),
             cost=_zeros(count),
-            lengths=_lengths(rows, stand_ins),
+            lengths=lengths,
             rows=rows,
             values=values,
         )
+
+    def _entries(
+        self, rows: Ints | Indices, values: Floats, tiles: Ints
+    ) -> tuple[Ints, Ints | Indices, Floats]:
+        """A block's entries, a line of `rows` and `values` for each column, and before
+        opening each column's tile's number in the meld row; with each column's length."""
+        if self.meld_row >= 0:
+            rows = np.column_stack([rows, np.full(len(tiles), self.meld_row)])
+            values = np.column_stack([values, NUMBERS[tiles]])
+        return np.full(len(tiles), rows.shape[1]), rows.ravel(), values.ravel()
 
     def _rack_jokers(self) -> range:
         """The rack's jokers played: out of the joker row, worth the joker penalty."""
@@ -390,24 +402,6 @@ class _Builder:
                 entries |= joker_rows.kept_entries(number, s)
             self.columns.add(1, 1.0, entries)
         return self.columns.since(at)
-
-
-def _entries(rows: npt.ArrayLike, values: Floats, meld_row: int) -> tuple[Ints, Floats]:
-    """A block's entries, column by column (`rows` and `values`: a column's each, or a
-    line of them each), with each column's number in the meld row where there is one
-    (`meld_row` >= 0: before opening, a tile is worth its number towards the meld)."""
-    rows, values = np.asarray(rows), np.asarray(values)
-    if meld_row < 0:
-        return rows.ravel(), values.ravel()
-    count = len(rows)
-    tiles = rows if rows.ndim == 1 else rows[:, 0]
-    with_meld = np.column_stack([rows, np.full(count, meld_row)])
-    return with_meld.ravel(), np.column_stack([values, NUMBERS[tiles]]).ravel()
-
-
-def _lengths(rows: Ints, columns: Ints) -> Ints:
-    """Each column's number of entries, where all have as many: `rows` over `columns`."""
-    return np.full(len(columns), len(rows) // max(len(columns), 1), dtype=np.int64)
 
 
 def read_solution(layout: Layout, values: Floats) -> Arrangement:
