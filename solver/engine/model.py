@@ -81,8 +81,8 @@ class Arrangement:
     holders: list[tuple[int, int]] = field(default_factory=list)
 
 
-# The plain case's played and stand-in columns, for every tile: rows of the model, two
-# entries a stand-in (its tile's row, the joker row), selected by mask for each board.
+# The played and stand-in columns' entries for every tile, a line a tile (a stand-in's:
+# its tile's row and the joker row), selected by mask for each board.
 _STAND_IN_ROWS = np.column_stack([np.arange(TILES), np.full(TILES, JOKER_ROW)]).astype(np.int32)
 _STAND_IN_VALUES = np.tile([-1.0, 1.0], (TILES, 1))
 _MINUS_ONES = np.full((TILES, 1), -1.0)
