@@ -153,6 +153,12 @@ class CbcLp:
             self.lib.Cbc_setColUpper(self.model, j, upper[j])
         self.lower, self.upper = lower, upper
 
+    def basis(self) -> None:
+        return None  # CBC's C interface hands out no basis: each re-solve starts from the last
+
+    def restore(self, basis: object) -> None:
+        raise AssertionError("no basis was given")
+
     def solve(self, seconds: float) -> LpEnd:
         # Only the first solve applies the pricing; the later ones update what
         # Cbc_getObjValue and Cbc_getColSolution give.

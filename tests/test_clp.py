@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rummisolve.engine import clp
-from rummisolve.engine.model import objective_value
+from rummisolve.engine import backends, clp
+from rummisolve.engine.lp import LpEnd
+from rummisolve.engine.model import build_model, objective_value
 from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
 from rummisolve.generate import generate_boards
@@ -120,3 +121,48 @@ def test_clp_agrees_with_highs_on_dealt_positions() -> None:
         assert lexicographic_objective(board, goal, ours) == lexicographic_objective(
             board, goal, theirs
         ), f"position {number}"
+
+
+def test_a_basis_restored_is_where_the_next_solve_starts() -> None:
+    """Kept at the root, the basis survives other bounds' solves: restored, the root's
+    bounds solve to the root's optimum again."""
+    board = next(generate_boards(1, 5, table_tiles=40, rack_tiles=12, rules=Rules()))
+    mip, _layout = build_model(board, Objective.TILES)
+    lp = clp.ClpLp(mip)
+    try:
+        assert lp.solve(1.0) is LpEnd.OPTIMAL
+        root, values, basis = lp.objective(), lp.values(), lp.basis()
+        lp.bound(mip.lower, np.zeros_like(mip.upper))  # nothing but the table kept
+        lp.solve(1.0)
+        assert lp.basis() != basis
+        lp.bound(mip.lower, mip.upper)
+        lp.restore(basis)
+        assert lp.solve(1.0) is LpEnd.OPTIMAL
+        assert (lp.objective(), lp.values().tolist()) == (root, values.tolist())
+    finally:
+        lp.close()
+
+
+def test_searches_from_parents_bases_find_the_same_optima(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A node's LP starts from its parent's basis (branch.py): the optimum of every search
+    is the one found when each LP starts from the last, on dealt positions with jokers."""
+    boards = generate_boards(60, 8, table_tiles=(20, 60), rack_tiles=(8, 25), jokers=(1, 4))
+    mips = [build_model(board, Objective.TILES)[0] for board in boards]
+    restored = []
+    restore = clp.ClpLp.restore
+
+    def counted(self: clp.ClpLp, basis: object) -> None:
+        restored.append(basis)
+        restore(self, basis)
+
+    monkeypatch.setattr(clp.ClpLp, "restore", counted)
+    with_parents = [backends.solve_clp(mip, None) for mip in mips]
+    assert len(restored) > 20  # (54 here): the searches did start from parents' bases
+    monkeypatch.setattr(clp.ClpLp, "restore", lambda self, basis: None)
+    from_last = [backends.solve_clp(mip, None) for mip in mips]
+    for mip, ours, theirs in zip(mips, with_parents, from_last, strict=True):
+        assert ours.proved and theirs.proved
+        assert ours.values is not None and theirs.values is not None
+        assert mip.cost @ ours.values == mip.cost @ theirs.values

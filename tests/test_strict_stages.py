@@ -175,6 +175,12 @@ class _EndlessLp:
     def bound(self, lower: Floats, upper: Floats) -> None:
         pass
 
+    def basis(self) -> object:
+        return None
+
+    def restore(self, basis: object) -> None:
+        pass
+
     def solve(self, seconds: float) -> LpEnd:
         self.solves += 1
         return LpEnd.OPTIMAL

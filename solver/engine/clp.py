@@ -59,6 +59,9 @@ ENTRY_POINTS: dict[str, tuple[tuple[Any, ...], Any]] = {
     "Clp_status": ((_POINTER,), _INT),
     "Clp_objectiveValue": ((_POINTER,), _DOUBLE),
     "Clp_primalColumnSolution": ((_POINTER,), _POINTER),
+    # Each column's and row's status in the basis: a byte each, columns first.
+    "Clp_statusArray": ((_POINTER,), _POINTER),
+    "Clp_copyinStatus": ((_POINTER, _POINTER), None),
 }
 
 
@@ -225,6 +228,7 @@ class ClpLp:
         self.api = api()
         lib = self.api.lib
         self.columns = mip.columns
+        self.statuses = mip.columns + mip.rows
         self.model = lib.Clp_newModel()
         lib.Clp_setLogLevel(self.model, 0)
         # Every array of doubles in one: one conversion and one address, the others at
@@ -252,6 +256,14 @@ class ClpLp:
         upper = np.ascontiguousarray(upper, dtype=np.float64)
         self.api.lib.Clp_chgColumnLower(self.model, _address(lower))
         self.api.lib.Clp_chgColumnUpper(self.model, _address(upper))
+
+    def basis(self) -> bytes:
+        """The status of every column and row (a copy: CLP's array changes as it solves)."""
+        return ctypes.string_at(self.api.lib.Clp_statusArray(self.model), self.statuses)
+
+    def restore(self, basis: object) -> None:
+        assert isinstance(basis, bytes) and len(basis) == self.statuses
+        self.api.lib.Clp_copyinStatus(self.model, basis)
 
     def solve(self, seconds: float) -> LpEnd:
         # One LP here takes well under the resolution of a time limit: the search checks

@@ -111,6 +111,12 @@ class HighsLp:
     def bound(self, lower: Floats, upper: Floats) -> None:
         self.h.changeColsBounds(len(self.columns), self.columns, lower, upper)
 
+    def basis(self) -> object:
+        return self.h.getBasis()
+
+    def restore(self, basis: object) -> None:
+        self.h.setBasis(basis)
+
     def solve(self, seconds: float) -> LpEnd:
         import highspy
 

@@ -32,11 +32,18 @@ class LpEnd(enum.Enum):
 
 
 class Lp(Protocol):
-    """A model's LP relaxation loaded in an engine, re-solved under changing column bounds."""
+    """A model's LP relaxation loaded in an engine, re-solved under changing column bounds.
+
+    Each re-solve starts from the last basis; `basis` keeps one (whatever the engine
+    takes back; None where it cannot) and `restore` makes it the next solve's start."""
 
     engine: str
 
     def bound(self, lower: Floats, upper: Floats) -> None: ...
+
+    def basis(self) -> object: ...
+
+    def restore(self, basis: object) -> None: ...
 
     def solve(self, seconds: float) -> LpEnd: ...
 
