@@ -73,15 +73,6 @@ def find_move(
                     return no_move(board, True, time.perf_counter() - started, backend)
                 if relaxed is not None and solution.proved:
                     homes_bound = _score(board, relaxed, goal)
-                if pinned is None and homes_bound is not None and relaxed is not None:
-                    # Freed jokers only at homes' places: a restriction, legal more often,
-                    # asked only for a move reaching the bound (the best move, if any; its
-                    # search stops there), else one at hand.
-                    reach = _objective(board, relaxed, goal) - 1
-                    _, _, restricted, pinned = _homes(board, goal, solver, left(), reach)
-                    if restricted is None or _score(board, restricted, goal) != homes_bound:
-                        pinned_found = None if pinned is None else pinned[0]
-                        pinned = None
             if pinned is not None and solution.proved:
                 move, table, where = pinned
                 laid = _laid_as(table, where, board.rules)
@@ -312,7 +303,6 @@ def _homes(
     goal: Objective,
     solver: Backend,
     time_limit: float | None,
-    restriction_cutoff: float | None = None,
 ) -> tuple[Solution, Layout, Arrangement | None, Pinned | None]:
     """The pinned relaxation with homes for freed jokers (homes.py), or with a cutoff its
     restriction (`only_homes`), asked only for a better move: its solve, its answer, and
@@ -322,16 +312,14 @@ def _homes(
     deadline = None if time_limit is None else started + time_limit
     mip, layout = build_model(board, goal, JokerPart.PINNED, deadline)
     mip = with_stay_rows(mip, layout, board.rules.wraparound)
-    built = homes.with_homes(mip, layout, board, restriction_cutoff is not None)
+    built = homes.with_homes(mip, layout, board)
     if built is None:  # no joker can be freed: the pinned answer was refused otherwise
         return Solution(None, proved=False), layout, None, None
     mip, columns = built
-    if restriction_cutoff is not None:
-        mip = dataclasses.replace(mip, cutoff=restriction_cutoff)
     solution = _solve(mip, layout, solver, started, time_limit)
     relaxed = _arrangement(layout, solution)
     if relaxed is None or solution.values is None:
         return solution, layout, None, None
     laid = homes.lay_homes(columns, solution.values, relaxed)
-    pinned = None if laid is None else pin_jokers(board, layout, solution, laid)
+    pinned = pin_jokers(board, layout, solution, laid)
     return solution, layout, relaxed, pinned
