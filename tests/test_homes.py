@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from rummisolve.board import Board
 from rummisolve.engine import homes, solve
@@ -18,11 +20,15 @@ from rummisolve.engine.solve import find_move, solve_model
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Objective, Status
-from rummisolve.rules import Rules
+from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.tiles import JOKER, Tile, tile_value
+
+from .positions import positions
+from .reference import best_move
 
 Score = tuple[int, int, int]
 GOAL = Objective.TILES
+SCALE = max(1, settings().max_examples // 100)
 
 
 def _score(board: Board, played: Mapping[Tile, int], kept: int) -> Score:
@@ -86,3 +92,34 @@ def test_the_homes_optimum_bounds_the_whole_models(seed: int, jokers: tuple[int,
             assert move.status is Status.OPTIMAL
             assert (move.tiles_played, move.value_played, kept) == whole
     assert proved > 0
+
+
+@settings(max_examples=150 * SCALE, deadline=None)
+@given(
+    board=positions(max_rack=5, retrieval=JokerRetrieval.STRICT, freeing=True),
+    objective=st.sampled_from([Objective.TILES, Objective.VALUE]),
+)
+def test_the_homes_optimum_bounds_the_reference(board: Board, objective: Objective) -> None:
+    """On small positions made to free jokers, the homes optimum is never below the
+    exhaustive reference's best move, and equals it wherever its answer passes the
+    checker: the homes model holds every way a freed joker may lie."""
+    assume(not board.rules.wraparound and board.opened)
+    assume(any(JOKER in s and any(not t.is_joker for t in s) for s in board.table))
+    solution, _layout, relaxed, pinned = solve._homes(board, objective, get_backend(), None)
+    assume(solution.proved)  # a joker can be freed
+    expected = best_move(board, objective.value)
+    if relaxed is None:  # nothing to play
+        assert expected.tiles == 0
+        return
+    best = _ordered(expected.tiles, expected.value, expected.kept, objective)
+    played = relaxed.played
+    penalty = board.rules.joker_penalty
+    value = sum(tile_value(t, penalty) * n for t, n in played.items())
+    bound = _ordered(sum(played.values()), value, len(relaxed.kept), objective)
+    assert bound >= best
+    if pinned is not None:
+        assert bound == best
+
+
+def _ordered(tiles: int, value: int, kept: int, objective: Objective) -> Score:
+    return (tiles, value, kept) if objective is Objective.TILES else (value, tiles, kept)

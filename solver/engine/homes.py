@@ -13,7 +13,7 @@ What lies beyond a run's span, on each side, is an extension (a column of one pl
 more of its colour, no more of them beside a span's end than spans ending there). Every
 set holding freed jokers cuts so, whatever its length, with its other freed jokers at its
 other places: the freed jokers are no more than the homes' freed places and the jokers
-standing in at their other places (`_Stand`), each of those at most one a home's place.
+standing in at their other places (`Homes.stands`), at most one a home's place.
 Jokers standing in elsewhere are from the rack. So the model is exact for freed jokers;
 what stays a relaxation is the pinned one's (a staying joker's place among the pieces).
 Its answer, laid out, is the best move wherever the checker passes it.
@@ -57,16 +57,6 @@ class Home(NamedTuple):
     extension: bool = False
     past_end: bool = False
 
-    @property
-    def freed(self) -> int:
-        """The freed jokers its joker places hold, at most: the assists aside."""
-        return 0 if self.extension else len(self.jokers) - (ASSISTS - len(self.rack))
-
-    @property
-    def open(self) -> TileRow:
-        """Its places that real tiles, or jokers standing in, fill."""
-        return tuple(t for t in self.shape if t not in self.jokers and t not in self.rack)
-
 
 @dataclasses.dataclass(frozen=True)
 class Homes:
@@ -85,8 +75,8 @@ def applies(board: Board) -> bool:
 
 # The rows a home's column touches, before a board gives them numbers: each tile's, the
 # jokers', the rack copies of each tile the homes hold, the jokers standing in for each
-# tile at homes' places, the freed jokers, and each place beside a span (twice its tile's index, plus one
-# past a span's end).
+# tile at homes' places, the freed jokers, and each place beside a span (twice its tile's
+# index, plus one past a span's end).
 _JOKERS = TILES
 _RACK = _JOKERS + 1
 _STAND = _RACK + TILES
@@ -239,32 +229,30 @@ def _catalogue() -> _Catalogue:
     local = np.zeros((len(runs), 3, MAX_NUMBER), dtype=np.bool_)  # places, jokers, rack
     local_rack = np.full((len(runs), 2), -1, dtype=np.int64)
     local_sides = np.full((len(runs), 2), -1, dtype=np.int64)
-    for k, (places, jokers, tiles, extension, past_end) in enumerate(runs):
-        first, last = places[0], places[-1]
+    for k, part in enumerate(runs):
+        first, last = part.places[0], part.places[-1]
         local[k, 0, first : last + 1] = True
-        local[k, 1, list(jokers)] = True
-        local_rack[k, : len(tiles)] = tiles
-        if extension:
-            local_sides[k, 0] = 2 * (first if past_end else last) + past_end
+        local[k, 1, list(part.jokers)] = True
+        local_rack[k, : len(part.rack)] = part.rack
+        if part.extension:
+            local_sides[k, 0] = 2 * (first if part.past_end else last) + part.past_end
         else:
             mine = [2 * (first - 1)] if first > 0 else []
             mine += [2 * (last + 1) + 1] if last < MAX_NUMBER - 1 else []
             local_sides[k, : len(mine)] = mine
     for c in range(len(COLOURS)):
         at = slice(c * len(runs), (c + 1) * len(runs))
-        tiles = slice(c * MAX_NUMBER, (c + 1) * MAX_NUMBER)
-        holds[at, tiles], at_jokers[at, tiles] = local[:, 0], local[:, 1]
+        its = slice(c * MAX_NUMBER, (c + 1) * MAX_NUMBER)
+        holds[at, its], at_jokers[at, its] = local[:, 0], local[:, 1]
         rack[at] = np.where(local_rack >= 0, local_rack + c * MAX_NUMBER, _NONE)
         sides[at] = np.where(local_sides >= 0, local_sides + 2 * c * MAX_NUMBER, -1)
-    for k, (places, jokers, tiles, _, _) in enumerate(groups, len(COLOURS) * len(runs)):
-        holds[k, list(places)] = True
-        at_jokers[k, list(jokers)] = True
-        rack[k, : len(tiles)] = tiles
-    extension = np.tile([r[3] for r in runs], len(COLOURS))
-    extension = np.concatenate([extension, np.zeros(len(groups), dtype=np.bool_)])
-    past_end = np.concatenate(
-        [np.tile([r[4] for r in runs], len(COLOURS)), np.zeros(len(groups), dtype=np.bool_)]
-    )
+    for k, part in enumerate(groups, len(COLOURS) * len(runs)):
+        holds[k, list(part.places)] = True
+        at_jokers[k, list(part.jokers)] = True
+        rack[k, : len(part.rack)] = part.rack
+    no_group = np.zeros(len(groups), dtype=np.bool_)
+    extension = np.concatenate([np.tile([r.extension for r in runs], len(COLOURS)), no_group])
+    past_end = np.concatenate([np.tile([r.past_end for r in runs], len(COLOURS)), no_group])
     in_rack = np.zeros((size, TILES + 1), dtype=np.bool_)
     in_rack[np.arange(size)[:, None], rack] = True
     in_rack = in_rack[:, :TILES]
@@ -273,13 +261,13 @@ def _catalogue() -> _Catalogue:
     assists = np.where(extension, 0, ASSISTS - (rack != _NONE).sum(axis=1))
     # Each column's entries: its tiles' rows (but at joker places), the jokers', the
     # rack copies', the stand-ins', the freed jokers' (homes), and its sides'.
-    homes, tiles = np.nonzero(holds & ~at_jokers)
+    holding, tiles = np.nonzero(holds & ~at_jokers)
     with_jokers = np.flatnonzero(jokers)
     racked, rack_tiles = np.nonzero(in_rack)
     opened, open_tiles = np.nonzero(opens)
     home_rows = np.flatnonzero(~extension)
     sided, which = np.nonzero(sides >= 0)
-    columns = np.concatenate([homes, with_jokers, racked, opened, home_rows, sided])
+    columns = np.concatenate([holding, with_jokers, racked, opened, home_rows, sided])
     entry_rows = np.concatenate(
         [
             tiles,
@@ -292,7 +280,7 @@ def _catalogue() -> _Catalogue:
     )
     values = np.concatenate(
         [
-            np.ones(len(homes)),
+            np.ones(len(holding)),
             jokers[with_jokers].astype(np.float64),
             np.ones(len(racked)),
             -np.ones(len(opened)),
@@ -415,7 +403,7 @@ def _with_columns(mip: Mip, column: Ints, row: Ints, value: Floats, uppers: Floa
 def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement:
     """The relaxation's answer with its homes laid as whole sets: each extension beside a
     span it continues, jokers at the homes' joker places, then standing in at their open
-    places (those of `_Stand` first, then from the rack), rack places real."""
+    places (those of `Homes.stands` first, then from the rack), rack places real."""
     count = len(homes.homes)
     counts = np.rint(values[homes.start : homes.start + count + len(homes.stands)])
     used = counts.astype(np.int64).tolist()
