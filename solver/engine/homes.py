@@ -33,8 +33,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board import Board
+from ..sets import MIN_SET
 from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile
 from .builder import INFINITY, Floats, Ints, Mip
+from .joker_rows import JokerLayout
 from .model import Arrangement, Layout
 from .pinned import stay_needs, with_rows
 from .tile_rows import JOKER_ROW, TILE_INDEX, TILES
@@ -146,8 +148,12 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     beside = np.zeros(2 * TILES + 1, dtype=np.bool_)
     beside[catalogue.sides[homes_here].ravel()] = True
     beside[-1] = False  # the padding's
-    # An extension beside a span, with a joker left for the span.
+    # An extension beside a span, with a joker left for the span; of three places or more
+    # only where two jokers can be freed (one of them there: else pieces will do).
     extensions = catalogue.extension & beside[catalogue.sides[:, 0]] & (needed < all_jokers)
+    several = _most_freed(jokers) > 1
+    if not several:
+        extensions &= catalogue.holds.sum(axis=1) < MIN_SET
     chosen = np.flatnonzero(homes_here | extensions)
     # Rows: the copies of each rack tile the homes hold (no more than were played); the
     # freed jokers (no more than homes' freed places and jokers standing in at homes'
@@ -157,7 +163,8 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     designated = np.unique(catalogue.rack[chosen])
     designated = designated[designated != _NONE]
     sides = np.flatnonzero(beside)
-    stands = np.flatnonzero(catalogue.opens[chosen].any(axis=0))
+    # (A joker standing in at a home's place is a freed one only where two can be freed.)
+    stands = np.flatnonzero(catalogue.opens[chosen].any(axis=0) & several)
     count = len(designated) + 1 + len(sides) + len(stands)
     first = mip.rows
     rows = np.full(_ROWS, -1, dtype=np.int64)
@@ -178,9 +185,11 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     lengths = catalogue.start[chosen + 1] - catalogue.start[chosen]
     ends = np.cumsum(lengths)
     at = np.repeat(catalogue.start[chosen] - (ends - lengths), lengths) + np.arange(lengths.sum())
-    column = [np.repeat(np.arange(len(chosen)), lengths)]
-    row = [rows[catalogue.row[at]]]
-    value = [catalogue.value[at]]
+    given = rows[catalogue.row[at]]
+    kept = given >= 0  # (no stand-in rows where one joker at most is freed)
+    column = [np.repeat(np.arange(len(chosen)), lengths)[kept]]
+    row = [given[kept]]
+    value = [catalogue.value[at][kept]]
     # And the stay rows: each home or extension that meets a staying joker's need.
     needs = stay_needs(layout, board.rules.wraparound)
     meeting: list[tuple[int, int]] = []
@@ -212,6 +221,16 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     )
     stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())
     return built, Homes(mip.columns, chosen, stand_tiles)
+
+
+def _most_freed(jokers: JokerLayout) -> int:
+    """How many jokers can be freed at once, at most: in each set, those of one reading."""
+    instances = jokers.plan.instances
+    by_reading = Counter((instances[i].set_number, instances[i].reading) for i in jokers.freed)
+    most: dict[int, int] = {}
+    for (number, _), count in by_reading.items():
+        most[number] = max(most.get(number, 0), count)
+    return sum(most.values())
 
 
 @lru_cache(maxsize=1)
