@@ -37,8 +37,8 @@ def find_move(
     their optimum bounds the stricter one, so a looser move that the rules on jokers pass
     is best under them too. Under STRICT the first is the pinned relaxation (pinned.py,
     nearly as small as jokers moving freely, its staying jokers put back where they may
-    stay); where its answer is refused, the same with homes for freed jokers (homes.py), a
-    tighter bound, and its restriction, freed jokers only at homes' places (or, with
+    stay); where its answer is refused, the same with homes for freed jokers (homes.py),
+    exact for them, whose answer the checker passes on nearly every such table (or, with
     wraparound, the replace reading, `_looser`). Else a smaller model, freed jokers only in
     sets of rack tiles, proves the best move where it reaches the bound; only past that is
     the whole stricter model built, asked for a better move than the best legal one found.
@@ -97,10 +97,8 @@ def find_move(
         if homes_bound is not None:
             bound = homes_bound
         cutoff = None
-        # Rack-only, unless homes found a legal move already: on the tables measured it
-        # never reached the bound where the homes restriction's move fell short of it.
         strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
-        if bound is not None and strict and (homes_bound is None or pinned_found is None):
+        if bound is not None and strict:
             solution, layout = solve_model(board, goal, solver, left(), JokerPart.RACK_ONLY)
             found = _arrangement(layout, solution)
             if found is not None and solution.proved and _score(board, found, goal) == bound:
@@ -304,10 +302,9 @@ def _homes(
     solver: Backend,
     time_limit: float | None,
 ) -> tuple[Solution, Layout, Arrangement | None, Pinned | None]:
-    """The pinned relaxation with homes for freed jokers (homes.py), or with a cutoff its
-    restriction (`only_homes`), asked only for a better move: its solve, its answer, and
-    that answer with its homes laid and its staying jokers put back where the checker
-    passes it."""
+    """The pinned relaxation with homes for freed jokers (homes.py): its solve, its
+    answer, and that answer with its homes laid and its staying jokers put back where the
+    checker passes it."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     mip, layout = build_model(board, goal, JokerPart.PINNED, deadline)
