@@ -245,33 +245,37 @@ def _catalogue() -> _Catalogue:
     holds = np.zeros((size, TILES), dtype=np.bool_)
     sides = np.full((size, 2), -1, dtype=np.int64)
     # One colour's runs, on numbers counted from 0, then moved to each colour's tiles.
-    local = np.zeros((len(runs), 3, MAX_NUMBER), dtype=np.bool_)  # places, jokers, rack
-    local_rack = np.full((len(runs), 2), -1, dtype=np.int64)
-    local_sides = np.full((len(runs), 2), -1, dtype=np.int64)
-    for k, part in enumerate(runs):
-        first, last = part.places[0], part.places[-1]
-        local[k, 0, first : last + 1] = True
-        local[k, 1, list(part.jokers)] = True
-        local_rack[k, : len(part.rack)] = part.rack
-        if part.extension:
-            local_sides[k, 0] = 2 * (first if part.past_end else last) + part.past_end
-        else:
-            mine = [2 * (first - 1)] if first > 0 else []
-            mine += [2 * (last + 1) + 1] if last < MAX_NUMBER - 1 else []
-            local_sides[k, : len(mine)] = mine
+    first = np.array([r.places[0] for r in runs])
+    last = np.array([r.places[-1] for r in runs])
+    numbers = np.arange(MAX_NUMBER)
+    local_holds = (numbers >= first[:, None]) & (numbers <= last[:, None])
+    local_jokers = _marked(MAX_NUMBER, [r.jokers for r in runs])
+    local_rack = _padded([r.rack for r in runs], 2)
+    run_extension = np.array([r.extension for r in runs])
+    run_past_end = np.array([r.past_end for r in runs])
+    own_side = 2 * np.where(run_past_end, first, last) + run_past_end
+    before = np.where(first > 0, 2 * (first - 1), -1)
+    past = np.where(last < MAX_NUMBER - 1, 2 * (last + 1) + 1, -1)
+    local_sides = np.where(
+        run_extension[:, None],
+        np.column_stack([own_side, np.full(len(runs), -1)]),
+        np.column_stack([before, past]),
+    )
     for c in range(len(COLOURS)):
         at = slice(c * len(runs), (c + 1) * len(runs))
         its = slice(c * MAX_NUMBER, (c + 1) * MAX_NUMBER)
-        holds[at, its], at_jokers[at, its] = local[:, 0], local[:, 1]
+        holds[at, its], at_jokers[at, its] = local_holds, local_jokers
         rack[at] = np.where(local_rack >= 0, local_rack + c * MAX_NUMBER, _NONE)
         sides[at] = np.where(local_sides >= 0, local_sides + 2 * c * MAX_NUMBER, -1)
-    for k, part in enumerate(groups, len(COLOURS) * len(runs)):
-        holds[k, list(part.places)] = True
-        at_jokers[k, list(part.jokers)] = True
-        rack[k, : len(part.rack)] = part.rack
+    at = slice(len(COLOURS) * len(runs), size)
+    holds[at] = _marked(TILES, [g.places for g in groups])
+    at_jokers[at] = _marked(TILES, [g.jokers for g in groups])
+    rack[at] = np.where(
+        _padded([g.rack for g in groups], 2) >= 0, _padded([g.rack for g in groups], 2), _NONE
+    )
     no_group = np.zeros(len(groups), dtype=np.bool_)
-    extension = np.concatenate([np.tile([r.extension for r in runs], len(COLOURS)), no_group])
-    past_end = np.concatenate([np.tile([r.past_end for r in runs], len(COLOURS)), no_group])
+    extension = np.concatenate([np.tile(run_extension, len(COLOURS)), no_group])
+    past_end = np.concatenate([np.tile(run_past_end, len(COLOURS)), no_group])
     in_rack = np.zeros((size, TILES + 1), dtype=np.bool_)
     in_rack[np.arange(size)[:, None], rack] = True
     in_rack = in_rack[:, :TILES]
@@ -329,6 +333,19 @@ def _catalogue() -> _Catalogue:
         row=entry_rows[order].astype(np.int64),
         value=values[order],
     )
+
+
+def _padded(rows: list[tuple[int, ...]], width: int) -> Ints:
+    """Rows of numbers as a matrix, each padded with -1."""
+    return np.array([(*row, *(-1,) * (width - len(row))) for row in rows], dtype=np.int64)
+
+
+def _marked(width: int, rows: list[tuple[int, ...]]) -> npt.NDArray[np.bool_]:
+    """A matrix of `width` columns, each row true at the numbers it is given."""
+    numbers = _padded(rows, max(len(row) for row in rows))
+    marked = np.zeros((len(rows), width + 1), dtype=np.bool_)
+    marked[np.arange(len(rows))[:, None], numbers] = True  # -1: the last, dropped
+    return marked[:, :width]
 
 
 # A place beside a run's span: the tile there, and whether it lies past the span's end
