@@ -68,6 +68,7 @@ class Homes:
     start: int
     homes: Ints  # their numbers in the catalogue
     stands: tuple[Tile, ...]
+    assists: int  # the catalogue's
 
 
 def applies(board: Board) -> bool:
@@ -95,7 +96,6 @@ class _Catalogue:
     arrays a board selects them by, and their columns' entries in the rows above."""
 
     rack: Ints  # (homes, 2): the tiles of its rack places, padded with _NONE
-    assists: Ints  # jokers from the rack it counts as rack places
     jokers: Ints  # its joker places
     at_jokers: npt.NDArray[np.bool_]  # (homes, TILES): its joker places
     opens: npt.NDArray[np.int8]  # (homes, TILES): its open places
@@ -132,7 +132,8 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     freed = len(jokers.freed)
     if not freed:
         return None
-    catalogue = _catalogue()
+    assists = min(board.rack.count(JOKER), ASSISTS)
+    catalogue = _catalogue(assists)
     in_play = Counter(t for s in board.table for t in s) + Counter(board.rack)
     all_jokers = in_play[JOKER]
     played_column = {t: layout.columns.played.start + k for k, t in enumerate(layout.played)}
@@ -144,7 +145,6 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     needed = catalogue.jokers + catalogue.opens @ absent
     homes_here = ~catalogue.extension & (needed <= all_jokers)
     homes_here &= has[catalogue.rack[:, 0]] & has[catalogue.rack[:, 1]]
-    homes_here &= catalogue.assists <= min(board.rack.count(JOKER), ASSISTS)
     beside = np.zeros(2 * TILES + 1, dtype=np.bool_)
     beside[catalogue.sides[homes_here].ravel()] = True
     beside[-1] = False  # the padding's
@@ -220,7 +220,7 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
         mip, np.concatenate(column), np.concatenate(row), np.concatenate(value), uppers
     )
     stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())
-    return built, Homes(mip.columns, chosen, stand_tiles)
+    return built, Homes(mip.columns, chosen, stand_tiles, assists)
 
 
 def _most_freed(jokers: JokerLayout) -> int:
@@ -233,12 +233,13 @@ def _most_freed(jokers: JokerLayout) -> int:
     return sum(most.values())
 
 
-@lru_cache(maxsize=1)
-def _catalogue() -> _Catalogue:
+@lru_cache(maxsize=ASSISTS + 1)
+def _catalogue(assists: int) -> _Catalogue:
     """Built once: every run's home and extension (one colour's, then the same in the
-    others), every group's home."""
-    runs = _run_homes() + _extensions()
-    groups = _group_homes()
+    others), every group's home, with up to `assists` jokers from the rack as rack places
+    (most racks hold none: their catalogue is two fifths of the largest)."""
+    runs = _run_homes(assists) + _extensions()
+    groups = _group_homes(assists)
     size = len(COLOURS) * len(runs) + len(groups)
     rack = np.full((size, 2), _NONE, dtype=np.int64)
     at_jokers = np.zeros((size, TILES), dtype=np.bool_)
@@ -281,7 +282,9 @@ def _catalogue() -> _Catalogue:
     in_rack = in_rack[:, :TILES]
     opens = holds & ~at_jokers & ~in_rack
     jokers = at_jokers.sum(axis=1)
-    assists = np.where(extension, 0, ASSISTS - (rack != _NONE).sum(axis=1))
+    # A home's freed jokers: its joker places but those of jokers from the rack that it
+    # counts as rack places.
+    freed = jokers - np.where(extension, 0, ASSISTS - (rack != _NONE).sum(axis=1))
     # Each column's entries: its tiles' rows (but at joker places), the jokers', the
     # rack copies', the stand-ins', the freed jokers' (homes), and its sides'.
     holding, tiles = np.nonzero(holds & ~at_jokers)
@@ -307,7 +310,7 @@ def _catalogue() -> _Catalogue:
             jokers[with_jokers].astype(np.float64),
             np.ones(len(racked)),
             -np.ones(len(opened)),
-            -(jokers - assists)[home_rows].astype(np.float64),
+            -freed[home_rows].astype(np.float64),
             np.where(extension[sided], 1.0, -1.0),
         ]
     )
@@ -319,7 +322,6 @@ def _catalogue() -> _Catalogue:
     )
     return _Catalogue(
         rack=rack,
-        assists=assists,
         jokers=jokers,
         at_jokers=at_jokers,
         opens=opens.astype(np.int8),
@@ -371,12 +373,12 @@ class _Part(NamedTuple):
     past_end: bool = False
 
 
-def _run_homes() -> list[_Part]:
+def _run_homes(assists: int) -> list[_Part]:
     """Each run's span, in one colour, from the lowest to the highest of a freed joker's
     place and two rack places: two rack tiles, or one and a joker from the rack, or two
     jokers from the rack (each joker at its place)."""
     homes = []
-    for helping in range(ASSISTS + 1):
+    for helping in range(assists + 1):
         for tiles in combinations(range(MAX_NUMBER), ASSISTS - helping):
             others = [n for n in range(MAX_NUMBER) if n not in tiles]
             for places in combinations(others, 1 + helping):
@@ -385,14 +387,14 @@ def _run_homes() -> list[_Part]:
     return homes
 
 
-def _group_homes() -> list[_Part]:
+def _group_homes(assists: int) -> list[_Part]:
     """Each group holding a freed joker and two rack places of its number: two rack
     tiles, or one and a joker from the rack, or two jokers from the rack; three places or
     four."""
     homes = []
     for number in range(1, MAX_NUMBER + 1):
         tile = [TILE_INDEX[Tile(c, number)] for c in COLOURS]
-        for helping in range(ASSISTS + 1):
+        for helping in range(assists + 1):
             for tiles in combinations(tile, ASSISTS - helping):
                 others = [t for t in tile if t not in tiles]
                 for places in combinations(others, 1 + helping):
@@ -446,7 +448,7 @@ def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement
     laid: list[tuple[list[Tile], Home]] = []
     extensions: list[Home] = []
     for k, n in zip(homes.homes.tolist(), used[:count], strict=True):
-        home = _catalogue().home(k)
+        home = _catalogue(homes.assists).home(k)
         for _ in range(n):
             if home.extension:
                 extensions.append(home)
