@@ -61,14 +61,16 @@ def find_move(
             # A legal move under every reading, at hand before anything can outrun the limit.
             aside = _joker_sets_aside(board, goal, solver, left())
         if looser is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
-            solution, layout = solve_model(board, goal, solver, left(), JokerPart.PINNED)
+            limit, stage = left(), time.perf_counter()
+            model = _pinned_model(board, goal, limit)
+            solution, layout = _solve(*model, solver, stage, limit), model[1]
             relaxed = _arrangement(layout, solution)
             if relaxed is None and solution.proved:  # nothing to play even so
                 return no_move(board, True, time.perf_counter() - started, backend)
             pinned = None if relaxed is None else pin_jokers(board, layout, solution, relaxed)
             if pinned is None and solution.proved and homes.applies(board):
                 # Refused: a freed joker lies without two rack tiles. Homes for them.
-                solution, layout, relaxed, pinned = _homes(board, goal, solver, left())
+                solution, layout, relaxed, pinned = _homes(board, goal, solver, left(), model)
                 if relaxed is None and solution.proved:
                     return no_move(board, True, time.perf_counter() - started, backend)
                 if relaxed is not None and solution.proved:
@@ -296,19 +298,25 @@ def _solve(
     return Solution(None, proved=True)
 
 
+def _pinned_model(board: Board, goal: Objective, time_limit: float | None) -> tuple[Mip, Layout]:
+    """The pinned relaxation's model, its stay rows in (built once, for homes too)."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    mip, layout = build_model(board, goal, JokerPart.PINNED, deadline)
+    return with_stay_rows(mip, layout, board.rules.wraparound), layout
+
+
 def _homes(
     board: Board,
     goal: Objective,
     solver: Backend,
     time_limit: float | None,
+    pinned: tuple[Mip, Layout] | None = None,
 ) -> tuple[Solution, Layout, Arrangement | None, Pinned | None]:
-    """The pinned relaxation with homes for freed jokers (homes.py): its solve, its
-    answer, and that answer with its homes laid and its staying jokers put back where the
-    checker passes it."""
+    """The pinned relaxation (`pinned`: its model, if built) with homes for freed jokers
+    (homes.py): its solve, its answer, and that answer with its homes laid and its
+    staying jokers put back where the checker passes it."""
     started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
-    mip, layout = build_model(board, goal, JokerPart.PINNED, deadline)
-    mip = with_stay_rows(mip, layout, board.rules.wraparound)
+    mip, layout = pinned or _pinned_model(board, goal, time_limit)
     built = homes.with_homes(mip, layout, board)
     if built is None:  # no joker can be freed: the pinned answer was refused otherwise
         return Solution(None, proved=False), layout, None, None
@@ -318,5 +326,4 @@ def _homes(
     if relaxed is None or solution.values is None:
         return solution, layout, None, None
     laid = homes.lay_homes(columns, solution.values, relaxed)
-    pinned = pin_jokers(board, layout, solution, laid)
-    return solution, layout, relaxed, pinned
+    return solution, layout, relaxed, pin_jokers(board, layout, solution, laid)
