@@ -75,11 +75,12 @@ def _positions(seed: int, jokers: tuple[int, int]) -> list[Board]:
 def test_the_homes_optimum_bounds_the_whole_models(seed: int, jokers: tuple[int, int]) -> None:
     boards = _positions(seed, jokers)
     assert len(boards) >= 5
-    proved = 0
+    proved = solved = 0
     for board in boards:
         solution, _layout, relaxed, pinned = solve._homes(board, GOAL, get_backend("clp"), None)
         if not solution.proved:  # no joker can be freed: no homes
             continue
+        solved += 1
         bound = (0, 0, 0) if relaxed is None else _score(board, relaxed.played, len(relaxed.kept))
         whole = _whole(board)
         assert bound >= whole, board
@@ -91,7 +92,8 @@ def test_the_homes_optimum_bounds_the_whole_models(seed: int, jokers: tuple[int,
             kept = sum(1 for step in move.steps if step.action is Action.KEEP)
             assert move.status is Status.OPTIMAL
             assert (move.tiles_played, move.value_played, kept) == whole
-    assert proved > 0
+    # Exact for freed jokers, the homes answer passes nearly everywhere (all 38 here).
+    assert proved >= 0.9 * solved
 
 
 @settings(max_examples=150 * SCALE, deadline=None)
