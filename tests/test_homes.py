@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rummisolve.board import Board
+from rummisolve.board import Board, parse_board
 from rummisolve.engine import homes, solve
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.joker_model import JokerPart
@@ -125,3 +125,30 @@ def test_the_homes_optimum_bounds_the_reference(board: Board, objective: Objecti
 
 def _ordered(tiles: int, value: int, kept: int, objective: Objective) -> Score:
     return (tiles, value, kept) if objective is Objective.TILES else (value, tiles, kept)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Two freed jokers in one set, beside two rack tiles: O4 O5 O6 O7.
+        "table:\nR3 R4 J\nK9 K10 J\nrack: R5 K11 O5 O6\n",
+        # A freed joker whose two rack places are jokers from the rack.
+        "rules: tile-set=160\ntable:\nR3 R4 J\nK8 K9 K10\nrack: R5 J J\n",
+        # One rack tile and a joker from the rack beside the freed joker.
+        "table:\nB3 B4 J\nrack: B5 J R7\n",
+        # A group's joker freed into a group of the rack's tiles.
+        "table:\nK7 R7 B7 J\nrack: O7 K5 R5\n",
+    ],
+    ids=["two-freed", "two-rack-jokers", "rack-joker", "group"],
+)
+def test_homes_lay_out_each_way_a_freed_joker_may_lie(text: str) -> None:
+    """Hand-made tables for each shape of home: its answer passes the checker and is the
+    exhaustive reference's best move."""
+    board = parse_board(text)
+    solution, _layout, relaxed, pinned = solve._homes(board, GOAL, get_backend(), None)
+    assert solution.proved and relaxed is not None and pinned is not None
+    expected = best_move(board, GOAL.value)
+    assert _score(board, relaxed.played, len(relaxed.kept)) == expected
+    move = find_move(board)
+    assert check_move(board, move) == []
+    assert move.tiles_played == expected.tiles == len(board.rack)
