@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from rummisolve.board import Board
+from rummisolve.board import Board, parse_board
 from rummisolve.engine import homes, solve
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.joker_model import JokerPart
@@ -18,11 +20,15 @@ from rummisolve.engine.solve import find_move, solve_model
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Objective, Status
-from rummisolve.rules import Rules
+from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.tiles import JOKER, Tile, tile_value
+
+from .positions import positions
+from .reference import best_move
 
 Score = tuple[int, int, int]
 GOAL = Objective.TILES
+SCALE = max(1, settings().max_examples // 100)
 
 
 def _score(board: Board, played: Mapping[Tile, int], kept: int) -> Score:
@@ -69,11 +75,12 @@ def _positions(seed: int, jokers: tuple[int, int]) -> list[Board]:
 def test_the_homes_optimum_bounds_the_whole_models(seed: int, jokers: tuple[int, int]) -> None:
     boards = _positions(seed, jokers)
     assert len(boards) >= 5
-    proved = 0
+    proved = solved = 0
     for board in boards:
         solution, _layout, relaxed, pinned = solve._homes(board, GOAL, get_backend("clp"), None)
         if not solution.proved:  # no joker can be freed: no homes
             continue
+        solved += 1
         bound = (0, 0, 0) if relaxed is None else _score(board, relaxed.played, len(relaxed.kept))
         whole = _whole(board)
         assert bound >= whole, board
@@ -85,4 +92,63 @@ def test_the_homes_optimum_bounds_the_whole_models(seed: int, jokers: tuple[int,
             kept = sum(1 for step in move.steps if step.action is Action.KEEP)
             assert move.status is Status.OPTIMAL
             assert (move.tiles_played, move.value_played, kept) == whole
-    assert proved > 0
+    # Exact for freed jokers, the homes answer passes nearly everywhere (all 38 here).
+    assert proved >= 0.9 * solved
+
+
+@settings(max_examples=150 * SCALE, deadline=None)
+@given(
+    board=positions(max_rack=5, retrieval=JokerRetrieval.STRICT, freeing=True),
+    objective=st.sampled_from([Objective.TILES, Objective.VALUE]),
+)
+def test_the_homes_optimum_bounds_the_reference(board: Board, objective: Objective) -> None:
+    """On small positions made to free jokers, the homes optimum is never below the
+    exhaustive reference's best move, and equals it wherever its answer passes the
+    checker: the homes model holds every way a freed joker may lie."""
+    assume(not board.rules.wraparound and board.opened)
+    assume(any(JOKER in s and any(not t.is_joker for t in s) for s in board.table))
+    solution, _layout, relaxed, pinned = solve._homes(board, objective, get_backend(), None)
+    assume(solution.proved)  # a joker can be freed
+    expected = best_move(board, objective.value)
+    if relaxed is None:  # nothing to play
+        assert expected.tiles == 0
+        return
+    best = _ordered(expected.tiles, expected.value, expected.kept, objective)
+    played = relaxed.played
+    penalty = board.rules.joker_penalty
+    value = sum(tile_value(t, penalty) * n for t, n in played.items())
+    bound = _ordered(sum(played.values()), value, len(relaxed.kept), objective)
+    assert bound >= best
+    if pinned is not None:
+        assert bound == best
+
+
+def _ordered(tiles: int, value: int, kept: int, objective: Objective) -> Score:
+    return (tiles, value, kept) if objective is Objective.TILES else (value, tiles, kept)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Two freed jokers in one set, beside two rack tiles: O4 O5 O6 O7.
+        "table:\nR3 R4 J\nK9 K10 J\nrack: R5 K11 O5 O6\n",
+        # A freed joker whose two rack places are jokers from the rack.
+        "rules: tile-set=160\ntable:\nR3 R4 J\nK8 K9 K10\nrack: R5 J J\n",
+        # One rack tile and a joker from the rack beside the freed joker.
+        "table:\nB3 B4 J\nrack: B5 J R7\n",
+        # A group's joker freed into a group of the rack's tiles.
+        "table:\nK7 R7 B7 J\nrack: O7 K5 R5\n",
+    ],
+    ids=["two-freed", "two-rack-jokers", "rack-joker", "group"],
+)
+def test_homes_lay_out_each_way_a_freed_joker_may_lie(text: str) -> None:
+    """Hand-made tables for each shape of home: its answer passes the checker and is the
+    exhaustive reference's best move."""
+    board = parse_board(text)
+    solution, _layout, relaxed, pinned = solve._homes(board, GOAL, get_backend(), None)
+    assert solution.proved and relaxed is not None and pinned is not None
+    expected = best_move(board, GOAL.value)
+    assert _score(board, relaxed.played, len(relaxed.kept)) == expected
+    move = find_move(board)
+    assert check_move(board, move) == []
+    assert move.tiles_played == expected.tiles == len(board.rack)

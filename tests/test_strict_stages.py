@@ -132,10 +132,10 @@ def test_set_readings_of_runs_and_groups(
         assert list(set_readings(tiles, rules)) == expected
 
 
-def test_a_time_limit_shorter_than_the_whole_model_gives_a_legal_move_at_hand() -> None:
-    """A large table where no relaxation's answer passes STRICT and the whole model takes
-    seconds: at 50 ms the answer is the best legal move found by then, not proved. (Seed
-    7's position 92 was one until homes for freed jokers proved its best move in 90 ms.)"""
+def test_a_time_limit_shorter_than_the_proof_gives_a_legal_move_at_hand() -> None:
+    """The slowest of seed 11's large 4-joker tables (its proof took seconds before homes
+    exact for freed jokers, 50-100 ms since): at 10 ms the answer is the best legal move
+    found by then, not proved."""
     (board,) = list(
         generate_boards(
             75,
@@ -146,7 +146,7 @@ def test_a_time_limit_shorter_than_the_whole_model_gives_a_legal_move_at_hand() 
             rules=Rules(tile_set=160),
         )
     )[74:]
-    move = find_move(board, time_limit=0.05)
+    move = find_move(board, time_limit=0.01)
     assert check_move(board, move) == []
     assert move.status is Status.FEASIBLE and move.is_move
 

@@ -1,17 +1,22 @@
-"""Homes for freed jokers: the pinned relaxation (pinned.py) made tighter, still a bound.
+"""Homes for freed jokers: the pinned relaxation (pinned.py) made exact for freed jokers.
 
 The pinned relaxation lets a freed joker stand for any tile anywhere; where the checker
 then refuses its answer, the freed joker lies in a set without two tiles from the rack.
-Here a freed joker needs a home: a set holding a joker and two tiles played from the
-rack. Each home is a column holding the part of that set that spans its joker and its two
-rack tiles (a run from the lowest of the three to the highest, or a whole group), each of
-those tiles counted against the copies played. A run's home may be longer: what lies past
-the span is pieces (three places or more) or a filler of one or two places beside it, at
-most two fillers a home. Every legal move cuts into these (any run of three or more
-places into pieces), so the optimum still bounds the rules as written, and its answer,
-with the fillers put beside the spans and the staying jokers put back, is the best move
-wherever the checker passes it. A joker from the rack counts as a tile from the rack:
-a home may hold one rack tile and a rack joker, or two rack jokers, anywhere in its set.
+Here every freed joker lies in a home: a set holding a joker and two places played from
+the rack (rack tiles, or jokers from the rack). Copies of a tile are alike, so "from the
+rack" is a count: a home's rack places of each tile are no more than the copies played.
+
+A home is a column: the part of its set from the lowest to the highest of its joker and
+its two rack places (a run's span, or a whole group), each of those places explicit
+(jokers: the freed one and those from the rack that count; tiles: the rack's copies).
+What lies beyond a run's span, on each side, is an extension (a column of one place or
+more of its colour, no more of them beside a span's end than spans ending there). Every
+set holding freed jokers cuts so, whatever its length, with its other freed jokers at its
+other places: the freed jokers are no more than the homes' freed places and the jokers
+standing in at their other places (`Homes.stands`), at most one a home's place.
+Jokers standing in elsewhere are from the rack. So the model is exact for freed jokers;
+what stays a relaxation is the pinned one's (a staying joker's place among the pieces).
+Its answer, laid out, is the best move wherever the checker passes it.
 
 Not for wraparound (a home may wrap): there the pinned stages go on as before.
 """
@@ -20,52 +25,50 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from ..board import Board
 from ..sets import MIN_SET
-from ..tiles import COLOURS, JOKER, MAX_NUMBER, Colour, Tile
-from .builder import INFINITY, Floats, Mip
+from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile
+from .builder import INFINITY, Floats, Ints, Mip
+from .joker_rows import JokerLayout
 from .model import Arrangement, Layout
 from .pinned import stay_needs, with_rows
-from .tile_rows import JOKER_ROW, TILE_INDEX
+from .tile_rows import JOKER_ROW, TILE_INDEX, TILES
 
 TileRow = tuple[Tile, ...]
-# Fillers a run's home may have: one on each side.
-FILLERS_PER_HOME = 2
-# Places a filler holds, at most: three or more are pieces.
-FILLER_PLACES = 2
+# Jokers from the rack a home may count as its rack places: two at most.
+ASSISTS = 2
 
 
 class Home(NamedTuple):
-    """A column: the places of a set's part, each as its tile; the freed joker's place
-    (None: a filler); the two rack tiles it holds; a group's or a run's."""
+    """A column: the places of a set's part, each as its tile; the places jokers hold (a
+    home's: its freed joker's and its assists', jokers from the rack that count as its
+    rack places); the places that hold rack tiles; a group's or a run's; and an
+    extension's side (past a span's end, else before its start)."""
 
     shape: TileRow
-    joker: Tile | None
+    jokers: frozenset[Tile]
     rack: tuple[Tile, ...]
     group: bool
-    # Jokers from the rack it needs for its two rack places (its rack tiles fill the rest).
-    assists: int = 0
-    # A filler's side: past a span's end (else before its start).
+    extension: bool = False
     past_end: bool = False
-
-    @property
-    def filler(self) -> bool:
-        return self.joker is None
 
 
 @dataclasses.dataclass(frozen=True)
 class Homes:
-    """The homes' columns: the first one's number, each one's home, and the places that
-    only a joker can fill (no copy in play, no stand-in)."""
+    """The homes' columns: the first one's number, each one's home, and then the jokers
+    standing in at their open places (a column a tile, `stands`)."""
 
     start: int
-    homes: tuple[Home, ...]
-    jokers_only: frozenset[Tile]
+    homes: Ints  # their numbers in the catalogue
+    stands: tuple[Tile, ...]
+    assists: int  # the catalogue's
 
 
 def applies(board: Board) -> bool:
@@ -73,246 +76,414 @@ def applies(board: Board) -> bool:
     return not board.rules.wraparound
 
 
-def with_homes(
-    mip: Mip, layout: Layout, board: Board, only_homes: bool = False
-) -> tuple[Mip, Homes] | None:
+# The rows a home's column touches, before a board gives them numbers: each tile's, the
+# jokers', the rack copies of each tile the homes hold, the jokers standing in for each
+# tile at homes' places, the freed jokers, and each place beside a span (twice its tile's
+# index, plus one past a span's end).
+_JOKERS = TILES
+_RACK = _JOKERS + 1
+_STAND = _RACK + TILES
+_FREED = _STAND + TILES
+_SIDE = _FREED + 1
+_ROWS = _SIDE + 2 * TILES
+# A rack place that none is: a home of one rack tile, or of none.
+_NONE = TILES
+
+
+@dataclasses.dataclass(frozen=True)
+class _Catalogue:
+    """Every home and extension there can be (on the board's numbers, no wraparound), as
+    arrays a board selects them by, and their columns' entries in the rows above."""
+
+    rack: Ints  # (homes, 2): the tiles of its rack places, padded with _NONE
+    jokers: Ints  # its joker places
+    at_jokers: npt.NDArray[np.bool_]  # (homes, TILES): its joker places
+    opens: npt.NDArray[np.int8]  # (homes, TILES): its open places
+    holds: npt.NDArray[np.bool_]  # (homes, TILES): its places
+    group: npt.NDArray[np.bool_]
+    extension: npt.NDArray[np.bool_]
+    past_end: npt.NDArray[np.bool_]  # an extension's side
+    colour: Ints  # a run's colour (-1: a group)
+    sides: Ints  # (homes, 2): a span's sides, or an extension's own, padded with -1
+    start: Ints  # each one's first entry
+    row: Ints  # its entries' rows, as above
+    value: Floats
+    # Each one as a Home, made when first asked for.
+    made: dict[int, Home] = dataclasses.field(default_factory=dict, compare=False)
+
+    def home(self, k: int) -> Home:
+        """The k-th as a Home, for the stay rows and for laying the answer out."""
+        if k not in self.made:
+            self.made[k] = Home(
+                tuple(ALL_COLOURED[t] for t in np.flatnonzero(self.holds[k]).tolist()),
+                frozenset(ALL_COLOURED[t] for t in np.flatnonzero(self.at_jokers[k]).tolist()),
+                tuple(ALL_COLOURED[t] for t in self.rack[k].tolist() if t != _NONE),
+                bool(self.group[k]),
+                bool(self.extension[k]),
+                bool(self.past_end[k]),
+            )
+        return self.made[k]
+
+
+def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     """The pinned model (its stay rows in) with the homes' columns and rows; None where no
-    joker can be freed. `only_homes`: every freed joker at a home's joker place, the
-    other stand-ins jokers from the rack: a restriction, whose answers the checker passes
-    far more often (a freed joker beyond a home's own is what it refuses most)."""
+    joker can be freed."""
     assert layout.jokers is not None
     jokers = layout.jokers
     freed = len(jokers.freed)
     if not freed:
         return None
+    assists = min(board.rack.count(JOKER), ASSISTS)
+    catalogue = _catalogue(assists)
     in_play = Counter(t for s in board.table for t in s) + Counter(board.rack)
-    stand_ins = set(layout.stand_ins)
+    all_jokers = in_play[JOKER]
     played_column = {t: layout.columns.played.start + k for k, t in enumerate(layout.played)}
-    rack = {t for t in board.rack if t in played_column}
-    rack_jokers = min(board.rack.count(JOKER), 2)
-    homes = _run_homes(rack, rack_jokers) + _group_homes(rack, rack_jokers)
-    beside = {s for h in homes if not h.group for s in _sides(h)}
-    homes += [f for f in _fillers() if _side_of(f) in beside]
-    jokers_only = frozenset(
-        t for h in homes for t in h.shape if not in_play[t] and t not in stand_ins
-    )
+    has = np.zeros(TILES + 1, dtype=np.bool_)
+    has[[TILE_INDEX[t] for t in set(board.rack) if t in played_column]] = True
+    has[_NONE] = True
+    absent = np.array([not in_play[t] for t in ALL_COLOURED], dtype=np.int8)
+    # Jokers each needs: at its joker places, and where no copy is in play.
+    needed = catalogue.jokers + catalogue.opens @ absent
+    homes_here = ~catalogue.extension & (needed <= all_jokers)
+    homes_here &= has[catalogue.rack[:, 0]] & has[catalogue.rack[:, 1]]
+    beside = np.zeros(2 * TILES + 1, dtype=np.bool_)
+    beside[catalogue.sides[homes_here].ravel()] = True
+    beside[-1] = False  # the padding's
+    # An extension beside a span, with a joker left for the span; of three places or more
+    # only where two jokers can be freed (one of them there: else pieces will do).
+    extensions = catalogue.extension & beside[catalogue.sides[:, 0]] & (needed < all_jokers)
+    several = _most_freed(jokers) > 1
+    if not several:
+        extensions &= catalogue.holds.sum(axis=1) < MIN_SET
+    chosen = np.flatnonzero(homes_here | extensions)
     # Rows: the copies of each rack tile the homes hold (no more than were played); the
-    # freed jokers (none without a home); for each place beside a run's span, the
-    # fillers that end or start there (no more than the homes beside them).
-    designated = sorted({t for h in homes for t in h.rack}, key=Tile.sort_key)
+    # freed jokers (no more than homes' freed places and jokers standing in at homes'
+    # other places); for each place beside a run's span, the extensions that end or
+    # start there (no more than the spans beside them); for each tile, the jokers
+    # standing in for it at homes' places (no more than homes holding its place).
+    designated = np.unique(catalogue.rack[chosen])
+    designated = designated[designated != _NONE]
+    sides = np.flatnonzero(beside)
+    # (A joker standing in at a home's place is a freed one only where two can be freed.)
+    stands = np.flatnonzero(catalogue.opens[chosen].any(axis=0) & several)
+    count = len(designated) + 1 + len(sides) + len(stands)
     first = mip.rows
-    rack_row = {t: first + k for k, t in enumerate(designated)}
-    freed_row = first + len(designated)
-    sides = sorted(beside, key=lambda s: (s[0].sort_key(), s[1]))
-    side_row = {s: freed_row + 1 + k for k, s in enumerate(sides)}
-    # And for each tile, the jokers standing for it (beyond the homes' own): each freed
-    # one in a home, a run of the tile's colour or a group holding its place, and one a
-    # set at most; or a rack joker outside the homes (`outside`, one column a tile). And
-    # the rack jokers the homes need and those outside: no more than were played.
-    stand_in_row = {t: freed_row + 1 + len(sides) + k for k, t in enumerate(layout.stand_ins)}
-    rack_joker_row = freed_row + 1 + len(sides) + len(stand_in_row)
-    count = len(designated) + 2 + len(side_row) + len(stand_in_row)
-    entries = [(played_column[t], rack_row[t] - first, -1.0) for t in designated]
+    rows = np.full(_ROWS, -1, dtype=np.int64)
+    rows[:TILES] = np.arange(TILES)
+    rows[_JOKERS] = JOKER_ROW
+    new_rows = first + np.arange(count)
+    rows[_RACK + designated] = new_rows[: len(designated)]
+    rows[_FREED] = new_rows[len(designated)]
+    rows[_SIDE + sides] = new_rows[len(designated) + 1 : len(designated) + 1 + len(sides)]
+    rows[_STAND + stands] = new_rows[len(designated) + 1 + len(sides) :]
+    entries = [
+        (played_column[ALL_COLOURED[t]], int(rows[_RACK + t]) - first, -1.0) for t in designated
+    ]
     freed_at = layout.columns.jokers.start + jokers.readings
-    entries += [(freed_at + k, freed_row - first, 1.0) for k in range(freed)]
-    stand_ins_at = layout.columns.stand_ins.start
-    entries += [(stand_ins_at + k, row - first, 1.0) for k, row in enumerate(stand_in_row.values())]
-    entries += [(at, rack_joker_row - first, -1.0) for at in layout.columns.rack_jokers]
-    if only_homes:
-        entries += [(stand_ins_at + k, count, 1.0) for k in range(len(stand_in_row))]
-        entries += [(at, count, -1.0) for at in layout.columns.rack_jokers]
-        count += 1
+    entries += [(freed_at + k, int(rows[_FREED]) - first, 1.0) for k in range(freed)]
     mip = with_rows(mip, entries, count, -INFINITY, 0.0)
+    # The homes' columns: their entries, as the catalogue has them in rows given numbers.
+    lengths = catalogue.start[chosen + 1] - catalogue.start[chosen]
+    ends = np.cumsum(lengths)
+    at = np.repeat(catalogue.start[chosen] - (ends - lengths), lengths) + np.arange(lengths.sum())
+    given = rows[catalogue.row[at]]
+    kept = given >= 0  # (no stand-in rows where one joker at most is freed)
+    column = [np.repeat(np.arange(len(chosen)), lengths)[kept]]
+    row = [given[kept]]
+    value = [catalogue.value[at][kept]]
+    # And the stay rows: each home or extension that meets a staying joker's need.
     needs = stay_needs(layout, board.rules.wraparound)
-    first_new = mip.rows - count
-    need_row = {need: first_new - len(needs) + k for need, k in needs.items()}
-    columns = []
-    for home in homes:
-        column: dict[int, float] = {}
-        for t in home.shape:
-            row = JOKER_ROW if t == home.joker or t in jokers_only else TILE_INDEX[t]
-            column[row] = column.get(row, 0.0) + 1.0
-        for t in home.rack:
-            column[rack_row[t]] = 1.0
-        if home.assists:
-            column[rack_joker_row] = float(home.assists)
-        if home.filler:
-            column[side_row[_side_of(home)]] = 1.0
-        else:
-            column[freed_row] = -float(freed)
-            if not home.group:
-                for side in _sides(home):
-                    column[side_row[side]] = -1.0
-            for t in _kin(home):
-                if t in stand_in_row:
-                    column[stand_in_row[t]] = -1.0
-        for need, row in need_row.items():
-            if need.met_by_shape(home.shape, home.group, home.joker):
-                column[row] = 1.0
-        columns.append(column)
-    uppers = [freed] * len(columns)
-    if layout.columns.rack_jokers:
-        outside = [{row: -1.0, rack_joker_row: 1.0} for row in stand_in_row.values()]
-        columns += outside
-        uppers += [board.rack.count(JOKER)] * len(outside)
-    return _with_columns(mip, columns, uppers), Homes(mip.columns, tuple(homes), jokers_only)
+    meeting: list[tuple[int, int]] = []
+    for need, k in needs.items():
+        role = need.role
+        assert role is not None and role.colour is not None
+        maybe = catalogue.holds[chosen, TILE_INDEX[role]] | (
+            catalogue.colour[chosen] == COLOURS.index(role.colour)
+        )
+        for c in np.flatnonzero(maybe).tolist():
+            home = catalogue.home(int(chosen[c]))
+            # A staying joker stands at none of the places a home holds for freed ones.
+            taken = role if role in home.jokers or role in home.rack else None
+            if need.met_by_shape(home.shape, home.group, taken):
+                meeting.append((c, first - len(needs) + k))
+    met = np.array(meeting, dtype=np.int64).reshape(-1, 2)
+    column.append(met[:, 0])
+    row.append(met[:, 1])
+    value.append(np.ones(len(met)))
+    # Then a column for each tile that jokers may stand in for at homes' places, freed
+    # jokers or jokers from the rack: in its tile's row, the jokers', its own, the freed.
+    column.append(np.repeat(len(chosen) + np.arange(len(stands)), 4))
+    stand_rows = [stands, np.full(len(stands), JOKER_ROW), rows[_STAND + stands]]
+    row.append(np.column_stack([*stand_rows, np.full(len(stands), rows[_FREED])]).ravel())
+    value.append(np.tile([-1.0, 1.0, 1.0, -1.0], len(stands)))
+    uppers = np.concatenate([np.full(len(chosen), freed), np.full(len(stands), all_jokers)])
+    built = _with_columns(
+        mip, np.concatenate(column), np.concatenate(row), np.concatenate(value), uppers
+    )
+    stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())
+    return built, Homes(mip.columns, chosen, stand_tiles, assists)
+
+
+def _most_freed(jokers: JokerLayout) -> int:
+    """How many jokers can be freed at once, at most: in each set, those of one reading."""
+    instances = jokers.plan.instances
+    by_reading = Counter((instances[i].set_number, instances[i].reading) for i in jokers.freed)
+    most: dict[int, int] = {}
+    for (number, _), count in by_reading.items():
+        most[number] = max(most.get(number, 0), count)
+    return sum(most.values())
+
+
+@lru_cache(maxsize=ASSISTS + 1)
+def _catalogue(assists: int) -> _Catalogue:
+    """Built once: every run's home and extension (one colour's, then the same in the
+    others), every group's home, with up to `assists` jokers from the rack as rack places
+    (most racks hold none: their catalogue is two fifths of the largest)."""
+    runs = _run_homes(assists) + _extensions()
+    groups = _group_homes(assists)
+    size = len(COLOURS) * len(runs) + len(groups)
+    rack = np.full((size, 2), _NONE, dtype=np.int64)
+    at_jokers = np.zeros((size, TILES), dtype=np.bool_)
+    holds = np.zeros((size, TILES), dtype=np.bool_)
+    sides = np.full((size, 2), -1, dtype=np.int64)
+    # One colour's runs, on numbers counted from 0, then moved to each colour's tiles.
+    first = np.array([r.places[0] for r in runs])
+    last = np.array([r.places[-1] for r in runs])
+    numbers = np.arange(MAX_NUMBER)
+    local_holds = (numbers >= first[:, None]) & (numbers <= last[:, None])
+    local_jokers = _marked(MAX_NUMBER, [r.jokers for r in runs])
+    local_rack = _padded([r.rack for r in runs], 2)
+    run_extension = np.array([r.extension for r in runs])
+    run_past_end = np.array([r.past_end for r in runs])
+    own_side = 2 * np.where(run_past_end, first, last) + run_past_end
+    before = np.where(first > 0, 2 * (first - 1), -1)
+    past = np.where(last < MAX_NUMBER - 1, 2 * (last + 1) + 1, -1)
+    local_sides = np.where(
+        run_extension[:, None],
+        np.column_stack([own_side, np.full(len(runs), -1)]),
+        np.column_stack([before, past]),
+    )
+    for c in range(len(COLOURS)):
+        at = slice(c * len(runs), (c + 1) * len(runs))
+        its = slice(c * MAX_NUMBER, (c + 1) * MAX_NUMBER)
+        holds[at, its], at_jokers[at, its] = local_holds, local_jokers
+        rack[at] = np.where(local_rack >= 0, local_rack + c * MAX_NUMBER, _NONE)
+        sides[at] = np.where(local_sides >= 0, local_sides + 2 * c * MAX_NUMBER, -1)
+    at = slice(len(COLOURS) * len(runs), size)
+    holds[at] = _marked(TILES, [g.places for g in groups])
+    at_jokers[at] = _marked(TILES, [g.jokers for g in groups])
+    rack[at] = np.where(
+        _padded([g.rack for g in groups], 2) >= 0, _padded([g.rack for g in groups], 2), _NONE
+    )
+    no_group = np.zeros(len(groups), dtype=np.bool_)
+    extension = np.concatenate([np.tile(run_extension, len(COLOURS)), no_group])
+    past_end = np.concatenate([np.tile(run_past_end, len(COLOURS)), no_group])
+    in_rack = np.zeros((size, TILES + 1), dtype=np.bool_)
+    in_rack[np.arange(size)[:, None], rack] = True
+    in_rack = in_rack[:, :TILES]
+    opens = holds & ~at_jokers & ~in_rack
+    jokers = at_jokers.sum(axis=1)
+    # A home's freed jokers: its joker places but those of jokers from the rack that it
+    # counts as rack places.
+    freed = jokers - np.where(extension, 0, ASSISTS - (rack != _NONE).sum(axis=1))
+    # Each column's entries: its tiles' rows (but at joker places), the jokers', the
+    # rack copies', the stand-ins', the freed jokers' (homes), and its sides'.
+    holding, tiles = np.nonzero(holds & ~at_jokers)
+    with_jokers = np.flatnonzero(jokers)
+    racked, rack_tiles = np.nonzero(in_rack)
+    opened, open_tiles = np.nonzero(opens)
+    home_rows = np.flatnonzero(~extension)
+    sided, which = np.nonzero(sides >= 0)
+    columns = np.concatenate([holding, with_jokers, racked, opened, home_rows, sided])
+    entry_rows = np.concatenate(
+        [
+            tiles,
+            np.full(len(with_jokers), _JOKERS),
+            _RACK + rack_tiles,
+            _STAND + open_tiles,
+            np.full(len(home_rows), _FREED),
+            _SIDE + sides[sided, which],
+        ]
+    )
+    values = np.concatenate(
+        [
+            np.ones(len(holding)),
+            jokers[with_jokers].astype(np.float64),
+            np.ones(len(racked)),
+            -np.ones(len(opened)),
+            -freed[home_rows].astype(np.float64),
+            np.where(extension[sided], 1.0, -1.0),
+        ]
+    )
+    order = np.argsort(columns, kind="stable")
+    start = np.zeros(size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(columns, minlength=size), out=start[1:])
+    colour = np.concatenate(
+        [np.repeat(np.arange(len(COLOURS)), len(runs)), np.full(len(groups), -1)]
+    )
+    return _Catalogue(
+        rack=rack,
+        jokers=jokers,
+        at_jokers=at_jokers,
+        opens=opens.astype(np.int8),
+        holds=holds,
+        group=colour < 0,
+        extension=extension,
+        past_end=past_end,
+        colour=colour,
+        sides=sides,
+        start=start,
+        row=entry_rows[order].astype(np.int64),
+        value=values[order],
+    )
+
+
+def _padded(rows: list[tuple[int, ...]], width: int) -> Ints:
+    """Rows of numbers as a matrix, each padded with -1."""
+    return np.array([(*row, *(-1,) * (width - len(row))) for row in rows], dtype=np.int64)
+
+
+def _marked(width: int, rows: list[tuple[int, ...]]) -> npt.NDArray[np.bool_]:
+    """A matrix of `width` columns, each row true at the numbers it is given."""
+    numbers = _padded(rows, max(len(row) for row in rows))
+    marked = np.zeros((len(rows), width + 1), dtype=np.bool_)
+    marked[np.arange(len(rows))[:, None], numbers] = True  # -1: the last, dropped
+    return marked[:, :width]
 
 
 # A place beside a run's span: the tile there, and whether it lies past the span's end
-# (else before its start). A filler lies there, ending or starting beside the span.
+# (else before its start). An extension lies there, ending or starting beside the span.
 _Side = tuple[Tile, bool]
 
 
-def _sides(home: Home) -> list[_Side]:
-    """The places beside a run's span where a filler may lie (on the board's numbers)."""
-    first, last = home.shape[0], home.shape[-1]
-    sides = []
-    if first.number > 1:
-        sides.append((Tile(first.colour, first.number - 1), False))
-    if last.number < MAX_NUMBER:
-        sides.append((Tile(last.colour, last.number + 1), True))
-    return sides
+def _side_of(extension: Home) -> _Side:
+    """The place beside a span that an extension holds: its first past an end, or its
+    last before a start."""
+    shape = extension.shape
+    return (shape[0], True) if extension.past_end else (shape[-1], False)
 
 
-def _side_of(filler: Home) -> _Side:
-    """The place beside a span that a filler holds: its first past an end, or its last
-    before a start."""
-    return (filler.shape[0], True) if filler.past_end else (filler.shape[-1], False)
+class _Part(NamedTuple):
+    """A home or an extension as the catalogue lists it: its places, its joker places and
+    its rack places (a run's by number counted from 0, a group's by tile index)."""
+
+    places: tuple[int, ...]
+    jokers: tuple[int, ...]
+    rack: tuple[int, ...]
+    extension: bool = False
+    past_end: bool = False
 
 
-def _kin(home: Home) -> list[Tile]:
-    """The tiles another joker in the home's set may stand for: a group's places, or a
-    run's colour (the set may reach past the span), but for the home's joker's place."""
-    if home.group:
-        return [t for t in home.shape if t != home.joker]
-    colour = home.shape[0].colour
-    assert colour is not None
-    return [Tile(colour, n) for n in range(1, MAX_NUMBER + 1) if Tile(colour, n) != home.joker]
-
-
-def _run_homes(rack: set[Tile], rack_jokers: int) -> list[Home]:
-    """Each run's part spanning a joker and its two rack places of its colour, from the
-    lowest to the highest: two rack tiles, or one and a rack joker anywhere in the run,
-    or two rack jokers."""
+def _run_homes(assists: int) -> list[_Part]:
+    """Each run's span, in one colour, from the lowest to the highest of a freed joker's
+    place and two rack places: two rack tiles, or one and a joker from the rack, or two
+    jokers from the rack (each joker at its place)."""
     homes = []
-    for colour in COLOURS:
-        numbers = sorted(t.number for t in rack if t.colour == colour)
-        pairs: list[tuple[int, ...]] = list(combinations(numbers, 2))
-        pairs += [(n,) for n in numbers if rack_jokers] + [() for _ in range(rack_jokers // 2)]
-        for pair in pairs:
-            for u in range(1, MAX_NUMBER + 1):
-                if u in pair:
-                    continue
-                rack_tiles = tuple(Tile(colour, n) for n in pair)
-                low, high = min((u, *pair)), max((u, *pair))
-                # A run holds three places at least: the span, or each run of three
-                # holding it (a rack joker, or a tile from the table, fills the rest).
-                spans = [(low, high)] if high - low + 1 >= MIN_SET else []
-                for first in range(high - MIN_SET + 1, low + 1) if not spans else ():
-                    if 1 <= first <= MAX_NUMBER - MIN_SET + 1:
-                        spans.append((first, first + MIN_SET - 1))
-                for first, last in spans:
-                    shape = tuple(Tile(colour, n) for n in range(first, last + 1))
-                    homes.append(Home(shape, Tile(colour, u), rack_tiles, False, 2 - len(pair)))
+    for helping in range(assists + 1):
+        for tiles in combinations(range(MAX_NUMBER), ASSISTS - helping):
+            others = [n for n in range(MAX_NUMBER) if n not in tiles]
+            for places in combinations(others, 1 + helping):
+                low, high = min(*tiles, *places), max(*tiles, *places)
+                homes.append(_Part(tuple(range(low, high + 1)), places, tiles))
     return homes
 
 
-def _group_homes(rack: set[Tile], rack_jokers: int) -> list[Home]:
-    """Each group holding a joker and its two rack places of its number: two rack tiles,
-    or one and a rack joker, or two rack jokers."""
+def _group_homes(assists: int) -> list[_Part]:
+    """Each group holding a freed joker and two rack places of its number: two rack
+    tiles, or one and a joker from the rack, or two jokers from the rack; three places or
+    four."""
     homes = []
     for number in range(1, MAX_NUMBER + 1):
-        mine = [c for c in COLOURS if Tile(c, number) in rack]
-        pairs: list[tuple[Colour, ...]] = list(combinations(mine, 2))
-        pairs += [(c,) for c in mine if rack_jokers] + [() for _ in range(rack_jokers // 2)]
-        for pair in pairs:
-            others = [c for c in COLOURS if c not in pair]
-            for u in others:
-                rest = [c for c in others if c != u]
-                for size in range(3 - len(pair) - 1, len(rest) + 1):
-                    for more in combinations(rest, size):
-                        colours = sorted((*pair, u, *more), key=COLOURS.index)
-                        shape = tuple(Tile(c, number) for c in colours)
-                        rack_tiles = tuple(Tile(c, number) for c in pair)
-                        homes.append(Home(shape, Tile(u, number), rack_tiles, True, 2 - len(pair)))
+        tile = [TILE_INDEX[Tile(c, number)] for c in COLOURS]
+        for helping in range(assists + 1):
+            for tiles in combinations(tile, ASSISTS - helping):
+                others = [t for t in tile if t not in tiles]
+                for places in combinations(others, 1 + helping):
+                    rest = [t for t in others if t not in places]
+                    for more in range(4 - len(tiles) - len(places) + 1):
+                        for extra in combinations(rest, more):
+                            homes.append(
+                                _Part(tuple(sorted((*tiles, *places, *extra))), places, tiles)
+                            )
     return homes
 
 
-def _fillers() -> list[Home]:
-    """One or two places of a colour, beside a span: before its start or past its end."""
-    fillers = []
-    for colour in COLOURS:
-        for size in range(1, FILLER_PLACES + 1):
-            for first in range(1, MAX_NUMBER + 2 - size):
-                shape = tuple(Tile(colour, n) for n in range(first, first + size))
-                fillers.append(Home(shape, None, (), False, past_end=True))
-                fillers.append(Home(shape, None, (), False, past_end=False))
-    return fillers
+def _extensions() -> list[_Part]:
+    """Places of one colour beside a span, one or more: before its start or past its end."""
+    extensions = []
+    for first in range(MAX_NUMBER):
+        for last in range(first, MAX_NUMBER):
+            places = tuple(range(first, last + 1))
+            if last < MAX_NUMBER - 1:
+                extensions.append(_Part(places, (), (), True, False))
+            if first > 0:
+                extensions.append(_Part(places, (), (), True, True))
+    return extensions
 
 
-def _with_columns(mip: Mip, columns: list[dict[int, float]], uppers: list[int]) -> Mip:
-    """The model with these columns after its own (worth nothing; their upper bounds)."""
-    lengths = np.array([len(c) for c in columns], dtype=np.int64)
-    start = mip.col_start[-1] + np.concatenate([[0], np.cumsum(lengths)])
-    index = np.array([r for c in columns for r in c], dtype=mip.col_index.dtype)
-    value = np.array([v for c in columns for v in c.values()], dtype=mip.col_value.dtype)
-    zeros: Floats = np.zeros(len(columns))
+def _with_columns(mip: Mip, column: Ints, row: Ints, value: Floats, uppers: Floats) -> Mip:
+    """The model with more columns after its own, worth nothing: each entry's column
+    (counted from the first new one), row and value; their upper bounds."""
+    order = np.argsort(column, kind="stable")
+    lengths = np.bincount(column, minlength=len(uppers))
+    start = mip.col_start[-1] + np.cumsum(lengths)
+    zeros: Floats = np.zeros(len(uppers))
     return dataclasses.replace(
         mip,
         cost=np.append(mip.cost, zeros),
         lower=np.append(mip.lower, zeros),
-        upper=np.append(mip.upper, np.array(uppers, dtype=np.float64)),
-        col_start=np.append(mip.col_start, start[1:]).astype(mip.col_start.dtype),
-        col_index=np.append(mip.col_index, index),
-        col_value=np.append(mip.col_value, value),
+        upper=np.append(mip.upper, uppers.astype(np.float64)),
+        col_start=np.append(mip.col_start, start).astype(mip.col_start.dtype),
+        col_index=np.append(mip.col_index, row[order].astype(mip.col_index.dtype)),
+        col_value=np.append(mip.col_value, value[order]),
     )
 
 
-def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement | None:
-    """The relaxation's answer with its homes laid as whole sets (each filler beside a
-    run's span, stand-ins at the places they fill first): None where a filler lies beside
-    none."""
-    counts = np.rint(values[homes.start : homes.start + len(homes.homes)]).astype(np.int64)
+def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement:
+    """The relaxation's answer with its homes laid as whole sets: each extension beside a
+    span it continues, jokers at the homes' joker places, then standing in at their open
+    places (those of `Homes.stands` first, then from the rack), rack places real."""
+    count = len(homes.homes)
+    counts = np.rint(values[homes.start : homes.start + count + len(homes.stands)])
+    used = counts.astype(np.int64).tolist()
     laid: list[tuple[list[Tile], Home]] = []
-    fillers: list[Home] = []
-    for home, n in zip(homes.homes, counts.tolist(), strict=True):
+    extensions: list[Home] = []
+    for k, n in zip(homes.homes.tolist(), used[:count], strict=True):
+        home = _catalogue(homes.assists).home(k)
         for _ in range(n):
-            if home.filler:
-                fillers.append(home)
+            if home.extension:
+                extensions.append(home)
             else:
                 laid.append((list(home.shape), home))
-    for filler in sorted(fillers, key=lambda f: -len(f.shape)):
-        if not any(_join(shape, filler.shape) for shape, home in laid if not home.group):
-            return None
-    if any(len(shape) < MIN_SET for shape, _ in laid):  # a run's part not yet a set
-        return None
+    # Each extension beside a span ending (or starting) where it starts (or ends): the side
+    # rows leave one for each.
+    for extension in extensions:
+        side, past_end = _side_of(extension)
+        for shape, home in laid:
+            if home.group or shape[0].colour != side.colour:
+                continue
+            if past_end and shape[-1].number == side.number - 1:
+                shape.extend(extension.shape)
+                break
+            if not past_end and shape[0].number == side.number + 1:
+                shape[:0] = extension.shape
+                break
+    stands = Counter(dict(zip(homes.stands, used[count:], strict=True)))
     stand_ins = Counter(relaxed.stand_ins)
     hosts = []
     for shape, home in laid:
         tiles = []
         for t in shape:
-            if t == home.joker or t in homes.jokers_only:
+            if t in home.jokers:
                 t = JOKER
-            elif stand_ins[t] > 0:
-                stand_ins[t] -= 1
-                t = JOKER
+            elif t not in home.rack:
+                for jokers in (stands, stand_ins):
+                    if jokers[t] > 0:
+                        jokers[t] -= 1
+                        t = JOKER
+                        break
             tiles.append(t)
         hosts.append(tuple(tiles))
     return Arrangement(
         relaxed.pieces, relaxed.played, stand_ins, relaxed.kept, relaxed.hosts + hosts
     )
-
-
-def _join(shape: list[Tile], filler: TileRow) -> bool:
-    """Put the filler beside a run's shape where it continues it: whether it did."""
-    if filler[0].colour != shape[0].colour:
-        return False
-    if len(shape) + len(filler) > MAX_NUMBER:
-        return False
-    if filler[0].number == shape[-1].number + 1:
-        shape.extend(filler)
-        return True
-    if filler[-1].number == shape[0].number - 1:
-        shape[:0] = filler
-        return True
-    return False
