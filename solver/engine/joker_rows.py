@@ -158,9 +158,10 @@ class JokerRows:
         for row in (self.choice.get(number), self.alone.get(number), self.lock.get(number)):
             if row is not None:
                 entries[row] = 1.0
-        for t in tiles:
-            if self.real is not None and t in self.real:
-                entries[self.real[t]] = entries.get(self.real[t], 0.0) + 1.0
+        if self.real is not None:
+            for t in tiles:
+                if (row := self.real.get(t)) is not None:
+                    entries[row] = entries.get(row, 0.0) + 1.0
         return entries
 
     def add_columns(self, columns: Columns) -> None:

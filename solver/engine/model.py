@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -214,11 +215,15 @@ def build_model(
         and any(JOKER in s for s in position.table_sets)
     ):
         # The table's jokers under the rules as written: their instances and hosts, if any.
-        available = position.available
+        # Copies in play, read from the tiles present only (a third of the 52, or fewer).
+        available = position.available[:TILES]
+        present = available.nonzero()[0]
+        tiles = [ALL_COLOURED[i] for i in present.tolist()]
+        in_play = zip(tiles, available[present].tolist(), strict=True)
         plan = plan_jokers(
             position.table_sets,
             board.rules,
-            Counter({t: int(available[i]) for i, t in enumerate(ALL_COLOURED) if available[i]}),
+            Counter(dict(in_play)),
             Counter(board.rack),
             position.jokers,
             part,
@@ -394,14 +399,23 @@ class _Builder:
             )
         at = self.columns.count
         for number, s in enumerate(table_sets):
-            entries: dict[int, float] = {}
-            for tile in s:
-                row = ROW_OF[tile]
-                entries[row] = entries.get(row, 0.0) + 1.0
-            if joker_rows is not None:
-                entries |= joker_rows.kept_entries(number, s)
+            entries = _tile_entries(s)
+            if joker_rows is not None and (more := joker_rows.kept_entries(number, s)):
+                entries = entries | more
             self.columns.add(1, 1.0, entries)
         return self.columns.since(at)
+
+
+# A table's sets recur from turn to turn and from stage to stage: each read once. Callers
+# never change the dictionary (`|` makes a new one).
+@lru_cache(maxsize=1 << 12)
+def _tile_entries(tiles: TileRow) -> dict[int, float]:
+    """A kept set's entries in its tiles' rows: one for each copy it holds."""
+    entries: dict[int, float] = {}
+    for tile in tiles:
+        row = ROW_OF[tile]
+        entries[row] = entries.get(row, 0.0) + 1.0
+    return entries
 
 
 def read_solution(layout: Layout, values: Floats) -> Arrangement:
