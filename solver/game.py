@@ -15,12 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
-from .engine.backends import get_backend
-from .engine.model import no_initial_meld
 from .engine.solve import find_move
 from .errors import RummisolveError
 from .legality import check_move
-from .move import Move, Objective, TileRow, no_move
+from .move import Move, Objective, TileRow
 from .rules import Rules
 from .scoring import (
     FinishedGame,
@@ -211,12 +209,7 @@ def play_game(
 
     def find(board: Board, objective: Objective) -> Move:
         nonlocal solving
-        started = time.perf_counter()
-        if no_initial_meld(board):  # proved at a glance, before any model is built
-            backend = get_backend(options.backend).name
-            move = no_move(board, True, time.perf_counter() - started, backend)
-        else:
-            move = find_move(board, objective, options.backend, options.time_limit)
+        move = find_move(board, objective, options.backend, options.time_limit)
         player.calls += 1
         solving += move.seconds
         return move

@@ -20,7 +20,14 @@ from .backends import Backend, get_backend
 from .builder import Mip
 from .joker_model import JokerPart, OutOfTime
 from .lp import Solution
-from .model import Arrangement, Layout, build_model, objective_value, read_solution
+from .model import (
+    Arrangement,
+    Layout,
+    build_model,
+    no_initial_meld,
+    objective_value,
+    read_solution,
+)
 from .pinned import Pinned, pin_jokers, with_stay_rows
 from .steps import in_order_of, laid_sets, move_steps
 
@@ -47,6 +54,8 @@ def find_move(
     backend = solver.name
     started = time.perf_counter()
     goal = Objective(objective)
+    if no_initial_meld(board):  # proved at a glance, before any model is built
+        return no_move(board, True, time.perf_counter() - started, backend)
 
     def left() -> float | None:
         return (
