@@ -118,7 +118,7 @@ def test_the_readmes_examples_print_what_it_says() -> None:
     claimed = re.search(r"Prints `(\{[^`]*\})`", section)
     assert claimed is not None
     assert printed[0] == claimed.group(1) + "\n"
-    score = "GameScore(winner='player_1', scores={'player_0': -1, 'player_1': 27, 'player_2': -26})"
+    score = "GameScore(winner='player_1', scores={'player_0': -29, 'player_1': 35, 'player_2': -6})"
     assert printed[1] == f"{score}\n{score}\n"
 
 
