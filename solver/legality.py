@@ -7,14 +7,13 @@ wrong model shows up as a named problem rather than as a plausible-looking move.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from itertools import chain
 
 from .board import Board
 from .joker_rules import joker_problems
 from .move import Action, Move, Status, kept_sets
 from .sets import read_meld
-from .tiles import Tile, format_tiles, tile_value
+from .tiles import Tile, format_tiles, tally, tile_value
 
 
 def check_move(board: Board, move: Move) -> list[str]:
@@ -66,30 +65,21 @@ def _step_problems(board: Board, move: Move) -> list[str]:
     for step in move.steps:
         if step.action is Action.KEEP:
             continue
-        sources = _tally(step.from_rack)
+        sources = tally(step.from_rack)
         for source in step.from_table:
-            _tally(source.tiles, sources)
-            _tally(source.tiles, from_table[source.set_index])
-        if sources != _tally(step.tiles):
+            tally(source.tiles, sources)
+            tally(source.tiles, from_table[source.set_index])
+        if sources != tally(step.tiles):
             problems.append(f"the step for {format_tiles(step.tiles)} names other tiles")
     kept = Counter(step.tiles for step in move.steps if step.action is Action.KEEP)
     for i, old in enumerate(board.table):
-        if from_table[i] and from_table[i] != _tally(old):
+        if from_table[i] and from_table[i] != tally(old):
             problems.append(f"the steps take part of [{format_tiles(old)}] only")
         if not from_table[i]:
             kept[old] -= 1
     if any(n != 0 for n in kept.values()):
         problems.append("the sets kept are not the sets left untouched")
     return problems
-
-
-def _tally(tiles: Iterable[Tile], counts: dict[Tile, int] | None = None) -> dict[Tile, int]:
-    """Copies of each tile, added to `counts` if given: a plain dict, as Counter's building
-    and its == (Python code reading every key twice) were a third of the referee's time."""
-    counts = {} if counts is None else counts
-    for t in tiles:
-        counts[t] = counts.get(t, 0) + 1
-    return counts
 
 
 def _same(a: Counter[Tile], b: Counter[Tile]) -> bool:

@@ -110,6 +110,15 @@ def sort_tiles(tiles: Iterable[Tile]) -> list[Tile]:
     return sorted(tiles, key=Tile.sort_key)
 
 
+def tally(tiles: Iterable[Tile], counts: dict[Tile, int] | None = None) -> dict[Tile, int]:
+    """Copies of each tile, added to `counts` if given: a plain dict, as Counter's building
+    and its == cost more on rows this short (the steps and the referee count every move)."""
+    counts = {} if counts is None else counts
+    for t in tiles:
+        counts[t] = counts.get(t, 0) + 1
+    return counts
+
+
 def tile_value(tile: Tile, joker_penalty: int) -> int:
     """What a tile costs when left on a rack."""
     return joker_penalty if tile.is_joker else tile.number

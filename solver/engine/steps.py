@@ -9,7 +9,7 @@ from ..board import Board
 from ..move import Action, Source, Step, TileRow
 from ..rules import Rules
 from ..sets import read_meld
-from ..tiles import JOKER, MAX_NUMBER, Tile, format_tiles
+from ..tiles import JOKER, MAX_NUMBER, Tile, format_tiles, tally
 from .model import Arrangement
 
 
@@ -22,8 +22,8 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     # Before the initial meld the model never saw the table: all of it stays.
     kept = set(arrangement.kept if board.opened else range(len(board.table)))
     new_sets = laid_sets(arrangement, board.rules)
-    leftover = {i: _tally(s) for i, s in enumerate(board.table) if i not in kept}
-    needs = [_tally(s) for s in new_sets]
+    leftover = {i: tally(s) for i, s in enumerate(board.table) if i not in kept}
+    needs = [tally(s) for s in new_sets]
     holders: dict[Tile, list[int]] = {}
     for i, left in leftover.items():
         for t in left:
@@ -84,14 +84,6 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
             ordered.append(Step(Action.KEEP, old, (), ()))
         ordered.extend(steps_at[i])
     return tuple(ordered + from_rack_only)
-
-
-def _tally(row: TileRow) -> dict[Tile, int]:
-    """Copies of each tile in a row (a plain dict: Counter costs more on rows this short)."""
-    counts: dict[Tile, int] = {}
-    for t in row:
-        counts[t] = counts.get(t, 0) + 1
-    return counts
 
 
 def laid_sets(arrangement: Arrangement, rules: Rules) -> list[TileRow]:
