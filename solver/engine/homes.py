@@ -272,9 +272,8 @@ def _catalogue(assists: int) -> _Catalogue:
     at = slice(len(COLOURS) * len(runs), size)
     holds[at] = _marked(TILES, [g.places for g in groups])
     at_jokers[at] = _marked(TILES, [g.jokers for g in groups])
-    rack[at] = np.where(
-        _padded([g.rack for g in groups], 2) >= 0, _padded([g.rack for g in groups], 2), _NONE
-    )
+    group_rack = _padded([g.rack for g in groups], 2)
+    rack[at] = np.where(group_rack >= 0, group_rack, _NONE)
     no_group = np.zeros(len(groups), dtype=np.bool_)
     extension = np.concatenate([np.tile(run_extension, len(COLOURS)), no_group])
     past_end = np.concatenate([np.tile(run_past_end, len(COLOURS)), no_group])

@@ -71,7 +71,7 @@ def find_move(
             aside = _joker_sets_aside(board, goal, solver, left())
         if looser is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
             limit, stage = left(), time.perf_counter()
-            model = _pinned_model(board, goal, limit)
+            model = _model(board, goal, JokerPart.PINNED, limit)
             solution, layout = _solve(*model, solver, stage, limit), model[1]
             relaxed = _arrangement(layout, solution)
             if relaxed is None and solution.proved:  # nothing to play even so
@@ -283,12 +283,9 @@ def solve_model(
     limit counts the model's building too (joker_model.OutOfTime where that outruns it);
     with a `cutoff` (an objective value reached already) only a better move is sought."""
     started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
-    mip, layout = build_model(board, objective, part, deadline)
+    mip, layout = _model(board, objective, part, time_limit)
     if cutoff is not None:
         mip = dataclasses.replace(mip, cutoff=cutoff)
-    if part is JokerPart.PINNED:
-        mip = with_stay_rows(mip, layout, board.rules.wraparound)
     return _solve(mip, layout, solver, started, time_limit), layout
 
 
@@ -310,11 +307,16 @@ def _solve(
     return Solution(None, proved=True)
 
 
-def _pinned_model(board: Board, goal: Objective, time_limit: float | None) -> tuple[Mip, Layout]:
-    """The pinned relaxation's model, its stay rows in (built once, for homes too)."""
+def _model(
+    board: Board, objective: Objective, part: JokerPart, time_limit: float | None
+) -> tuple[Mip, Layout]:
+    """The board's model, built within the time limit; the pinned relaxation's with its
+    stay rows in (so built once where homes are added to it)."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    mip, layout = build_model(board, goal, JokerPart.PINNED, deadline)
-    return with_stay_rows(mip, layout, board.rules.wraparound), layout
+    mip, layout = build_model(board, objective, part, deadline)
+    if part is JokerPart.PINNED:
+        mip = with_stay_rows(mip, layout, board.rules.wraparound)
+    return mip, layout
 
 
 def _homes(
@@ -333,7 +335,7 @@ def _homes(
     first, a search that drops every node whose bound falls short (on 7 of 22 slow tables
     of seeds 7, 11 and 12 one is found: 54-100 ms down to 3-12); else the whole search."""
     started = time.perf_counter()
-    mip, layout = pinned or _pinned_model(board, goal, time_limit)
+    mip, layout = pinned or _model(board, goal, JokerPart.PINNED, time_limit)
     built = homes.with_homes(mip, layout, board)
     if built is None:  # no joker can be freed: the pinned answer was refused otherwise
         return Solution(None, proved=False), layout, None, None
