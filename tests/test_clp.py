@@ -4,6 +4,7 @@ library, and its answers the same as HiGHS's."""
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import types
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 from rummisolve.engine import backends, clp
+from rummisolve.engine.builder import Mip
 from rummisolve.engine.lp import LpEnd
 from rummisolve.engine.model import build_model, objective_value
 from rummisolve.engine.solve import find_move
@@ -166,3 +168,36 @@ def test_searches_from_parents_bases_find_the_same_optima(
         assert ours.proved and theirs.proved
         assert ours.values is not None and theirs.values is not None
         assert mip.cost @ ours.values == mip.cost @ theirs.values
+
+
+@pytest.mark.parametrize("off_by", [-2, 0, 3], ids=lambda k: f"reach-optimum{k:+d}")
+def test_a_search_told_what_it_may_reach_finds_the_same_optima(off_by: int) -> None:
+    """`Mip.reach` only orders the search (solutions reaching it first, the other nodes
+    after): a reach above the optimum, at it or below it, the optimum is the same, on
+    dealt positions with jokers, some of whose searches branch."""
+    boards = generate_boards(25, 9, table_tiles=(30, 60), rack_tiles=(8, 25), jokers=(1, 4))
+    lps: list[int] = []
+
+    def counted(mip: Mip) -> clp.ClpLp:
+        lp = clp.ClpLp(mip)
+        solve = lp.solve
+
+        def counting(seconds: float) -> LpEnd:
+            lps[-1] += 1
+            return solve(seconds)
+
+        lp.solve = counting  # type: ignore[method-assign]
+        return lp
+
+    branched = 0
+    for board in boards:
+        mip = build_model(board, Objective.TILES)[0]
+        lps.append(0)
+        plain = backends.solve_clp(mip, None, open_lp=counted)
+        assert plain.proved and plain.values is not None
+        branched += lps[-1] > 1
+        optimum = float(mip.cost @ plain.values)
+        told = backends.solve_clp(dataclasses.replace(mip, reach=optimum + off_by), None)
+        assert told.proved and told.values is not None
+        assert mip.cost @ told.values == optimum
+    assert branched >= 3

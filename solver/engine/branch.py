@@ -65,7 +65,12 @@ class Branching:
         self.cost = mip.cost
         self.incumbent: Any = None
         # Only solutions better than the cutoff are sought (whole-number costs).
-        self.best = -float("inf") if mip.cutoff is None else mip.cutoff
+        self.best = self.floor = -float("inf") if mip.cutoff is None else mip.cutoff
+        # While a solution reaching `mip.reach` is sought, nodes that cannot reach it but
+        # could beat the cutoff wait here: searched only if no solution reaches it.
+        self.waiting: list[_Node] = []
+        if mip.reach is not None:
+            self.best = max(self.best, mip.reach - 1)
         self.dive: list[_Node] = []
         # Open nodes off the dive, best bound first, then deepest (nearest a solution).
         self.queued: list[tuple[float, int, int, _Node]] = []
@@ -81,10 +86,11 @@ class Branching:
 
         self.dive.append(_Node(self.mip.lower, self.mip.upper, math.inf, 0))
         nodes = 0
-        while self.dive or self.queued:
+        while self.dive or self.queued or self.unreached():
             node = self.dive.pop() if self.dive else heapq.heappop(self.queued)[-1]
             # Closed unsolved when its parent's bound cannot beat the best found since.
             if node.ceiling <= self.best:
+                self.set_aside(node)
                 continue
             if nodes == self.node_limit:
                 return None
@@ -107,6 +113,8 @@ class Branching:
             # (the margin keeps an LP's rounding error from pruning a better node).
             ceiling = math.floor(bound + PRUNE_TOLERANCE * max(1.0, abs(bound)))
             if ceiling <= self.best:
+                # Its optimal basis kept: solved again only if nothing reaches, from there.
+                self.set_aside(node._replace(ceiling=ceiling, basis=self.lp.basis(), parent=-1))
                 continue
             values = self.lp.values()
             rounded = np.rint(values)
@@ -137,6 +145,23 @@ class Branching:
                 return Solution(None, proved=True)
             raise SolverError("the LP found the position infeasible (a bug in the model)")
         return Solution(self.incumbent, proved=True)
+
+    def set_aside(self, node: _Node) -> None:
+        """Keep a node that cannot reach `mip.reach` but could beat the cutoff, while no
+        solution reaches it."""
+        if self.incumbent is None and node.ceiling > self.floor and self.best > self.floor:
+            self.waiting.append(node)
+
+    def unreached(self) -> bool:
+        """Whether the search for a solution reaching `mip.reach` ended without one: then
+        the nodes set aside are searched, for the best solution there is."""
+        if not self.waiting or self.incumbent is not None:
+            return False
+        self.best = self.floor
+        for node in self.waiting:
+            self.queue(node)
+        self.waiting.clear()
+        return True
 
     def time_left(self) -> bool:
         return self.deadline is None or self.clock() < self.deadline

@@ -27,7 +27,12 @@ class Mip:
 
     `cutoff`: an objective value already reached by a known solution; only better ones are
     sought, and "none better" is a proved answer without values (backends that cannot take
-    a cutoff solve as if there were none)."""
+    a cutoff solve as if there were none).
+
+    `reach`: where the optimum is expected, at most (a looser reading's optimum, which
+    bounds it): solutions reaching it are sought first, and nodes that cannot reach it
+    are searched only if none does. The optimum is the same whatever it says; backends
+    without a search of ours ignore it."""
 
     cost: Floats
     lower: Floats
@@ -38,6 +43,7 @@ class Mip:
     col_index: Indices
     col_value: Floats
     cutoff: float | None = None
+    reach: float | None = None
 
     @property
     def columns(self) -> int:
