@@ -38,7 +38,7 @@ from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile
 from .builder import INFINITY, Floats, Ints, Mip
 from .joker_rows import JokerLayout
 from .model import Arrangement, Layout
-from .pinned import stay_needs, with_rows
+from .pinned import Parts, stay_needs, with_rows
 from .tile_rows import JOKER_ROW, TILE_INDEX, TILES
 
 TileRow = tuple[Tile, ...]
@@ -104,6 +104,8 @@ class _Catalogue:
     extension: npt.NDArray[np.bool_]
     past_end: npt.NDArray[np.bool_]  # an extension's side
     colour: Ints  # a run's colour (-1: a group)
+    first: Ints  # a run's first number and its last
+    last: Ints
     sides: Ints  # (homes, 2): a span's sides, or an extension's own, padded with -1
     start: Ints  # each one's first entry
     row: Ints  # its entries' rows, as above
@@ -193,23 +195,20 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     value = [catalogue.value[at][kept]]
     # And the stay rows: each home or extension that meets a staying joker's need.
     needs = stay_needs(layout, board.rules.wraparound)
-    meeting: list[tuple[int, int]] = []
-    for need, k in needs.items():
-        role = need.role
-        assert role is not None and role.colour is not None
-        maybe = catalogue.holds[chosen, TILE_INDEX[role]] | (
-            catalogue.colour[chosen] == COLOURS.index(role.colour)
+    if needs:
+        parts = Parts(
+            catalogue.holds[chosen],
+            catalogue.opens[chosen].astype(np.bool_),
+            catalogue.group[chosen],
+            catalogue.colour[chosen],
+            catalogue.first[chosen],
+            catalogue.last[chosen],
         )
-        for c in np.flatnonzero(maybe).tolist():
-            home = catalogue.home(int(chosen[c]))
-            # A staying joker stands at none of the places a home holds for freed ones.
-            taken = role if role in home.jokers or role in home.rack else None
-            if need.met_by_shape(home.shape, home.group, taken):
-                meeting.append((c, first - len(needs) + k))
-    met = np.array(meeting, dtype=np.int64).reshape(-1, 2)
-    column.append(met[:, 0])
-    row.append(met[:, 1])
-    value.append(np.ones(len(met)))
+        for need, k in needs.items():
+            meeting = np.flatnonzero(need.met_by_parts(parts))
+            column.append(meeting)
+            row.append(np.full(len(meeting), first - len(needs) + k))
+            value.append(np.ones(len(meeting)))
     # Then a column for each tile that jokers may stand in for at homes' places, freed
     # jokers or jokers from the rack: in its tile's row, the jokers', its own, the freed.
     column.append(np.repeat(len(chosen) + np.arange(len(stands)), 4))
@@ -320,6 +319,7 @@ def _catalogue(assists: int) -> _Catalogue:
     colour = np.concatenate(
         [np.repeat(np.arange(len(COLOURS)), len(runs)), np.full(len(groups), -1)]
     )
+    number = np.array([t.number for t in ALL_COLOURED], dtype=np.int64)
     return _Catalogue(
         rack=rack,
         jokers=jokers,
@@ -330,6 +330,8 @@ def _catalogue(assists: int) -> _Catalogue:
         extension=extension,
         past_end=past_end,
         colour=colour,
+        first=number[holds.argmax(axis=1)],
+        last=number[TILES - 1 - holds[:, ::-1].argmax(axis=1)],
         sides=sides,
         start=start,
         row=entry_rows[order].astype(np.int64),
