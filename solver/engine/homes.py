@@ -98,7 +98,8 @@ class _Catalogue:
     rack: Ints  # (homes, 2): the tiles of its rack places, padded with _NONE
     jokers: Ints  # its joker places
     at_jokers: npt.NDArray[np.bool_]  # (homes, TILES): its joker places
-    opens: npt.NDArray[np.int8]  # (homes, TILES): its open places
+    opens: npt.NDArray[np.bool_]  # (homes, TILES): its open places
+    places: Ints  # how many places it has
     holds: npt.NDArray[np.bool_]  # (homes, TILES): its places
     group: npt.NDArray[np.bool_]
     extension: npt.NDArray[np.bool_]
@@ -143,9 +144,9 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     has = np.zeros(TILES + 1, dtype=np.bool_)
     has[[TILE_INDEX[t] for t in set(board.rack) if t in played_column]] = True
     has[_NONE] = True
-    absent = np.array([not in_play[t] for t in ALL_COLOURED], dtype=np.int8)
+    absent = np.array([not in_play[t] for t in ALL_COLOURED], dtype=np.bool_)
     # Jokers each needs: at its joker places, and where no copy is in play.
-    needed = catalogue.jokers + catalogue.opens @ absent
+    needed = catalogue.jokers + catalogue.opens[:, absent].sum(axis=1)
     homes_here = ~catalogue.extension & (needed <= all_jokers)
     homes_here &= has[catalogue.rack[:, 0]] & has[catalogue.rack[:, 1]]
     beside = np.zeros(2 * TILES + 1, dtype=np.bool_)
@@ -156,15 +157,16 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     extensions = catalogue.extension & beside[catalogue.sides[:, 0]] & (needed < all_jokers)
     several = _most_freed(jokers) > 1
     if not several:
-        extensions &= catalogue.holds.sum(axis=1) < MIN_SET
+        extensions &= catalogue.places < MIN_SET
     chosen = np.flatnonzero(homes_here | extensions)
     # Rows: the copies of each rack tile the homes hold (no more than were played); the
     # freed jokers (no more than homes' freed places and jokers standing in at homes'
     # other places); for each place beside a run's span, the extensions that end or
     # start there (no more than the spans beside them); for each tile, the jokers
     # standing in for it at homes' places (no more than homes holding its place).
-    designated = np.unique(catalogue.rack[chosen])
-    designated = designated[designated != _NONE]
+    racked = np.zeros(TILES + 1, dtype=np.bool_)
+    racked[catalogue.rack[chosen].ravel()] = True
+    designated = np.flatnonzero(racked[:TILES])
     sides = np.flatnonzero(beside)
     # (A joker standing in at a home's place is a freed one only where two can be freed.)
     stands = np.flatnonzero(catalogue.opens[chosen].any(axis=0) & several)
@@ -198,7 +200,7 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     if needs:
         parts = Parts(
             catalogue.holds[chosen],
-            catalogue.opens[chosen].astype(np.bool_),
+            catalogue.opens[chosen],
             catalogue.group[chosen],
             catalogue.colour[chosen],
             catalogue.first[chosen],
@@ -324,7 +326,8 @@ def _catalogue(assists: int) -> _Catalogue:
         rack=rack,
         jokers=jokers,
         at_jokers=at_jokers,
-        opens=opens.astype(np.int8),
+        opens=opens,
+        places=holds.sum(axis=1),
         holds=holds,
         group=colour < 0,
         extension=extension,
