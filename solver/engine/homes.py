@@ -450,11 +450,12 @@ def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement
     count = len(homes.homes)
     counts = np.rint(values[homes.start : homes.start + count + len(homes.stands)])
     used = counts.astype(np.int64).tolist()
+    catalogue = _catalogue(homes.assists)
     laid: list[tuple[list[Tile], Home]] = []
     extensions: list[Home] = []
-    for k, n in zip(homes.homes.tolist(), used[:count], strict=True):
-        home = _catalogue(homes.assists).home(k)
-        for _ in range(n):
+    for c in np.flatnonzero(counts[:count]).tolist():
+        home = catalogue.home(int(homes.homes[c]))
+        for _ in range(used[c]):
             if home.extension:
                 extensions.append(home)
             else:
