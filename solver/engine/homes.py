@@ -115,7 +115,7 @@ class _Catalogue:
     made: dict[int, Home] = dataclasses.field(default_factory=dict, compare=False)
 
     def home(self, k: int) -> Home:
-        """The k-th as a Home, for the stay rows and for laying the answer out."""
+        """The k-th as a Home, for laying the answer out."""
         if k not in self.made:
             self.made[k] = Home(
                 tuple(ALL_COLOURED[t] for t in np.flatnonzero(self.holds[k]).tolist()),
