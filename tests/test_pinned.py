@@ -4,19 +4,22 @@ fall below the whole strict model's; and on the strict examples it answers alone
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rummisolve.board import Board, parse_board
 from rummisolve.engine.backends import get_backend
+from rummisolve.engine.candidates import catalogue_for
 from rummisolve.engine.joker_model import JokerPart
 from rummisolve.engine.model import read_solution
-from rummisolve.engine.pinned import pin_jokers
+from rummisolve.engine.pinned import Parts, _index, _is_group, _Need, pin_jokers
 from rummisolve.engine.solve import find_move, solve_model
+from rummisolve.engine.tile_rows import TILE_INDEX
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.move import Objective, Status
 from rummisolve.rules import Rules
-from rummisolve.tiles import JOKER, tile_value
+from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, parse_tiles, tile_value
 
 Score = tuple[int, int, int]
 
@@ -74,3 +77,35 @@ def test_a_set_of_one_tile_and_jokers_may_hold_a_pinned_joker() -> None:
     )
     move = find_move(board)
     assert check_move(board, move) == []
+
+
+def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it() -> None:
+    """`met_by_parts` (homes' shapes, as arrays) and `met_by` (the catalogue's index) say
+    the same of the catalogue's sets, every place open, for needs of every kind."""
+    catalogue = catalogue_for(Rules()).sets
+    index = _index(catalogue)
+    holds = np.zeros((len(catalogue), len(ALL_COLOURED)), dtype=np.bool_)
+    for n, tiles in enumerate(catalogue):
+        holds[n, [TILE_INDEX[t] for t in tiles]] = True
+    group = np.array([_is_group(tiles) for tiles in catalogue])
+    colour = [
+        -1 if g else COLOURS.index(s[0].colour) for s, g in zip(catalogue, group, strict=True)
+    ]
+    first, last = [s[0].number for s in catalogue], [s[-1].number for s in catalogue]
+    parts = Parts(holds, holds, group, np.array(colour), np.array(first), np.array(last))
+    r1, r5, r9, b5, k5 = parse_tiles("R1 R5 R9 B5 K5")
+    needs = [
+        _Need("kind", r5, True),
+        _Need("kind", r5, False),
+        _Need("group", r5, own=frozenset({b5, k5})),
+        _Need("run", r5, nearest=2),
+        _Need("run", r5, nearest=8),
+        _Need("run", r9, nearest=13),
+        _Need("run", r1, nearest=3),
+    ]
+    for need in needs:
+        assert np.flatnonzero(need.met_by_parts(parts)).tolist() == sorted(need.met_by(index))
+    # Where its tile's place is held for another joker or a rack tile, a set holding it
+    # meets a kind need no more (a run's need may still be met by a cut on the way).
+    closed = parts._replace(opens=holds & (np.arange(len(ALL_COLOURED)) != TILE_INDEX[r5]))
+    assert not needs[0].met_by_parts(closed).any()

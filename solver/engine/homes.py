@@ -38,7 +38,7 @@ from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile
 from .builder import INFINITY, Floats, Ints, Mip
 from .joker_rows import JokerLayout
 from .model import Arrangement, Layout
-from .pinned import stay_needs, with_rows
+from .pinned import Parts, stay_needs, with_rows
 from .tile_rows import JOKER_ROW, TILE_INDEX, TILES
 
 TileRow = tuple[Tile, ...]
@@ -98,12 +98,15 @@ class _Catalogue:
     rack: Ints  # (homes, 2): the tiles of its rack places, padded with _NONE
     jokers: Ints  # its joker places
     at_jokers: npt.NDArray[np.bool_]  # (homes, TILES): its joker places
-    opens: npt.NDArray[np.int8]  # (homes, TILES): its open places
+    opens: npt.NDArray[np.bool_]  # (homes, TILES): its open places
+    places: Ints  # how many places it has
     holds: npt.NDArray[np.bool_]  # (homes, TILES): its places
     group: npt.NDArray[np.bool_]
     extension: npt.NDArray[np.bool_]
     past_end: npt.NDArray[np.bool_]  # an extension's side
     colour: Ints  # a run's colour (-1: a group)
+    first: Ints  # a run's first number and its last
+    last: Ints
     sides: Ints  # (homes, 2): a span's sides, or an extension's own, padded with -1
     start: Ints  # each one's first entry
     row: Ints  # its entries' rows, as above
@@ -112,7 +115,7 @@ class _Catalogue:
     made: dict[int, Home] = dataclasses.field(default_factory=dict, compare=False)
 
     def home(self, k: int) -> Home:
-        """The k-th as a Home, for the stay rows and for laying the answer out."""
+        """The k-th as a Home, for laying the answer out."""
         if k not in self.made:
             self.made[k] = Home(
                 tuple(ALL_COLOURED[t] for t in np.flatnonzero(self.holds[k]).tolist()),
@@ -141,9 +144,9 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     has = np.zeros(TILES + 1, dtype=np.bool_)
     has[[TILE_INDEX[t] for t in set(board.rack) if t in played_column]] = True
     has[_NONE] = True
-    absent = np.array([not in_play[t] for t in ALL_COLOURED], dtype=np.int8)
+    absent = np.array([not in_play[t] for t in ALL_COLOURED], dtype=np.bool_)
     # Jokers each needs: at its joker places, and where no copy is in play.
-    needed = catalogue.jokers + catalogue.opens @ absent
+    needed = catalogue.jokers + catalogue.opens[:, absent].sum(axis=1)
     homes_here = ~catalogue.extension & (needed <= all_jokers)
     homes_here &= has[catalogue.rack[:, 0]] & has[catalogue.rack[:, 1]]
     beside = np.zeros(2 * TILES + 1, dtype=np.bool_)
@@ -154,15 +157,16 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     extensions = catalogue.extension & beside[catalogue.sides[:, 0]] & (needed < all_jokers)
     several = _most_freed(jokers) > 1
     if not several:
-        extensions &= catalogue.holds.sum(axis=1) < MIN_SET
+        extensions &= catalogue.places < MIN_SET
     chosen = np.flatnonzero(homes_here | extensions)
     # Rows: the copies of each rack tile the homes hold (no more than were played); the
     # freed jokers (no more than homes' freed places and jokers standing in at homes'
     # other places); for each place beside a run's span, the extensions that end or
     # start there (no more than the spans beside them); for each tile, the jokers
     # standing in for it at homes' places (no more than homes holding its place).
-    designated = np.unique(catalogue.rack[chosen])
-    designated = designated[designated != _NONE]
+    racked = np.zeros(TILES + 1, dtype=np.bool_)
+    racked[catalogue.rack[chosen].ravel()] = True
+    designated = np.flatnonzero(racked[:TILES])
     sides = np.flatnonzero(beside)
     # (A joker standing in at a home's place is a freed one only where two can be freed.)
     stands = np.flatnonzero(catalogue.opens[chosen].any(axis=0) & several)
@@ -193,23 +197,20 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     value = [catalogue.value[at][kept]]
     # And the stay rows: each home or extension that meets a staying joker's need.
     needs = stay_needs(layout, board.rules.wraparound)
-    meeting: list[tuple[int, int]] = []
-    for need, k in needs.items():
-        role = need.role
-        assert role is not None and role.colour is not None
-        maybe = catalogue.holds[chosen, TILE_INDEX[role]] | (
-            catalogue.colour[chosen] == COLOURS.index(role.colour)
+    if needs:
+        parts = Parts(
+            catalogue.holds[chosen],
+            catalogue.opens[chosen],
+            catalogue.group[chosen],
+            catalogue.colour[chosen],
+            catalogue.first[chosen],
+            catalogue.last[chosen],
         )
-        for c in np.flatnonzero(maybe).tolist():
-            home = catalogue.home(int(chosen[c]))
-            # A staying joker stands at none of the places a home holds for freed ones.
-            taken = role if role in home.jokers or role in home.rack else None
-            if need.met_by_shape(home.shape, home.group, taken):
-                meeting.append((c, first - len(needs) + k))
-    met = np.array(meeting, dtype=np.int64).reshape(-1, 2)
-    column.append(met[:, 0])
-    row.append(met[:, 1])
-    value.append(np.ones(len(met)))
+        for need, k in needs.items():
+            meeting = np.flatnonzero(need.met_by_parts(parts))
+            column.append(meeting)
+            row.append(np.full(len(meeting), first - len(needs) + k))
+            value.append(np.ones(len(meeting)))
     # Then a column for each tile that jokers may stand in for at homes' places, freed
     # jokers or jokers from the rack: in its tile's row, the jokers', its own, the freed.
     column.append(np.repeat(len(chosen) + np.arange(len(stands)), 4))
@@ -320,16 +321,20 @@ def _catalogue(assists: int) -> _Catalogue:
     colour = np.concatenate(
         [np.repeat(np.arange(len(COLOURS)), len(runs)), np.full(len(groups), -1)]
     )
+    number = np.array([t.number for t in ALL_COLOURED], dtype=np.int64)
     return _Catalogue(
         rack=rack,
         jokers=jokers,
         at_jokers=at_jokers,
-        opens=opens.astype(np.int8),
+        opens=opens,
+        places=holds.sum(axis=1),
         holds=holds,
         group=colour < 0,
         extension=extension,
         past_end=past_end,
         colour=colour,
+        first=number[holds.argmax(axis=1)],
+        last=number[TILES - 1 - holds[:, ::-1].argmax(axis=1)],
         sides=sides,
         start=start,
         row=entry_rows[order].astype(np.int64),
@@ -445,11 +450,12 @@ def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement
     count = len(homes.homes)
     counts = np.rint(values[homes.start : homes.start + count + len(homes.stands)])
     used = counts.astype(np.int64).tolist()
+    catalogue = _catalogue(homes.assists)
     laid: list[tuple[list[Tile], Home]] = []
     extensions: list[Home] = []
-    for k, n in zip(homes.homes.tolist(), used[:count], strict=True):
-        home = _catalogue(homes.assists).home(k)
-        for _ in range(n):
+    for c in np.flatnonzero(counts[:count]).tolist():
+        home = catalogue.home(int(homes.homes[c]))
+        for _ in range(used[c]):
             if home.extension:
                 extensions.append(home)
             else:

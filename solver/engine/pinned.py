@@ -14,18 +14,20 @@ from functools import lru_cache
 from typing import NamedTuple, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ..board import Board
 from ..joker_rules import joker_places
 from ..move import TileRow
 from ..rules import Rules
-from ..tiles import JOKER, Tile
+from ..tiles import COLOURS, JOKER, Tile
 from .builder import INFINITY, Floats, Ints, Mip
 from .candidates import catalogue_for
 from .joker_model import Instance, JokerSet
 from .lp import Solution
 from .model import Arrangement, Layout
 from .steps import laid_sets
+from .tile_rows import TILE_INDEX
 
 _K = TypeVar("_K")
 
@@ -70,25 +72,42 @@ class _Need(NamedTuple):
             way, ends = range(role.number + 1, self.nearest + 1), index.starting
         return met + [n for k in way for n in ends.get(Tile(role.colour, k), ())]
 
-    def met_by_shape(self, shape: TileRow, group: bool, taken: Tile | None = None) -> bool:
-        """Whether a set (or a run's part) of this shape, every place as its tile, meets
-        the need: `met_by` for a shape outside the catalogue. `taken`: a place another
-        joker holds, where this one cannot stand."""
-        role = self.role
-        holds = role in shape and role != taken
+    def met_by_parts(self, parts: Parts) -> npt.NDArray[np.bool_]:
+        """Which of these sets or parts of sets, each place as its tile, meet the need:
+        `met_by` for shapes outside the catalogue (homes.py's), as arrays. A place held for
+        another joker or for a rack tile is not open: this one cannot stand there."""
+        role = TILE_INDEX[self.role]
+        at_role = parts.opens[:, role]
         if self.kind == "kind":
-            return holds and group == self.in_groups
+            return at_role & (parts.group if self.in_groups else ~parts.group)
         if self.kind == "group":
-            return group and holds and not self.own.isdisjoint(shape)
-        if group:
-            return False
-        if holds and Tile(role.colour, self.nearest) in shape:
-            return True
-        if self.nearest < role.number:
-            end = shape[-1]
-            return end.colour == role.colour and self.nearest <= end.number < role.number
-        start = shape[0]
-        return start.colour == role.colour and role.number < start.number <= self.nearest
+            own = [TILE_INDEX[t] for t in self.own]
+            return parts.group & at_role & parts.holds[:, own].any(axis=1)
+        assert self.role.colour is not None
+        run = ~parts.group
+        near = TILE_INDEX[Tile(self.role.colour, self.nearest)]
+        met = at_role & parts.holds[:, near]
+        # Cut between them: a run ending (or, past the joker, starting) on the way.
+        colour: npt.NDArray[np.bool_] = parts.colour == COLOURS.index(self.role.colour)
+        number = self.role.number
+        if self.nearest < number:
+            cut = (self.nearest <= parts.last) & (parts.last < number)
+        else:
+            cut = (number < parts.first) & (parts.first <= self.nearest)
+        return run & (met | (colour & cut))
+
+
+class Parts(NamedTuple):
+    """Sets or parts of sets as arrays, one row each: the tiles of their places (each
+    place as its tile), their open places (neither a joker's nor a rack tile's), whether a
+    group, a run's colour (its index in COLOURS) and its first and last numbers."""
+
+    holds: npt.NDArray[np.bool_]
+    opens: npt.NDArray[np.bool_]
+    group: npt.NDArray[np.bool_]
+    colour: Ints
+    first: Ints
+    last: Ints
 
 
 class _Index(NamedTuple):
