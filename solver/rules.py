@@ -258,8 +258,9 @@ class RuleOption(NamedTuple):
     def parse_number(self, value: str) -> int:
         """A whole number in ASCII digits, few enough that int() never meets a huge one."""
         if not WHOLE_NUMBER.fullmatch(value):
+            example = self.word_for(Rules())  # the default's: tile-set=106, initial-meld=30
             raise ValueError(
-                f"rule {self.word} needs a whole number, as in {self.word}=30, not {value!r}"
+                f"rule {self.word} needs a whole number, as in {example}, not {value!r}"
             )
         try:
             return self.check(int(value))
