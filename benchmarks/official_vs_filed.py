@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import old_side
-from common import finished, header, median, results_option, write_results
+from common import median, results_option
 
 NAME = "official-vs-filed"
 
@@ -97,38 +95,26 @@ def main(argv: list[str] | None = None) -> int:
 
     from rummisolve.board import format_board
 
-    started = header(NAME)
     words = ["--repeat", str(args.repeat)]
     sides = {
         "old": old_side.Worker("old", args.old, __file__, "--side", "old", *words),
         "new": old_side.Worker("new", None, __file__, "--side", "new", *words),
     }
-    rows, summaries = [], {}
-    try:
-        for group, spec in GROUPS.items():
-            done = []
-            for position, board in enumerate(spec.boards(args.positions, args.seed)):
-                asked = {"board": format_board(board)}
-                order = ["old", "new"] if position % 2 == 0 else ["new", "old"]
-                replies = {name: sides[name].ask(asked) for name in order}
-                old, new = replies["old"], replies["new"]
-                if old["answer"] != new["answer"]:
-                    raise SystemExit(f"{group} {position}: {old['answer']} != {new['answer']}")
-                done.append(
-                    {"group": group, "position": position, **new["answer"]}
-                    | {"official_s": new["official_s"], "casual_s": new["casual_s"]}
-                    | {"free_filed_s": old["free_s"]}
-                )
-            rows.extend(done)
-            summaries[group] = summary(done)
-            print(group, json.dumps(summaries[group]), file=sys.stderr)
-    finally:
-        for worker in sides.values():
-            worker.close()
-    result = finished(started, {"old": str(args.old), "summaries": summaries})
-    write_results(args.results, result, rows)
-    print(json.dumps(result, indent=1))
-    return 0
+    questions = {
+        group: [{"board": format_board(b)} for b in spec.boards(args.positions, args.seed)]
+        for group, spec in GROUPS.items()
+    }
+
+    def row(group: str, position: int, replies: old_side.Answers) -> dict[str, Any]:
+        old, new = replies["old"], replies["new"]
+        if old["answer"] != new["answer"]:
+            raise SystemExit(f"{group} {position}: {old['answer']} != {new['answer']}")
+        times = {"official_s": new["official_s"], "casual_s": new["casual_s"]}
+        return {"group": group, "position": position, **new["answer"], **times} | {
+            "free_filed_s": old["free_s"]
+        }
+
+    return old_side.in_turn(NAME, args.old, args.results, sides, questions, row, summary)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,4 +77,43 @@ def serve(answer: Any) -> int:
     for line in sys.stdin:
         answers.write(json.dumps(answer(json.loads(line))) + "\n")
         answers.flush()
+    return 0
+
+
+Answers = dict[str, dict[str, Any]]
+
+
+def in_turn(
+    benchmark: str,
+    old: Path,
+    results: Path,
+    sides: dict[str, Worker],
+    questions: dict[str, list[dict[str, Any]]],
+    row: Callable[[str, int, Answers], dict[str, Any]],
+    summary: Callable[[list[dict[str, Any]]], dict[str, Any]],
+) -> int:
+    """Each group's questions asked of every side in turn (which goes first alternating,
+    so that both meet the same load), a row made of each question's answers, a summary
+    of each group's rows; the workers stopped whatever happens, the results written."""
+    from common import finished, header, write_results
+
+    started = header(benchmark)
+    rows: list[dict[str, Any]] = []
+    summaries = {}
+    try:
+        for group, asked in questions.items():
+            done = []
+            for position, question in enumerate(asked):
+                names = list(sides) if position % 2 == 0 else list(sides)[::-1]
+                answers = {name: sides[name].ask(question) for name in names}
+                done.append(row(group, position, answers))
+            rows.extend(done)
+            summaries[group] = summary(done)
+            print(group, json.dumps(summaries[group]), file=sys.stderr)
+    finally:
+        for worker in sides.values():
+            worker.close()
+    result = finished(started, {"old": str(old), "summaries": summaries})
+    write_results(results, result, rows)
+    print(json.dumps(result, indent=1))
     return 0

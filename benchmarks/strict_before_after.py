@@ -16,13 +16,11 @@ the run.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import old_side
-from common import finished, header, median, results_option, write_results
+from common import median, results_option
 
 NAME = "strict-before-after"
 
@@ -95,39 +93,27 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--old: an older checkout's solver/ folder")
     from strict_vs_free import GROUPS
 
-    started = header(NAME)
     words = ["--positions", str(args.positions), "--repeat", str(args.repeat)]
     words += ["--seed", str(args.seed)]
     sides = {
         "before": old_side.Worker("before", args.old, __file__, *words),
         "after": old_side.Worker("after", None, __file__, *words),
     }
-    rows, summaries = [], {}
-    try:
-        for group in GROUPS:
-            done = []
-            for position in range(args.positions):
-                order = ["before", "after"] if position % 2 == 0 else ["after", "before"]
-                asked = {"group": group, "position": position}
-                replies = {name: sides[name].ask(asked) for name in order}
-                before, after = replies["before"], replies["after"]
-                if before["answer"] != after["answer"]:
-                    raise SystemExit(f"{group} {position}: {before['answer']} != {after['answer']}")
-                row = {"group": group, "position": position, **after["answer"]}
-                for side, reply in replies.items():
-                    row[f"{side}_official_s"] = reply["official_s"]
-                    row[f"{side}_casual_s"] = reply["casual_s"]
-                done.append(row)
-            rows.extend(done)
-            summaries[group] = summary(done)
-            print(group, json.dumps(summaries[group]), file=sys.stderr)
-    finally:
-        for worker in sides.values():
-            worker.close()
-    result = finished(started, {"old": str(args.old), "summaries": summaries})
-    write_results(args.results, result, rows)
-    print(json.dumps(result, indent=1))
-    return 0
+    questions = {
+        group: [{"group": group, "position": n} for n in range(args.positions)] for group in GROUPS
+    }
+
+    def row(group: str, position: int, replies: old_side.Answers) -> dict[str, Any]:
+        before, after = replies["before"], replies["after"]
+        if before["answer"] != after["answer"]:
+            raise SystemExit(f"{group} {position}: {before['answer']} != {after['answer']}")
+        found = {"group": group, "position": position, **after["answer"]}
+        for side, reply in replies.items():
+            found[f"{side}_official_s"] = reply["official_s"]
+            found[f"{side}_casual_s"] = reply["casual_s"]
+        return found
+
+    return old_side.in_turn(NAME, args.old, args.results, sides, questions, row, summary)
 
 
 if __name__ == "__main__":
