@@ -254,6 +254,15 @@ MALFORMED = [
         ],
     ),
     (
+        "a-stream-of-boards-in-one-file",
+        "# --- board 1: rummisolve generate\nrack: R1\n\n# --- board 2: rummisolve generate\n"
+        "rack: R1\n",
+        [
+            "b.txt:4: a second board starts here: a stream of boards (generate and puzzle"
+            " without --out) is read board by board from standard input, by batch - or check -"
+        ],
+    ),
+    (
         "line-numbers-count-crlf-and-cr",
         "table:\r\nR1 R2 R3\rR1 R2\r\nrack:",
         ["b.txt:3: a set needs at least 3 tiles: R1 R2"],

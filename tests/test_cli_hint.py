@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rummisolve.board import parse_board
+from rummisolve.board import STREAM_IN_ONE_BOARD, parse_board
 from rummisolve.engine.backends import BACKENDS
 from rummisolve.engine.solve import find_move
 from rummisolve.render import render_move
@@ -113,6 +113,23 @@ def test_bad_board_is_one_line_and_exit_1(tmp_path: Path) -> None:
         "",
         f"{path}:2: unknown tile 'X5': colour must be K, R, O (or Y) or B\n",
     )
+
+
+@pytest.mark.parametrize("maker", ["generate", "puzzle"])
+def test_a_stream_saved_to_one_file_is_one_line_naming_where_board_2_starts(
+    tmp_path: Path, maker: str
+) -> None:
+    """`generate --count 2 > f` (or puzzle's) then `hint f`: one line, not every section
+    of the second board refused as given twice."""
+    kind = ["--kind", "all-out"] if maker == "puzzle" else []
+    stream = run(maker, "--count", "2", "--seed", "1", *kind).out
+    path = tmp_path / "two.txt"
+    path.write_text(stream)
+    second = stream.splitlines().index(next(x for x in stream.splitlines() if "board 2" in x))
+    code, out, err = run("hint", str(path))
+    assert (code, out) == (1, "")
+    assert err == f"{path}:{second + 1}: {STREAM_IN_ONE_BOARD}\n"
+    assert run("check", "-", stdin=stream).code == 0
 
 
 def test_missing_file(tmp_path: Path) -> None:
