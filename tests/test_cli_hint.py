@@ -220,6 +220,38 @@ def test_nothing_to_play_needs_no_backend(backend: str) -> None:
     assert code == 0 and json.loads(out)["status"] == "no-move"
 
 
+@pytest.mark.parametrize(
+    ("rack", "options", "first_line", "laid"),
+    [
+        pytest.param(
+            "R11 R12 R13 J",
+            ["--not-opened", "--wraparound"],
+            "Play 4 tiles, an initial meld worth 46 points (30 needed): R11 R12 R13 J=R10",
+            "J*=R10 R11* R12* R13*",
+            id="meld-of-11-12-13-and-a-joker-with-wraparound",
+        ),
+        pytest.param(
+            "R11 R12 R13 J",
+            ["--wraparound"],
+            "Play 4 tiles (66 points): R11 R12 R13 J=R10",
+            "J*=R10 R11* R12* R13*",
+            id="opened-the-same-tiles-with-wraparound",
+        ),
+    ],
+)
+def test_the_first_line_names_what_a_joker_stands_for_as_the_table_reads_it(
+    rack: str, options: list[str], first_line: str, laid: str
+) -> None:
+    """The first line read the played tiles, in the order of the rack, as if they made a
+    set: R11 R12 R13 J with wraparound read the joker as the R1, while the table laid it
+    as the R10 and the meld's 46 points counted the R10."""
+    code, out, _ = run("hint", "--rack", rack, *options)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == first_line
+    assert f"  {laid}" in lines
+
+
 def test_no_initial_meld_says_why() -> None:
     code, out, _ = run("hint", "-", stdin="opened: no\nrules: initial-meld=50\nrack: R9 R10 R11\n")
     assert code == 0
