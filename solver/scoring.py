@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -172,8 +172,17 @@ class ScoreSheet:
     scoring: Scoring = field(default_factory=Scoring)
 
 
-def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
-    """Read a score file; every problem found is reported at once, each with its line."""
+def parse_score_sheet(
+    text: str,
+    source: str = "<score>",
+    overrides: Callable[[Scoring], Scoring] | None = None,
+    doubled_option: bool = False,
+) -> ScoreSheet:
+    """Read a score file; every problem found is reported at once, each with its line.
+
+    `overrides` (the command line's scoring over the file's `rules:`) and `doubled_option`
+    (`--doubled`) are checked here too, so that what they ask of the file is named by its
+    lines as the file's own words are."""
     problems: list[Problem] = []
     scoring, doubled, rules_line = Scoring(), False, 0
     players: list[PlayerResult] = []
@@ -215,6 +224,10 @@ def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
     problems.extend(_box_problems(players, seen, source))
     if doubled and not empty and rules_line:
         problems.append(Problem(source, rules_line, "doubled: nobody went out (no rack is empty)"))
+    if doubled_option and not empty and seen:
+        problems.append(Problem("--doubled", 0, "nobody went out (no rack is empty)"))
+    if overrides is not None:
+        scoring = overrides(scoring)
     if scoring.method is Method.LAID:
         problems.extend(
             Problem(source, seen[p.name], f"the laid scoring needs laid=N for {p.name}")
@@ -223,7 +236,7 @@ def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
         )
     if problems:
         raise ScoreFileError(sorted(problems, key=lambda p: p.line))
-    return ScoreSheet(FinishedGame(tuple(players), doubled), scoring)
+    return ScoreSheet(FinishedGame(tuple(players), doubled or doubled_option), scoring)
 
 
 def _box_problems(players: list[PlayerResult], seen: dict[str, int], source: str) -> list[Problem]:
@@ -334,6 +347,10 @@ def format_score_sheet(sheet: ScoreSheet) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_score_sheet(path: str | Path) -> ScoreSheet:
+def read_score_sheet(
+    path: str | Path,
+    overrides: Callable[[Scoring], Scoring] | None = None,
+    doubled_option: bool = False,
+) -> ScoreSheet:
     """Read a score file, or standard input when the path is `-`."""
-    return parse_score_sheet(read_text(path), str(path))
+    return parse_score_sheet(read_text(path), str(path), overrides, doubled_option)
