@@ -21,7 +21,9 @@ from .rules import PROFILES, Blocked, Method, Rules, parse_rule_word
 from .sets import read_meld
 from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
-_LAID_RE = re.compile(r"laid=(\d+)", re.IGNORECASE)
+_LAID_RE = re.compile(r"laid=(.*)", re.IGNORECASE)
+# A number as every number of a board is written: ASCII digits (`\d` takes any script's).
+_NUMBER_RE = re.compile(r"[0-9]+")
 
 
 def meld_value(sets: Iterable[Iterable[Tile]], rules: Rules) -> int:
@@ -265,7 +267,12 @@ def _read_player(
     ok = True
     for word in split_tiles(text):
         if match := _LAID_RE.fullmatch(word):
-            laid = int(match.group(1))
+            if _NUMBER_RE.fullmatch(value := match.group(1)):
+                laid = int(value)
+            else:
+                message = f"laid= needs a whole number, as in laid=40, not {value!r}"
+                problems.append(Problem(source, number, message))
+                ok = False
             continue
         try:
             tiles.append(parse_tile(word))

@@ -302,3 +302,30 @@ def test_a_scoring_the_options_ask_for_names_each_line_it_lacks(
     code, out, err = run("score", str(sheet), *options)
     assert (code, out) == (1, "")
     assert err.splitlines() == [e.format(f=sheet) for e in errors]
+
+
+@pytest.mark.parametrize(
+    ("word", "message"),
+    [
+        pytest.param(
+            "laid=\u0663",
+            "laid= needs a whole number, as in laid=40, not '\u0663'",
+            id="arabic-digit",
+        ),
+        pytest.param(
+            "laid=1_0", "laid= needs a whole number, as in laid=40, not '1_0'", id="underscore"
+        ),
+        pytest.param(
+            "laid=+3", "laid= needs a whole number, as in laid=40, not '+3'", id="plus-sign"
+        ),
+        pytest.param("laid=", "laid= needs a whole number, as in laid=40, not ''", id="empty"),
+    ],
+)
+def test_laid_is_a_number_in_ascii_digits_as_every_number_of_a_board(
+    word: str, message: str
+) -> None:
+    """`laid=٣` was read as 3 (a regex's \\d and int() take any script's digits); `laid=1_0`
+    was 'unknown tile'."""
+    with pytest.raises(BoardError) as caught:
+        parse_score_sheet(f"rules: scoring=laid\nA: laid=4\nB: R5 {word}\n", "f.txt")
+    assert str(caught.value).splitlines()[0] == f"f.txt:3: {message}"
