@@ -270,3 +270,18 @@ class CtrlCAtTheKeyboard(io.BytesIO):
 def test_ctrl_c_is_interrupted_not_a_traceback() -> None:
     """One handler takes Ctrl-C for the whole command: here while the board is read."""
     assert run("hint", "-", stdin=CtrlCAtTheKeyboard()) == (130, "", "\ninterrupted\n")
+
+
+@pytest.mark.parametrize("listing", [["--all"], ["--limit", "2"], ["--criteria", "tiles"]])
+def test_next_with_every_best_move_is_a_usage_error_not_ignored(
+    tmp_path: Path, listing: list[str]
+) -> None:
+    """`hint --all --next FILE` listed the moves and wrote no FILE, silently: which move's
+    board would it be?"""
+    after = tmp_path / "next.txt"
+    code, out, err = run(
+        "hint", str(PUZZLES / "012-interface-hint-example.txt"), *listing, "--next", str(after)
+    )
+    assert (code, out) == (2, "")
+    assert err.endswith("Error: --next writes the board after one move: not with --all\n")
+    assert not after.exists()
