@@ -216,6 +216,11 @@ function hideAnswer() {
 function headline(reply) {
   if (reply.tiles_played > 0) {
     const tiles = reply.tiles_played === 1 ? "1 tile" : reply.tiles_played + " tiles";
+    // Before the meld, what the sets laid are worth as one (a joker at its tile), as hint says.
+    if (typeof reply.meld_value === "number") {
+      const needed = reply.rules.initial_meld;
+      return "Play " + tiles + ", an initial meld worth " + reply.meld_value + " points (" + needed + " needed)";
+    }
     return "Play " + tiles + " (" + reply.value_played + " points)";
   }
   if (reply.status === "feasible") return "No move found within the time limit";
