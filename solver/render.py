@@ -137,8 +137,11 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
 
 
 def _played(move: Move, from_rack: Iterable[tuple[Tile, ...]], rules: Rules, colour: bool) -> str:
-    """The tiles played, each of the rack's jokers with what it stands for where the new
-    table lays it (as its row below stars it), not as if the tiles played made one set."""
+    """The tiles played; where they read as one set (`R11 R12 R13 J`), each of the rack's
+    jokers with what it stands for where the new table lays it (as its row below stars
+    it): their own order may read it otherwise (the R1, with wraparound, for the R10)."""
+    if not joker_stand_ins(move.played, rules):
+        return _row(move.played, (), rules, colour)
     readings: list[Tile] = []
     marked = iter(from_rack)
     for step in move.steps:
