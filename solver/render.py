@@ -110,14 +110,14 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
             return f"{cut_short}\n{footer}\n"
         if not board.opened:
             meld = rules.initial_meld
-            return f"No move: no initial meld worth {meld} points; draw a tile.\n{footer}\n"
+            return f"No move: no initial meld worth {_points(meld)}; draw a tile.\n{footer}\n"
         return f"No move: draw a tile.\n{footer}\n"
     count = f"{move.tiles_played} tile{'s' * (move.tiles_played != 1)}"
     if board.opened:
-        worth = f" ({move.value_played} points)"
+        worth = f" ({_points(move.value_played)})"
     else:
         value = _meld_value(move, rules)
-        worth = f", an initial meld worth {value} points ({rules.initial_meld} needed)"
+        worth = f", an initial meld worth {_points(value)} ({rules.initial_meld} needed)"
     plan = plan_move(move, rules)
     played = _played(move, plan.from_rack, rules, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
@@ -134,6 +134,10 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
     lines.append(footer)
     return "\n".join(lines) + "\n"
+
+
+def _points(count: int) -> str:
+    return f"{count} point{'s' * (count != 1)}"
 
 
 def _played(move: Move, from_rack: Iterable[tuple[Tile, ...]], rules: Rules, colour: bool) -> str:

@@ -138,3 +138,13 @@ def test_an_initial_meld_is_headed_as_hint_heads_it(page: Page) -> None:
     first = printed.splitlines()[0]
     assert first.startswith("Play 6 tiles, an initial meld worth 54 points (30 needed): ")
     assert page.inner_text("#headline") == first.split(":")[0]
+
+
+def test_one_point_is_headed_in_the_singular_as_hint_heads_it(page: Page) -> None:
+    page.tap("#new-set")
+    tap_tiles(page, "R2 R3 R4")
+    page.tap("#to-rack")
+    tap_tiles(page, "R1")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.inner_text("#headline") == "Play 1 tile (1 point)"

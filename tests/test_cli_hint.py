@@ -285,3 +285,27 @@ def test_next_with_every_best_move_is_a_usage_error_not_ignored(
     assert (code, out) == (2, "")
     assert err.endswith("Error: --next writes the board after one move: not with --all\n")
     assert not after.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "first_line"),
+    [
+        pytest.param(
+            ["--table", "R2 R3 R4", "--rack", "R1"], "Play 1 tile (1 point): R1", id="one-point"
+        ),
+        pytest.param(
+            ["--rack", "R1 K1 B1", "--not-opened", "--initial-meld", "1"],
+            "Play 3 tiles, an initial meld worth 3 points (1 needed): R1 K1 B1",
+            id="meld-of-one-point-needed",
+        ),
+        pytest.param(
+            ["--rack", "R1", "--not-opened", "--initial-meld", "1"],
+            "No move: no initial meld worth 1 point; draw a tile.",
+            id="no-meld-of-one-point",
+        ),
+    ],
+)
+def test_one_point_is_said_in_the_singular(args: list[str], first_line: str) -> None:
+    """'Play 1 tile (1 points)' said the tiles in the singular and the points not."""
+    code, out, _ = run("hint", *args)
+    assert (code, out.splitlines()[0]) == (0, first_line)
