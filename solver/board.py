@@ -149,6 +149,9 @@ def parse_board(text: str, source: str = "<board>", overrides: Overrides = NO_OV
     lines = _LINE_BREAK.split(text)
     if lines[-1] == "":
         lines.pop()
+    starts = [n for n, line in enumerate(lines, start=1) if _STREAM_LINE.match(line)]
+    if len(starts) > 1:  # else every section of the second board is "given twice"
+        raise BoardError([Problem(source, starts[1], STREAM_IN_ONE_BOARD)])
     board = reader.read(lines, overrides)
     if reader.problems:
         raise BoardError(sorted(reader.problems, key=lambda p: p.line))
@@ -212,6 +215,12 @@ def _not_regular(mode: int) -> str:
 
 # `generate` without --out writes its boards one after another, each below such a line.
 _STREAM_SEPARATOR = re.compile(rb"^#\s*---\s*board\b", re.MULTILINE)
+_STREAM_LINE = re.compile(_STREAM_SEPARATOR.pattern.decode())
+# Such a stream saved to a file and given as one board (`generate --count 2 > f; hint f`).
+STREAM_IN_ONE_BOARD = (
+    "a second board starts here: a stream of boards (generate and puzzle without --out)"
+    " is read board by board from standard input, by batch - or check -"
+)
 
 
 def stream_entry(number: int, note: str, board: Board) -> str:

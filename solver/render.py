@@ -110,16 +110,17 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
             return f"{cut_short}\n{footer}\n"
         if not board.opened:
             meld = rules.initial_meld
-            return f"No move: no initial meld worth {meld} points; draw a tile.\n{footer}\n"
+            return f"No move: no initial meld worth {_points(meld)}; draw a tile.\n{footer}\n"
         return f"No move: draw a tile.\n{footer}\n"
     count = f"{move.tiles_played} tile{'s' * (move.tiles_played != 1)}"
     if board.opened:
-        worth = f" ({move.value_played} points)"
+        worth = f" ({_points(move.value_played)})"
     else:
         value = _meld_value(move, rules)
-        worth = f", an initial meld worth {value} points ({rules.initial_meld} needed)"
-    lines = [f"Play {count}{worth}: {row(move.played)}", "", "At the table (* = from your rack):"]
+        worth = f", an initial meld worth {_points(value)} ({rules.initial_meld} needed)"
     plan = plan_move(move, rules)
+    played = _played(move, plan.from_rack, rules, colour)
+    lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):
         lines.append(f"  {number}. {_say(action, row)}")
     lines.extend(["", "Table after the move:"])
@@ -133,6 +134,29 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
     lines.append(footer)
     return "\n".join(lines) + "\n"
+
+
+def _points(count: int) -> str:
+    return f"{count} point{'s' * (count != 1)}"
+
+
+def _played(move: Move, from_rack: Iterable[tuple[Tile, ...]], rules: Rules, colour: bool) -> str:
+    """The tiles played; where they read as one set (`R11 R12 R13 J`), each of the rack's
+    jokers with what it stands for where the new table lays it (as its row below stars
+    it): their own order may read it otherwise (the R1, with wraparound, for the R10)."""
+    if not joker_stand_ins(move.played, rules):
+        return _row(move.played, (), rules, colour)
+    readings: list[Tile] = []
+    marked = iter(from_rack)
+    for step in move.steps:
+        if step.action is not Action.KEEP:
+            jokers = sum(t.is_joker for t in next(marked))
+            readings.extend(joker_stand_ins(step.tiles, rules)[:jokers])
+    stands_for = iter(readings)
+    return " ".join(
+        paint(t, colour, stands_for=next(stands_for, None) if t.is_joker else None)
+        for t in move.played
+    )
 
 
 def _row(tiles: Iterable[Tile], marked: Iterable[Tile], rules: Rules, colour: bool) -> str:

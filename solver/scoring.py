@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +21,9 @@ from .rules import PROFILES, Blocked, Method, Rules, parse_rule_word
 from .sets import read_meld
 from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
-_LAID_RE = re.compile(r"laid=(\d+)", re.IGNORECASE)
+_LAID_RE = re.compile(r"laid=(.*)", re.IGNORECASE)
+# A number as every number of a board is written: ASCII digits (`\d` takes any script's).
+_NUMBER_RE = re.compile(r"[0-9]+")
 
 
 def meld_value(sets: Iterable[Iterable[Tile]], rules: Rules) -> int:
@@ -172,8 +174,17 @@ class ScoreSheet:
     scoring: Scoring = field(default_factory=Scoring)
 
 
-def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
-    """Read a score file; every problem found is reported at once, each with its line."""
+def parse_score_sheet(
+    text: str,
+    source: str = "<score>",
+    overrides: Callable[[Scoring], Scoring] | None = None,
+    doubled_option: bool = False,
+) -> ScoreSheet:
+    """Read a score file; every problem found is reported at once, each with its line.
+
+    `overrides` (the command line's scoring over the file's `rules:`) and `doubled_option`
+    (`--doubled`) are checked here too, so that what they ask of the file is named by its
+    lines as the file's own words are."""
     problems: list[Problem] = []
     scoring, doubled, rules_line = Scoring(), False, 0
     players: list[PlayerResult] = []
@@ -215,6 +226,10 @@ def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
     problems.extend(_box_problems(players, seen, source))
     if doubled and not empty and rules_line:
         problems.append(Problem(source, rules_line, "doubled: nobody went out (no rack is empty)"))
+    if doubled_option and not empty and seen:
+        problems.append(Problem("--doubled", 0, "nobody went out (no rack is empty)"))
+    if overrides is not None:
+        scoring = overrides(scoring)
     if scoring.method is Method.LAID:
         problems.extend(
             Problem(source, seen[p.name], f"the laid scoring needs laid=N for {p.name}")
@@ -223,7 +238,7 @@ def parse_score_sheet(text: str, source: str = "<score>") -> ScoreSheet:
         )
     if problems:
         raise ScoreFileError(sorted(problems, key=lambda p: p.line))
-    return ScoreSheet(FinishedGame(tuple(players), doubled), scoring)
+    return ScoreSheet(FinishedGame(tuple(players), doubled or doubled_option), scoring)
 
 
 def _box_problems(players: list[PlayerResult], seen: dict[str, int], source: str) -> list[Problem]:
@@ -252,7 +267,12 @@ def _read_player(
     ok = True
     for word in split_tiles(text):
         if match := _LAID_RE.fullmatch(word):
-            laid = int(match.group(1))
+            if _NUMBER_RE.fullmatch(value := match.group(1)):
+                laid = int(value)
+            else:
+                message = f"laid= needs a whole number, as in laid=40, not {value!r}"
+                problems.append(Problem(source, number, message))
+                ok = False
             continue
         try:
             tiles.append(parse_tile(word))
@@ -334,6 +354,10 @@ def format_score_sheet(sheet: ScoreSheet) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_score_sheet(path: str | Path) -> ScoreSheet:
+def read_score_sheet(
+    path: str | Path,
+    overrides: Callable[[Scoring], Scoring] | None = None,
+    doubled_option: bool = False,
+) -> ScoreSheet:
     """Read a score file, or standard input when the path is `-`."""
-    return parse_score_sheet(read_text(path), str(path))
+    return parse_score_sheet(read_text(path), str(path), overrides, doubled_option)

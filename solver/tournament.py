@@ -20,10 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine.backends import BACKENDS, DEFAULT_BACKEND
+from .errors import RummisolveError
 from .game import GameOptions, GameRecord, Seat, Turn, play_game, tile_set_for
+from .move import Move
 from .rules import Rules
 from .stats import mean_interval, wilson
 from .strategies import SetupError, strategy_named
+from .view import Finder, PlayerView, Strategy
 
 # Games out at once, per worker: enough that none waits, few enough that Ctrl-C loses little.
 AHEAD_PER_JOB = 2
@@ -61,8 +64,42 @@ class Lineup:
     def seats(self, rotation: int = 0) -> tuple[Seat, ...]:
         """Seats P1..PN, the lineup moved `rotation` seats on."""
         names = self._rotated(rotation) if rotation else self.strategies
-        made = {n: strategy_named(n, self.think) for n in dict.fromkeys(names)}
+        made = {n: _made(n, self.think) for n in dict.fromkeys(names)}
         return tuple(Seat(f"P{i + 1}", made[n]) for i, n in enumerate(names))
+
+
+class StrategyError(RummisolveError):
+    """A plug-in strategy that raised, or chose something that is not a move."""
+
+
+@dataclass(frozen=True)
+class PlugIn:
+    """A plug-in strategy (`module:Class`), its bugs told in one line that names it, the
+    seat and the turn, as an illegal move is, not as a traceback from inside the game."""
+
+    spec: str
+    strategy: Strategy
+
+    @property
+    def name(self) -> str:
+        return self.strategy.name
+
+    def choose(self, view: PlayerView, find: Finder) -> Move:
+        where = f"turn {len(view.history) + 1}: {view.player} ({self.name}), strategy {self.spec!r}"
+        try:
+            move = self.strategy.choose(view, find)
+        except RummisolveError:
+            raise  # the solver's own errors, told as they are
+        except Exception as error:
+            raise StrategyError(f"{where} failed: {type(error).__name__}: {error}") from error
+        if not isinstance(move, Move):
+            raise StrategyError(f"{where} returned a {type(move).__name__}, not a Move")
+        return move
+
+
+def _made(name: str, think: float | None) -> Strategy:
+    strategy = strategy_named(name, think)
+    return PlugIn(name, strategy) if ":" in name else strategy
 
 
 @dataclass(frozen=True)

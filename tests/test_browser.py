@@ -123,3 +123,28 @@ def test_a_refused_position_names_the_set(page: Page) -> None:
     page.tap("#solve")
     page.wait_for_selector("#problems:not([hidden])")
     assert page.inner_text("#problems li") == "Set 1: not a valid run or group: R1 R2 R4"
+
+
+def test_an_initial_meld_is_headed_as_hint_heads_it(page: Page) -> None:
+    """Before the meld the page said 'Play 6 tiles (90 points)', the points off the rack
+    with the joker at 30: not what the meld is worth, which `hint` says (54 of 30)."""
+    page.uncheck("#opened")
+    page.tap("#to-rack")
+    tap_tiles(page, "R10 R11 J K7 O7 B7 K1")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    code, printed, _ = run("hint", "--rack", "R10 R11 J K7 O7 B7 K1", "--not-opened")
+    assert code == 0
+    first = printed.splitlines()[0]
+    assert first.startswith("Play 6 tiles, an initial meld worth 54 points (30 needed): ")
+    assert page.inner_text("#headline") == first.split(":")[0]
+
+
+def test_one_point_is_headed_in_the_singular_as_hint_heads_it(page: Page) -> None:
+    page.tap("#new-set")
+    tap_tiles(page, "R2 R3 R4")
+    page.tap("#to-rack")
+    tap_tiles(page, "R1")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.inner_text("#headline") == "Play 1 tile (1 point)"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rummisolve.board import parse_board
+from rummisolve.board import STREAM_IN_ONE_BOARD, parse_board
 from rummisolve.engine.backends import BACKENDS
 from rummisolve.engine.solve import find_move
 from rummisolve.render import render_move
@@ -115,6 +115,23 @@ def test_bad_board_is_one_line_and_exit_1(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("maker", ["generate", "puzzle"])
+def test_a_stream_saved_to_one_file_is_one_line_naming_where_board_2_starts(
+    tmp_path: Path, maker: str
+) -> None:
+    """`generate --count 2 > f` (or puzzle's) then `hint f`: one line, not every section
+    of the second board refused as given twice."""
+    kind = ["--kind", "all-out"] if maker == "puzzle" else []
+    stream = run(maker, "--count", "2", "--seed", "1", *kind).out
+    path = tmp_path / "two.txt"
+    path.write_text(stream)
+    second = stream.splitlines().index(next(x for x in stream.splitlines() if "board 2" in x))
+    code, out, err = run("hint", str(path))
+    assert (code, out) == (1, "")
+    assert err == f"{path}:{second + 1}: {STREAM_IN_ONE_BOARD}\n"
+    assert run("check", "-", stdin=stream).code == 0
+
+
 def test_missing_file(tmp_path: Path) -> None:
     code, _, err = run("hint", str(tmp_path / "nope.txt"))
     assert (code, err) == (1, f"{tmp_path / 'nope.txt'}: cannot read: No such file or directory\n")
@@ -203,6 +220,38 @@ def test_nothing_to_play_needs_no_backend(backend: str) -> None:
     assert code == 0 and json.loads(out)["status"] == "no-move"
 
 
+@pytest.mark.parametrize(
+    ("rack", "options", "first_line", "laid"),
+    [
+        pytest.param(
+            "R11 R12 R13 J",
+            ["--not-opened", "--wraparound"],
+            "Play 4 tiles, an initial meld worth 46 points (30 needed): R11 R12 R13 J=R10",
+            "J*=R10 R11* R12* R13*",
+            id="meld-of-11-12-13-and-a-joker-with-wraparound",
+        ),
+        pytest.param(
+            "R11 R12 R13 J",
+            ["--wraparound"],
+            "Play 4 tiles (66 points): R11 R12 R13 J=R10",
+            "J*=R10 R11* R12* R13*",
+            id="opened-the-same-tiles-with-wraparound",
+        ),
+    ],
+)
+def test_the_first_line_names_what_a_joker_stands_for_as_the_table_reads_it(
+    rack: str, options: list[str], first_line: str, laid: str
+) -> None:
+    """The first line read the played tiles, in the order of the rack, as if they made a
+    set: R11 R12 R13 J with wraparound read the joker as the R1, while the table laid it
+    as the R10 and the meld's 46 points counted the R10."""
+    code, out, _ = run("hint", "--rack", rack, *options)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == first_line
+    assert f"  {laid}" in lines
+
+
 def test_no_initial_meld_says_why() -> None:
     code, out, _ = run("hint", "-", stdin="opened: no\nrules: initial-meld=50\nrack: R9 R10 R11\n")
     assert code == 0
@@ -221,3 +270,42 @@ class CtrlCAtTheKeyboard(io.BytesIO):
 def test_ctrl_c_is_interrupted_not_a_traceback() -> None:
     """One handler takes Ctrl-C for the whole command: here while the board is read."""
     assert run("hint", "-", stdin=CtrlCAtTheKeyboard()) == (130, "", "\ninterrupted\n")
+
+
+@pytest.mark.parametrize("listing", [["--all"], ["--limit", "2"], ["--criteria", "tiles"]])
+def test_next_with_every_best_move_is_a_usage_error_not_ignored(
+    tmp_path: Path, listing: list[str]
+) -> None:
+    """`hint --all --next FILE` listed the moves and wrote no FILE, silently: which move's
+    board would it be?"""
+    after = tmp_path / "next.txt"
+    code, out, err = run(
+        "hint", str(PUZZLES / "012-interface-hint-example.txt"), *listing, "--next", str(after)
+    )
+    assert (code, out) == (2, "")
+    assert err.endswith("Error: --next writes the board after one move: not with --all\n")
+    assert not after.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "first_line"),
+    [
+        pytest.param(
+            ["--table", "R2 R3 R4", "--rack", "R1"], "Play 1 tile (1 point): R1", id="one-point"
+        ),
+        pytest.param(
+            ["--rack", "R1 K1 B1", "--not-opened", "--initial-meld", "1"],
+            "Play 3 tiles, an initial meld worth 3 points (1 needed): R1 K1 B1",
+            id="meld-of-one-point-needed",
+        ),
+        pytest.param(
+            ["--rack", "R1", "--not-opened", "--initial-meld", "1"],
+            "No move: no initial meld worth 1 point; draw a tile.",
+            id="no-meld-of-one-point",
+        ),
+    ],
+)
+def test_one_point_is_said_in_the_singular(args: list[str], first_line: str) -> None:
+    """'Play 1 tile (1 points)' said the tiles in the singular and the points not."""
+    code, out, _ = run("hint", *args)
+    assert (code, out.splitlines()[0]) == (0, first_line)

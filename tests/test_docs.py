@@ -56,3 +56,11 @@ def test_help_names_only_files_that_exist_and_no_seed_numbers(command: str) -> N
     for name in re.findall(r"\b((?:docs|puzzles)/[\w./-]+\.\w+)", out):
         assert (ROOT / name).exists(), name
     assert not re.search(r"\(0{2}[0-4]", out), "documents are named by language"
+
+
+def test_every_puzzle_the_puzzle_guide_names_is_in_the_library() -> None:
+    """Its examples name puzzles from the library's root (`jokers/006-...txt`)."""
+    text = (ROOT / "puzzles" / "README.md").read_text(encoding="utf-8")
+    named = re.findall(r"`([\w-]+/\d{3}-[\w-]+\.txt)`", text)
+    assert named
+    assert [n for n in named if not (ROOT / "puzzles" / n).exists()] == []

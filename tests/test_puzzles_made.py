@@ -159,3 +159,10 @@ def test_unique_within_a_time_limit_that_cuts_the_proof_short() -> None:
     )
     assert every_best_move(read_board(FIRST_EXAMPLE), limit=1).past_limit
     assert not every_best_move(board, limit=1).past_limit
+
+
+def test_overwrite_without_out_is_a_usage_error_as_generate_s() -> None:
+    """`puzzle --overwrite` without --out printed the puzzles and said nothing of it."""
+    code, out, err = run("puzzle", "--count", "1", "--kind", "all-out", "--overwrite")
+    assert (code, out) == (2, "")
+    assert err.endswith("Error: --overwrite needs --out\n")

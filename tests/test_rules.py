@@ -137,6 +137,16 @@ def test_rules_of_a_board_file_on_standard_input() -> None:
     assert answer["rules"] == PROFILES["french"].rules.as_json()
 
 
+def test_rules_of_a_name_that_is_no_profile_nor_file_names_the_profiles() -> None:
+    """`rummisolve rules okey`: a typed profile name, not a file that cannot be read."""
+    code, out, err = run("rules", "okey")
+    assert (code, out) == (1, "")
+    assert err == (
+        "okey: neither a profile (official, casual, hebrew, norwegian, portuguese, french,"
+        " greek) nor a board file\n"
+    )
+
+
 def test_an_unknown_profile_is_a_usage_error_naming_the_choices() -> None:
     code, _, err = run("hint", "-", "--rules", "okey", stdin=JOKER_WALKS)
     assert code == 2

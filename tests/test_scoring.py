@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -21,6 +23,8 @@ from rummisolve.scoring import (
     score_game,
 )
 from rummisolve.tiles import ALL_COLOURED, JOKER, TILE_SETS, Tile, parse_tiles
+
+from .cli import run
 
 
 def game(*racks: str, doubled: bool = False, laid: tuple[int, ...] = ()) -> FinishedGame:
@@ -259,3 +263,69 @@ def test_racks_hold_no_more_than_the_box(text: str, message: str) -> None:
     with pytest.raises(BoardError) as raised:
         parse_score_sheet(text)
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "errors"),
+    [
+        pytest.param(
+            "A:\nB: R1 R2\nC: K5\n",
+            ["--scoring", "laid"],
+            [
+                "{f}:1: the laid scoring needs laid=N for A",
+                "{f}:2: the laid scoring needs laid=N for B",
+                "{f}:3: the laid scoring needs laid=N for C",
+            ],
+            id="scoring-laid-without-laid",
+        ),
+        pytest.param(
+            "A:\nB: R1 R2 laid=4\n",
+            ["--rules", "norwegian"],
+            ["{f}:1: the laid scoring needs laid=N for A"],
+            id="norwegian-without-laid",
+        ),
+        pytest.param(
+            "A: R3\nB: R1 R2\n",
+            ["--doubled"],
+            ["--doubled: nobody went out (no rack is empty)"],
+            id="doubled-nobody-out",
+        ),
+    ],
+)
+def test_a_scoring_the_options_ask_for_names_each_line_it_lacks(
+    tmp_path: Path, text: str, options: list[str], errors: list[str]
+) -> None:
+    """As a score file's own rules: line does: `FILE:LINE` for each player, not one
+    'Error: A: ...' for the first."""
+    sheet = tmp_path / "game.txt"
+    sheet.write_text(text)
+    code, out, err = run("score", str(sheet), *options)
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [e.format(f=sheet) for e in errors]
+
+
+@pytest.mark.parametrize(
+    ("word", "message"),
+    [
+        pytest.param(
+            "laid=\u0663",
+            "laid= needs a whole number, as in laid=40, not '\u0663'",
+            id="arabic-digit",
+        ),
+        pytest.param(
+            "laid=1_0", "laid= needs a whole number, as in laid=40, not '1_0'", id="underscore"
+        ),
+        pytest.param(
+            "laid=+3", "laid= needs a whole number, as in laid=40, not '+3'", id="plus-sign"
+        ),
+        pytest.param("laid=", "laid= needs a whole number, as in laid=40, not ''", id="empty"),
+    ],
+)
+def test_laid_is_a_number_in_ascii_digits_as_every_number_of_a_board(
+    word: str, message: str
+) -> None:
+    """`laid=٣` was read as 3 (a regex's \\d and int() take any script's digits); `laid=1_0`
+    was 'unknown tile'."""
+    with pytest.raises(BoardError) as caught:
+        parse_score_sheet(f"rules: scoring=laid\nA: laid=4\nB: R5 {word}\n", "f.txt")
+    assert str(caught.value).splitlines()[0] == f"f.txt:3: {message}"

@@ -392,3 +392,48 @@ def test_the_benchmark_records_a_baseline_with_its_command(tmp_path: Path) -> No
         "rummisolve tournament --players 4 --strategies search,hoarder"
     )
     assert row["games"] == 1 and set(row["search"]) >= {"win_share_ci", "mean_score"}
+
+
+PLUG_INS = """
+from rummisolve import no_move
+
+
+class Raises:
+    name = "raises"
+
+    def choose(self, view, find):
+        raise ValueError("kaput")
+
+
+class Babbles:
+    name = "babbles"
+
+    def choose(self, view, find):
+        return "nonsense"
+"""
+
+
+@pytest.mark.parametrize(
+    ("strategy", "message"),
+    [
+        pytest.param("Raises", "failed: ValueError: kaput", id="raises"),
+        pytest.param("Babbles", "returned a str, not a Move", id="returns-no-move"),
+    ],
+)
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_a_plug_in_that_fails_is_one_line_naming_it(
+    tmp_path: Path, command: str, strategy: str, message: str
+) -> None:
+    """A plug-in's bug stops the games as an illegal move does, in one line that names
+    the turn, the seat and the plug-in: never a traceback."""
+    source = tmp_path / "plugs.py"
+    source.write_text(PLUG_INS)
+    spec = f"{source}:{strategy}"
+    option = "--strategy" if command == "play" else "--strategies"
+    code, _, err = run(command, "--players", "2", "--games", "1", option, f"{spec},greedy")
+    assert code == 1
+    assert len(err.splitlines()) == 1
+    assert re.fullmatch(
+        rf"Error: turn \d+: P\d \({strategy.lower()}\), strategy '{re.escape(spec)}' {message}\n",
+        err,
+    ), err

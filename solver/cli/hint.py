@@ -76,8 +76,11 @@ def hint(
     with loading():  # the engine and numpy: only here, not for check
         from ..engine.solve import find_move
 
+    listing = every or limit is not None or criteria != "best"
+    if listing and next_path is not None:
+        raise click.UsageError("--next writes the board after one move: not with --all")
     board_path, board = read_position(board_path, options, rule_overrides(options))
-    if every or limit is not None or criteria != "best":
+    if listing:
         show_every(board, board_path, as_json, objective, backend, time_limit, limit, criteria)
         return
     move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)

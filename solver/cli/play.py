@@ -236,17 +236,21 @@ def score(
 
     Example: rummisolve score game.txt --rules norwegian
     """
-    sheet = read_score_sheet(score_path)
-    scoring = sheet.scoring
-    if profile is not None:
-        scoring = Scoring.of(PROFILES[profile.lower()].rules)
-    if joker_penalty is not None:
-        scoring = dataclasses.replace(scoring, joker_penalty=joker_penalty)
-    if method is not None:
-        scoring = dataclasses.replace(scoring, method=Method(method))
-    if blocked is not None:
-        scoring = dataclasses.replace(scoring, blocked=Blocked(blocked))
-    finished = dataclasses.replace(sheet.game, doubled=sheet.game.doubled or doubled)
+
+    def options_over(scoring: Scoring) -> Scoring:
+        """The file's scoring with the command line's over it."""
+        if profile is not None:
+            scoring = Scoring.of(PROFILES[profile.lower()].rules)
+        if joker_penalty is not None:
+            scoring = dataclasses.replace(scoring, joker_penalty=joker_penalty)
+        if method is not None:
+            scoring = dataclasses.replace(scoring, method=Method(method))
+        if blocked is not None:
+            scoring = dataclasses.replace(scoring, blocked=Blocked(blocked))
+        return scoring
+
+    sheet = read_score_sheet(score_path, options_over, doubled)
+    scoring, finished = sheet.scoring, sheet.game
     result = score_game(finished, scoring)
     if as_json:
         click.echo(json.dumps({"scores": dict(result.scores), "winner": result.winner}))

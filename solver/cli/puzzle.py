@@ -64,6 +64,8 @@ def puzzle(
 
     $ rummisolve puzzle --count 20 --seed 1 --kind all-out --out puzzles/new
     """
+    if overwrite and out is None:
+        raise click.UsageError("--overwrite needs --out")
     rules = rule_overrides(options).apply(Rules())
     width = max(3, len(str(count)))
     stem = f"{kind}-{difficulty}" if difficulty else kind

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import click
 
 from ..board import read_board
+from ..errors import BoardError, Problem
 from ..rules import (
     OPTIONS,
     PROFILE_NAMES,
@@ -44,6 +46,9 @@ def rules_command(name: str | None, as_json: bool, **options: Any) -> None:
         chosen = overrides.apply(Rules())
     elif name.lower() in PROFILES:
         chosen = overrides.apply(PROFILES[name.lower()].rules)
+    elif name.isidentifier() and not os.path.lexists(name):  # a profile mistyped: `okey`
+        known = ", ".join(PROFILE_NAMES)
+        raise BoardError([Problem(name, 0, f"neither a profile ({known}) nor a board file")])
     else:
         chosen = read_board(name, overrides).rules
     click.echo(json.dumps(rules_json(chosen)) if as_json else rules_text(chosen))

@@ -213,14 +213,23 @@ function hideAnswer() {
   document.body.classList.remove("answering");
 }
 
+function points(count) {
+  return count === 1 ? "1 point" : count + " points";
+}
+
 function headline(reply) {
   if (reply.tiles_played > 0) {
     const tiles = reply.tiles_played === 1 ? "1 tile" : reply.tiles_played + " tiles";
-    return "Play " + tiles + " (" + reply.value_played + " points)";
+    // Before the meld, what the sets laid are worth as one (a joker at its tile), as hint says.
+    if (typeof reply.meld_value === "number") {
+      const needed = reply.rules.initial_meld;
+      return "Play " + tiles + ", an initial meld worth " + points(reply.meld_value) + " (" + needed + " needed)";
+    }
+    return "Play " + tiles + " (" + points(reply.value_played) + ")";
   }
   if (reply.status === "feasible") return "No move found within the time limit";
   if (!state.opened) {
-    return "No move: no initial meld worth " + reply.rules.initial_meld + " points; draw a tile.";
+    return "No move: no initial meld worth " + points(reply.rules.initial_meld) + "; draw a tile.";
   }
   return "No move: draw a tile.";
 }
