@@ -669,10 +669,6 @@ def test_any_bytes_are_a_board_or_a_board_error(data: bytes) -> None:
     board_or_refusal(text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules.py (not the review's): the example is always '=30' (Option.parse_number)",
-)
 def test_a_tile_set_that_is_not_a_number_is_shown_a_tile_set() -> None:
     """`rules: tile-set=x` says 'as in tile-set=30': a box of 30 tiles, which no rule has."""
     assert problems("rules: tile-set=x\nrack: R1") == [
