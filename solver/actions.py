@@ -39,6 +39,9 @@ _ORDERS_TRIED = 4
 class Do(enum.Enum):
     """One physical action at the table."""
 
+    # The rack's copy of the tile a joker stands for put in its place, the joker into the
+    # hand: first, as the rules as written free a joker (the freeing tile takes its place).
+    REPLACE = "replace"
     TAKE = "take"  # tiles out of a set, into the hand
     SPLIT = "split"  # a run cut where it lies into pieces, no tile moved
     ADD = "add"  # tiles from the hand or the rack added to a set
@@ -46,10 +49,11 @@ class Do(enum.Enum):
 
 
 class TableAction(NamedTuple):
-    """`tiles`: those taken, added or laid (a split: the run split). `before`: the set as
-    it looks before the action (a lay: empty). `after`: what is left (a take: the rest of
-    the set, empty if none is left; a split: the pieces; an add or a lay: the set made).
-    `from_rack`: the tiles of an add or a lay that come from the rack."""
+    """`tiles`: those taken, added or laid (a split: the run split; a replace: the tile
+    put in the joker's place). `before`: the set as it looks before the action (a lay:
+    empty). `after`: what is left (a take: the rest of the set, empty if none is left; a
+    split: the pieces; an add, a lay or a replace: the set made). `from_rack`: the tiles
+    of an add, a lay or a replace that come from the rack."""
 
     do: Do
     tiles: TileRow
@@ -75,17 +79,63 @@ def plan_move(move: Move, rules: Rules) -> TablePlan:
             old.setdefault(source.set_index, []).extend(source.tiles)
     old_sets = [_laid(old[i], rules) for i in sorted(old)]
     new_sets = [step.tiles for step in move.steps if step.action is not Action.KEEP]
-    return plan_table(old_sets, new_sets, rules)
+    if not rules.by_replacement:
+        return plan_table(old_sets, new_sets, rules)
+    replaced = _freed(old_sets, new_sets, rules)
+    return plan_table(
+        [r.after[0] if r else o for o, r in zip(old_sets, replaced, strict=True)],
+        new_sets,
+        rules,
+        [r for r in replaced if r],
+    )
 
 
-def plan_table(old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: Rules) -> TablePlan:
+def _freed(
+    old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: Rules
+) -> list[TableAction | None]:
+    """For each old set, the joker that the move frees there, if any, as the action that
+    puts the rack's copy of its tile in its place: where fewer jokers stand for a tile
+    after the move than before, and the rack gives that tile. The rules as written free a
+    joker so (and a player who shows it so is never challenged); the narration holds under
+    any reading, but only there do the rules ask for it."""
+    before = Counter(s for row in old_sets for s in joker_stand_ins(row, rules))
+    after = Counter(s for row in new_sets for s in joker_stand_ins(row, rules))
+    played = Counter(t for row in new_sets for t in row)
+    played.subtract(t for row in old_sets for t in row)
+    freeing = (before - after) & +played
+    replaced: list[TableAction | None] = []
+    for row in old_sets:
+        found = None
+        stands = iter(joker_stand_ins(row, rules))
+        for place, tile in enumerate(row):
+            stood = next(stands) if tile.is_joker else None
+            if stood is not None and freeing[stood] > 0:
+                freeing[stood] -= 1
+                made = (*row[:place], stood, *row[place + 1 :])
+                found = TableAction(Do.REPLACE, (stood,), row, (made,), (stood,))
+                break
+        replaced.append(found)
+    return replaced
+
+
+def plan_table(
+    old_sets: Sequence[TileRow],
+    new_sets: Sequence[TileRow],
+    rules: Rules,
+    replaced: Sequence[TableAction] = (),
+) -> TablePlan:
     """The actions that turn the old sets (with tiles from the rack) into the new ones:
     takes and splits set by set in the order of the old table, then adds and lays in the
-    order of the new one. Each set is named as it looks at that moment."""
+    order of the new one. Each set is named as it looks at that moment. `replaced`: the
+    jokers freed first (`Do.REPLACE`), the old sets as they made them: each joker in the
+    hand, each tile put in its place from the rack."""
     bases = _Bases(old_sets, new_sets, rules)
     groups = bases.best()
-    actions: list[TableAction] = []
-    hand: Counter[Tile] = Counter()
+    actions: list[TableAction] = list(replaced)
+    hand: Counter[Tile] = Counter(t for r in replaced for t in r.before if t.is_joker)
+    hand.subtract(t for r in replaced for t in r.after[0] if t.is_joker)
+    # The rack's tiles already in the old sets: shown as the rack's in the new table.
+    swapped = Counter(t for r in replaced for t in r.tiles)
     live: dict[int, TileRow] = {}
     for i, old in enumerate(old_sets):
         pieces = bases.pieces(i, groups[i])
@@ -102,6 +152,7 @@ def plan_table(old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: 
             live[n] = tuple(old[j] for j in piece)
     played: Counter[Tile] = Counter(t for row in new_sets for t in row)
     played.subtract(t for row in old_sets for t in row)
+    played.subtract(hand)  # the freed jokers: in the hand, not on the rack
     racked: list[TileRow] = []
     for n, new in enumerate(new_sets):
         missing = Counter(new) - Counter(live.get(n, ()))
@@ -110,7 +161,9 @@ def plan_table(old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: 
         played.subtract(missing - from_hand)
         added = _in_order_of(new, missing)
         from_rack = _in_order_of(new, missing - from_hand)
-        racked.append(from_rack)
+        earlier = (Counter(new) - Counter(from_rack)) & swapped
+        swapped -= earlier
+        racked.append(_in_order_of(new, Counter(from_rack) + earlier))
         if not missing:
             continue
         if n in live:
@@ -118,7 +171,7 @@ def plan_table(old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: 
         else:
             actions.append(TableAction(Do.LAY, added, (), (new,), from_rack))
     assert not +hand and not +played, "the new sets are not the old ones and the rack's"
-    moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY))
+    moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
     return TablePlan(tuple(actions), moved, tuple(racked))
 
 

@@ -183,6 +183,9 @@ def _say(action: TableAction, row: Callable[..., str]) -> str:
         pieces = " ".join(f"[{row(piece)}]" for piece in action.after)
         return f"split [{row(action.before)}] into {pieces}"
     made = row(action.after[0], action.from_rack)
+    if action.do is Do.REPLACE:
+        put = row(action.tiles, action.from_rack)
+        return f"swap {put} for the joker in [{row(action.before)}]: {made}, the joker in hand"
     if action.do is Do.LAY:
         return f"lay {made} new"
     return f"add {row(action.tiles, action.from_rack)} to [{row(action.before)}]: {made}"

@@ -16,7 +16,7 @@ from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move
 from rummisolve.render import move_json, render_move
-from rummisolve.rules import Rules
+from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.sets import Kind, read_meld
 from rummisolve.tiles import Tile, format_tiles, parse_tiles
 
@@ -114,6 +114,23 @@ def play_out(board: Board, move: Move) -> None:
 
     for action in plan.actions:
         before, tiles = Counter(action.before), Counter(action.tiles)
+        if action.do is Do.REPLACE:
+            # The rack's tile in the place of the joker that stands for it, which it frees.
+            (tile,) = action.tiles
+            place = next(
+                k
+                for k, (t, s) in enumerate(
+                    zip(action.before, stand_ins(action.before, board.rules), strict=True)
+                )
+                if t.is_joker and s == tile
+            )
+            assert action.after == ((*action.before[:place], tile, *action.before[place + 1 :]),)
+            assert action.from_rack == action.tiles and tiles <= rack
+            table.pop(find(action.before))
+            table.append(Counter(action.after[0]))
+            rack -= tiles
+            hand[action.before[place]] += 1
+            continue
         if action.do is Do.TAKE:
             held = table.pop(find(action.before))
             assert tiles <= held and held - tiles == Counter(t for r in action.after for t in r)
@@ -138,7 +155,7 @@ def play_out(board: Board, move: Move) -> None:
     assert sorted(map(sorted_row, table)) == sorted(map(sorted_row, map(Counter, move.table)))
     assert not +hand
     assert rack == Counter(move.rack)
-    taken = sum(len(a.tiles) for a in plan.actions if a.do is Do.TAKE)
+    taken = sum(len(a.tiles) for a in plan.actions if a.do in (Do.TAKE, Do.REPLACE))
     assert plan.tiles_moved == taken + move.tiles_played
     assert Counter(t for row in plan.from_rack for t in row) == Counter(move.played)
 
@@ -170,12 +187,59 @@ def test_actions_move_as_few_tiles_as_the_new_table_allows() -> None:
     @given(board=positions(max_sets=3, max_rack=5, freeing=True))
     def check(board: Board) -> None:
         move = find_move(board)
-        old = changed_old_sets(move, board.rules)
         new = [s.tiles for s in move.steps if s.action is not Action.KEEP]
-        fewest = sum(map(len, old)) - most_kept(old, new, board.rules) + move.tiles_played
+        old, freed = joker_freed(changed_old_sets(move, board.rules), new, board.rules)
+        kept = most_kept(old, new, board.rules)
+        fewest = sum(map(len, old)) - kept + move.tiles_played + freed
         assert plan_move(move, board.rules).tiles_moved == fewest
 
     check()
+
+
+def joker_freed(old: list[TileRow], new: list[TileRow], rules: Rules) -> tuple[list[TileRow], int]:
+    """The old sets once each joker the move frees has the rack's copy of its tile in its
+    place (the rules as written: fewer jokers stand for a tile after the move, and the
+    rack gives it), and how many were freed so (each joker then moves once more)."""
+    if not rules.by_replacement:
+        return old, 0
+
+    def jokers(rows: list[TileRow]) -> Counter[Tile]:
+        return Counter(
+            s for r in rows for t, s in zip(r, stand_ins(r, rules), strict=True) if t.is_joker
+        )
+
+    played = Counter(t for row in new for t in row) - Counter(t for row in old for t in row)
+    freeing = (jokers(old) - jokers(new)) & played
+    swapped, freed = [], 0
+    for row in old:
+        for k, (t, s) in enumerate(zip(row, stand_ins(row, rules), strict=True)):
+            if t.is_joker and freeing[s] > 0:
+                freeing[s] -= 1
+                freed += 1
+                row = (*row[:k], s, *row[k + 1 :])
+                break
+        swapped.append(row)
+    return swapped, freed
+
+
+def test_a_freed_joker_is_shown_swapped_for_the_rack_tile_that_frees_it() -> None:
+    """The rules as written free a joker by the tile it stands for, which takes its place:
+    the actions show that first (the Hebrew document's example, and a group's joker)."""
+    for table, rack, first in (
+        ("B3 B4 J", "B5 R7 O7", "swap B5* for the joker in [B3 B4 J=B5]: B3 B4 B5*"),
+        ("K5 O5 B5 J", "R5 K6 K7", "swap R5* for the joker in [K5 J=R5 O5 B5]: K5 R5* O5 B5"),
+    ):
+        board = parse_position(table, rack)
+        move = find_move(board)
+        assert check_move(board, move) == []
+        plan = plan_move(move, board.rules)
+        assert plan.actions[0].do is Do.REPLACE
+        assert render_move(board, move).splitlines()[3] == f"  1. {first}, the joker in hand"
+        play_out(board, move)
+    board = parse_position("B3 B4 J", "B5 R7 O7")
+    casual = Board(board.table, board.rack, True, Rules(joker_retrieval=JokerRetrieval.FREE))
+    move = find_move(casual)
+    assert Do.REPLACE not in [a.do for a in plan_move(move, casual.rules).actions]
 
 
 def changed_old_sets(move: Move, rules: Rules) -> list[TileRow]:
