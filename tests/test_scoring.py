@@ -8,6 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from rummisolve import game as games
+from rummisolve import scoring
 from rummisolve.errors import BoardError
 from rummisolve.rules import Blocked, Method
 from rummisolve.scoring import (
@@ -249,6 +251,26 @@ def test_format_and_parse_round_trip(
         results = [PlayerResult(p.name, p.rack, p.laid or 0) for p in results]
     sheet = ScoreSheet(FinishedGame(tuple(results), doubled and out), scoring)
     assert parse_score_sheet(format_score_sheet(sheet)) == sheet
+
+
+@pytest.mark.parametrize("players", [7, 9], ids=lambda n: f"{n}-players")
+def test_more_players_than_the_rules_allow_are_refused_at_the_first_too_many(
+    tmp_path: Path, players: int
+) -> None:
+    """rules.md: 2-4 players, 5-6 with the 160-tile set. Seven were scored, and seven with
+    more tiles than a 160-tile box holds were refused only for their copies."""
+    sheet = tmp_path / "game.txt"
+    racks = ["", *(f"R{n}" for n in range(1, players))]
+    sheet.write_text("".join(f"P{n}: {rack}\n" for n, rack in enumerate(racks, start=1)))
+    assert run("score", str(sheet)) == (
+        1,
+        "",
+        f"{sheet}:7: 'P7' is player 7: a game has at most 6 players\n",
+    )
+
+
+def test_a_score_file_takes_the_players_a_game_takes() -> None:
+    assert (scoring.MIN_PLAYERS, scoring.MAX_PLAYERS) == (games.MIN_PLAYERS, games.MAX_PLAYERS)
 
 
 @pytest.mark.parametrize(
