@@ -25,6 +25,7 @@ from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split
 # (which imports this module, so cannot be imported here).
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _LAID_RE = re.compile(r"laid=(.*)", re.IGNORECASE)
+_LAID_UNUSED = "laid= counts only under the laid scoring (scoring=laid, --scoring laid)"
 # A number as every number of a board is written: ASCII digits (`\d` takes any script's).
 _NUMBER_RE = re.compile(r"[0-9]+")
 
@@ -243,6 +244,10 @@ def parse_score_sheet(
             Problem(source, seen[p.name], f"the laid scoring needs laid=N for {p.name}")
             for p in players
             if p.laid is None
+        )
+    else:  # a value laid the scoring has no use for is refused, never silently dropped
+        problems.extend(
+            Problem(source, seen[p.name], _LAID_UNUSED) for p in players if p.laid is not None
         )
     if problems:
         raise ScoreFileError(sorted(problems, key=lambda p: p.line))

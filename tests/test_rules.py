@@ -161,5 +161,9 @@ def test_score_takes_a_profiles_scoring(tmp_path: Path) -> None:
     code, out, _ = run("score", str(sheet), "--rules", "norwegian", "--json")
     assert code == 0
     assert json.loads(out)["scores"] == {"A": 64, "B": 5, "C": -16, "D": 2}
-    code, out, _ = run("score", str(sheet), "--rules", "norwegian", "--scoring", "standard")
-    assert (code, out.splitlines()[0].split()[:2]) == (0, ["A", "+24"])
+    # The command line wins: the standard scoring, which has no use for the values laid.
+    code, out, err = run("score", str(sheet), "--rules", "norwegian", "--scoring", "standard")
+    assert (code, out) == (1, "")
+    assert err.splitlines()[0] == f"{sheet}:1: laid= counts only under the laid scoring" + (
+        " (scoring=laid, --scoring laid)"
+    )
