@@ -33,14 +33,22 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import ray
 from common import finished, header, results_option, timed, write_results
 
-from rummisolve.batch import BatchSettings, BoardResult, Format, Workers, board_paths, ray_pool
-from rummisolve.batch.ray_pool import RayBatch, RayGames, RayPool, one_at_a_time
+from rummisolve.batch import BatchSettings, BoardResult, Format, Workers, board_paths
 from rummisolve.game import GameOptions
 from rummisolve.rules import Rules
 from rummisolve.tournament import Lineup, Work, run_games, tournament_tasks
+
+try:  # the ray extra: without it --help still works, and main says what to install
+    import ray
+
+    from rummisolve.batch import ray_pool
+    from rummisolve.batch.ray_pool import RayBatch, RayGames, RayPool, one_at_a_time
+except ImportError as error:
+    NO_RAY: ImportError | None = error
+else:
+    NO_RAY = None
 
 
 def same(item: int) -> int:
@@ -150,6 +158,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=18)
     results_option(parser)
     args = parser.parse_args()
+    if NO_RAY is not None:
+        sys.exit(
+            'ray_bench.py needs Ray: install the ray extra, pip install "rummisolve[ray]"'
+            f" ({NO_RAY})"
+        )
     started = header("ray-bench")
     ray_pool.connect("local", cpus=2)
     rows: list[dict[str, Any]] = []

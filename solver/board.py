@@ -146,16 +146,49 @@ def parse_board(text: str, source: str = "<board>", overrides: Overrides = NO_OV
     `overrides` are rule options from the command line: they win over the file's `rules:`.
     """
     reader = _Reader(source)
-    lines = _LINE_BREAK.split(text)
-    if lines[-1] == "":
-        lines.pop()
-    starts = [n for n, line in enumerate(lines, start=1) if _STREAM_LINE.match(line)]
-    if len(starts) > 1:  # else every section of the second board is "given twice"
-        raise BoardError([Problem(source, starts[1], STREAM_IN_ONE_BOARD)])
+    lines = _board_lines(text, source)
     board = reader.read(lines, overrides)
     if reader.problems:
         raise BoardError(sorted(reader.problems, key=lambda p: p.line))
     return board
+
+
+def parse_board_rules(
+    text: str, source: str = "<board>", overrides: Overrides = NO_OVERRIDES
+) -> Rules:
+    """The rules a board puts in force, from its `rules:` line alone: its tiles may be
+    wrong (`rummisolve rules BOARD` needs none of them). Only that line's problems are
+    reported: a bad word, a second `rules:`, a line after it."""
+    reader = _Reader(source)
+    rules, first, in_rules = Rules(), 0, False
+    for number, raw in enumerate(_board_lines(text, source), start=1):
+        line = raw.split("#", 1)[0].strip()
+        header = _SECTION_RE.fullmatch(line) if line else None
+        if header is None:
+            if line and in_rules:
+                reader.problem(number, "a line after rules:, which takes its value on its own line")
+            continue
+        in_rules = header.group(1).lower() == "rules"
+        if in_rules:
+            if first:
+                reader.problem(number, f"section rules: given twice (first on line {first})")
+            first = first or number
+            rules = reader.rules(number, header.group(2).strip(), rules)
+    if reader.problems:
+        raise BoardError(reader.problems)
+    return overrides.apply(rules)
+
+
+def _board_lines(text: str, source: str) -> list[str]:
+    """A board's lines; a stream of boards saved to one file is refused at its second
+    board's start (else every section of the second board is "given twice")."""
+    lines = _LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    starts = [n for n, line in enumerate(lines, start=1) if _STREAM_LINE.match(line)]
+    if len(starts) > 1:
+        raise BoardError([Problem(source, starts[1], STREAM_IN_ONE_BOARD)])
+    return lines
 
 
 # A board of the 160-tile box with comments takes a few kilobytes.
@@ -165,6 +198,11 @@ MAX_BOARD_BYTES = 1 << 20
 def read_board(path: str | Path, overrides: Overrides = NO_OVERRIDES) -> Board:
     """Read a board file, or standard input when the path is `-`."""
     return parse_board(read_text(path), str(path), overrides)
+
+
+def read_board_rules(path: str | Path, overrides: Overrides = NO_OVERRIDES) -> Rules:
+    """The rules of a board file (or standard input), from its `rules:` line alone."""
+    return parse_board_rules(read_text(path), str(path), overrides)
 
 
 def read_text(path: str | Path) -> str:

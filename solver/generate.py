@@ -160,10 +160,13 @@ def _check_sizes(request: _Request, rules: Rules) -> None:
             "table_tiles",
             "rack_tiles",
         )
-    if jokers is None or request.dealable:
+    if jokers is None:
         return
-    if jokers.low > box.jokers:
+    # A range's upper end too: a count past the box is never dealt, so never asked for.
+    if jokers.high > box.jokers:
         raise SizeError(f"the {rules.tile_set}-tile set has only {box.jokers} jokers", "jokers")
+    if request.dealable:
+        return
     rooms = [_joker_room(t, r, box) for t in request.table_sizes for r in request.rack_sizes(t)]
     possible = Span(min(room.start for room in rooms), max(room.stop - 1 for room in rooms))
     raise SizeError(
@@ -196,7 +199,7 @@ class _Dealer:
             share = (table_size + rack_size) / box.size
             in_play = sum(self.rng.random() < share for _ in range(box.jokers))
         else:
-            in_play = self.rng.randint(request.jokers.low, min(request.jokers.high, box.jokers))
+            in_play = self.rng.randint(request.jokers.low, request.jokers.high)
         # The sizes hold a range of jokers (`_joker_room`), and were picked to meet the
         # count asked for: a count below it is raised here, one above it cut in the split.
         in_play = max(in_play, request.joker_counts(table_size, rack_size).start)

@@ -21,7 +21,11 @@ from .rules import PROFILES, Blocked, Method, Rules, parse_rule_word
 from .sets import read_meld
 from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
+# The players a game has (docs/rules.md: 2-4, 5-6 with the 160-tile set), as game.py's
+# (which imports this module, so cannot be imported here).
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _LAID_RE = re.compile(r"laid=(.*)", re.IGNORECASE)
+_LAID_UNUSED = "laid= counts only under the laid scoring (scoring=laid, --scoring laid)"
 # A number as every number of a board is written: ASCII digits (`\d` takes any script's).
 _NUMBER_RE = re.compile(r"[0-9]+")
 
@@ -210,13 +214,18 @@ def parse_score_sheet(
             )
         else:
             seen[name] = number
+            if len(seen) == MAX_PLAYERS + 1:
+                message = (
+                    f"{name!r} is player {len(seen)}: a game has at most {MAX_PLAYERS} players"
+                )
+                problems.append(Problem(source, number, message))
             player = _read_player(name, rest, source, number, problems)
             if player is not None:
                 players.append(player)
     last = len(text.splitlines()) or 1
     if not seen:
         problems.append(Problem(source, last, "no players: one line per player, NAME: tiles"))
-    elif len(seen) < 2:
+    elif len(seen) < MIN_PLAYERS:
         problems.append(Problem(source, last, "a game needs at least two players"))
     empty = [seen[p.name] for p in players if not p.rack]
     problems.extend(
@@ -235,6 +244,10 @@ def parse_score_sheet(
             Problem(source, seen[p.name], f"the laid scoring needs laid=N for {p.name}")
             for p in players
             if p.laid is None
+        )
+    else:  # a value laid the scoring has no use for is refused, never silently dropped
+        problems.extend(
+            Problem(source, seen[p.name], _LAID_UNUSED) for p in players if p.laid is not None
         )
     if problems:
         raise ScoreFileError(sorted(problems, key=lambda p: p.line))

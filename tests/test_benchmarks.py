@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,3 +51,30 @@ def test_every_results_file_is_one_benchmark_s_and_its_summary_has_the_header() 
         summary = json.loads(path.read_text(encoding="utf-8"))
         assert summary["benchmark"] == name
         assert {"command", "commit", "date", "machine"} <= set(summary), name
+
+
+def ray_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "benchmarks/ray_bench.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_ray_bench_help_needs_no_ray() -> None:
+    done = ray_bench("--help")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("usage: ray_bench.py")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed")
+def test_ray_bench_without_ray_says_to_install_the_extra_in_one_line() -> None:
+    """It was a traceback (ModuleNotFoundError), even for --help."""
+    done = ray_bench("--rounds", "1")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        'ray_bench.py needs Ray: install the ray extra, pip install "rummisolve[ray]"'
+        " (No module named 'ray')\n"
+    )

@@ -150,7 +150,7 @@ def test_searches_from_parents_bases_find_the_same_optima(
 ) -> None:
     """A node's LP starts from its parent's basis (branch.py): the optimum of every search
     is the one found when each LP starts from the last, on dealt positions with jokers."""
-    boards = generate_boards(60, 8, table_tiles=(20, 60), rack_tiles=(8, 25), jokers=(1, 4))
+    boards = generate_boards(60, 8, table_tiles=(20, 60), rack_tiles=(8, 25), jokers=(1, 2))
     mips = [build_model(board, Objective.TILES)[0] for board in boards]
     restored = []
     restore = clp.ClpLp.restore
@@ -175,7 +175,7 @@ def test_a_search_told_what_it_may_reach_finds_the_same_optima(off_by: int) -> N
     """`Mip.reach` only orders the search (solutions reaching it first, the other nodes
     after): a reach above the optimum, at it or below it, the optimum is the same, on
     dealt positions with jokers, some of whose searches branch."""
-    boards = generate_boards(25, 9, table_tiles=(30, 60), rack_tiles=(8, 25), jokers=(1, 4))
+    boards = generate_boards(25, 9, table_tiles=(30, 60), rack_tiles=(8, 25), jokers=(1, 2))
     lps: list[int] = []
 
     def counted(mip: Mip) -> clp.ClpLp:

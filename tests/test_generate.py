@@ -233,6 +233,7 @@ def test_opened_is_recorded() -> None:
             ("table_tiles", "rack_tiles"),
         ),
         ({"jokers": 3}, "has only 2 jokers", ("jokers",)),
+        ({"jokers": (0, 5)}, "has only 2 jokers", ("jokers",)),
         (
             {"table_tiles": 0, "rack_tiles": 1, "jokers": 2},
             "a table of 0 tiles and a rack of 1 hold 0-1 jokers, not 2",
@@ -253,6 +254,7 @@ def test_opened_is_recorded() -> None:
         "table of 1-2",
         "more than the box",
         "too many jokers",
+        "a range past the box's jokers",
         "jokers beyond a rack of 1",
         "jokers in an empty position",
         "a full table without jokers",
@@ -348,6 +350,10 @@ USAGE = "Usage: rummisolve generate [OPTIONS]\nTry 'rummisolve generate --help' 
             "Invalid value for '--jokers': the 160-tile set has only 4 jokers",
         ),
         (
+            ["--jokers", "0-5"],
+            "Invalid value for '--jokers': the 106-tile set has only 2 jokers",
+        ),
+        (
             ["--table-tiles", "100", "--rack-tiles", "7"],
             "Invalid value for '--table-tiles' / '--rack-tiles': a table of 100 tiles and a rack"
             " of 7 do not fit in the 106-tile set",
@@ -372,6 +378,7 @@ USAGE = "Usage: rummisolve generate [OPTIONS]\nTry 'rummisolve generate --help' 
     ids=[
         "table of 2",
         "too many jokers",
+        "a range past the box's jokers",
         "more than the box",
         "2 jokers, 1 place",
         "jokers, no place",

@@ -38,10 +38,10 @@ def _optimum(board: Board, part: JokerPart) -> Score:
 
 
 RULES = {
-    "strict": (Rules(), (2, 3)),
+    "strict": (Rules(), (2, 2)),
     "strict-160-tiles": (Rules(tile_set=160), (3, 4)),
-    "strict-wraparound": (Rules(wraparound=True), (2, 3)),
-    "strict-locked": (Rules(locked_joker_sets=True), (2, 3)),
+    "strict-wraparound": (Rules(wraparound=True), (2, 2)),
+    "strict-locked": (Rules(locked_joker_sets=True), (2, 2)),
 }
 
 

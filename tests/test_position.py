@@ -223,6 +223,27 @@ def test_a_board_and_options_at_once_is_a_usage_error(tmp_path: Path) -> None:
     assert err.endswith("Error: Give either BOARD or --table/--rack, not both.\n")
 
 
+@pytest.mark.parametrize("command", ["hint", "check"])
+@pytest.mark.parametrize(
+    ("twice", "option"),
+    [
+        (["--table", "R3 R4 R5", "--table", "K7 R7 B7", "--rack", RACK], "--table"),
+        (["--table", TABLE, "--rack", "R2", "--rack", "B5 O5"], "--rack"),
+    ],
+    ids=["table-twice", "rack-twice"],
+)
+def test_an_option_given_twice_is_a_usage_error_not_the_last_kept(
+    command: str, twice: list[str], option: str
+) -> None:
+    """click kept the last --table silently: the sets of the first were dropped."""
+    code, out, err = run(command, *twice)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (
+        f"Error: Invalid value for '{option}': given twice: give it once"
+        + (", the sets separated by |" if option == "--table" else ", with all your tiles")
+    )
+
+
 def test_not_opened_overrides_the_board_file() -> None:
     code, out, _ = run("hint", "puzzles/rules/012-interface-hint-example.txt", "--not-opened")
     assert code == 0

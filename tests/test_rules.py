@@ -137,6 +137,58 @@ def test_rules_of_a_board_file_on_standard_input() -> None:
     assert answer["rules"] == PROFILES["french"].rules.as_json()
 
 
+# A board that `rules` reads only for its rules: line, its tiles wrong (X5, R3 R4 R6).
+WRONG_TILES = "table:\nR3 R4 R6\nrack: X5 R5 R5 R5\n"
+
+
+def test_rules_of_a_board_read_only_its_rules_line(tmp_path: Path) -> None:
+    """The tiles can be wrong: the rules were refused for a bad tile they do not need."""
+    board = tmp_path / "board.txt"
+    board.write_text(f"# a board\nrules: hebrew joker-penalty=20\n{WRONG_TILES}")
+    code, out, err = run("rules", str(board), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["words"][:5] == [
+        "hebrew",
+        "wraparound",
+        "initial-meld=30",
+        "tile-set=106",
+        "joker-penalty=20",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "errors"),
+    [
+        pytest.param(
+            f"rules: wraparound jokers=free\n{WRONG_TILES}",
+            ["{f}:1: unknown rule 'jokers=free'"],
+            id="unknown-rule",
+        ),
+        pytest.param(
+            f"rules: hebrew\n{WRONG_TILES}rules: casual\n",
+            ["{f}:5: section rules: given twice (first on line 1)"],
+            id="rules-twice",
+        ),
+        pytest.param(
+            f"rules:\nhebrew\n{WRONG_TILES}",
+            ["{f}:2: a line after rules:, which takes its value on its own line"],
+            id="a-line-after-rules",
+        ),
+    ],
+)
+def test_rules_of_a_board_name_only_the_rules_lines_problems(
+    tmp_path: Path, text: str, errors: list[str]
+) -> None:
+    board = tmp_path / "board.txt"
+    board.write_text(text)
+    code, out, err = run("rules", str(board))
+    assert (code, out) == (1, "")
+    lines = err.splitlines()
+    assert len(lines) == len(errors)
+    for line, error in zip(lines, errors, strict=True):
+        assert line.startswith(error.format(f=board))
+
+
 def test_rules_of_a_name_that_is_no_profile_nor_file_names_the_profiles() -> None:
     """`rummisolve rules okey`: a typed profile name, not a file that cannot be read."""
     code, out, err = run("rules", "okey")
@@ -161,5 +213,9 @@ def test_score_takes_a_profiles_scoring(tmp_path: Path) -> None:
     code, out, _ = run("score", str(sheet), "--rules", "norwegian", "--json")
     assert code == 0
     assert json.loads(out)["scores"] == {"A": 64, "B": 5, "C": -16, "D": 2}
-    code, out, _ = run("score", str(sheet), "--rules", "norwegian", "--scoring", "standard")
-    assert (code, out.splitlines()[0].split()[:2]) == (0, ["A", "+24"])
+    # The command line wins: the standard scoring, which has no use for the values laid.
+    code, out, err = run("score", str(sheet), "--rules", "norwegian", "--scoring", "standard")
+    assert (code, out) == (1, "")
+    assert err.splitlines()[0] == f"{sheet}:1: laid= counts only under the laid scoring" + (
+        " (scoring=laid, --scoring laid)"
+    )

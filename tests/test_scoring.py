@@ -8,6 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from rummisolve import game as games
+from rummisolve import scoring
 from rummisolve.errors import BoardError
 from rummisolve.rules import Blocked, Method
 from rummisolve.scoring import (
@@ -25,6 +27,9 @@ from rummisolve.scoring import (
 from rummisolve.tiles import ALL_COLOURED, JOKER, TILE_SETS, Tile, parse_tiles
 
 from .cli import run
+
+# laid= under the standard scoring, which would not count it: refused, not ignored.
+LAID_UNDER_STANDARD = "laid= counts only under the laid scoring (scoring=laid, --scoring laid)"
 
 
 def game(*racks: str, doubled: bool = False, laid: tuple[int, ...] = ()) -> FinishedGame:
@@ -190,6 +195,7 @@ def test_parse_rules_line_comments_and_laid() -> None:
         ("rules: joker-penalty=x\nA:\nB: R1\n", "f.txt:1: rule joker-penalty needs a whole"),
         ("rules: doubled\nA: R2\nB: R1\n", "f.txt:1: doubled: nobody went out"),
         ("rules: scoring=laid\nA: laid=3\nB: R1\n", "f.txt:3: the laid scoring needs laid=N for B"),
+        ("A:\nB: R1 laid=3\n", f"f.txt:2: {LAID_UNDER_STANDARD}"),
     ],
     ids=[
         "bad-tile",
@@ -203,6 +209,7 @@ def test_parse_rules_line_comments_and_laid() -> None:
         "penalty-not-a-number",
         "doubled-nobody-out",
         "laid-missing",
+        "laid-under-standard",
     ],
 )
 def test_bad_score_files_name_the_line(text: str, message: str) -> None:
@@ -245,10 +252,33 @@ def test_format_and_parse_round_trip(
     results = [PlayerResult(name, tuple(rack), laid) for name, rack, laid in players]
     if out:
         results[0] = PlayerResult(results[0].name, (), results[0].laid)
+    # The laid scoring needs every value laid; the standard one takes none.
     if scoring.method is Method.LAID:
         results = [PlayerResult(p.name, p.rack, p.laid or 0) for p in results]
+    else:
+        results = [PlayerResult(p.name, p.rack) for p in results]
     sheet = ScoreSheet(FinishedGame(tuple(results), doubled and out), scoring)
     assert parse_score_sheet(format_score_sheet(sheet)) == sheet
+
+
+@pytest.mark.parametrize("players", [7, 9], ids=lambda n: f"{n}-players")
+def test_more_players_than_the_rules_allow_are_refused_at_the_first_too_many(
+    tmp_path: Path, players: int
+) -> None:
+    """rules.md: 2-4 players, 5-6 with the 160-tile set. Seven were scored, and seven with
+    more tiles than a 160-tile box holds were refused only for their copies."""
+    sheet = tmp_path / "game.txt"
+    racks = ["", *(f"R{n}" for n in range(1, players))]
+    sheet.write_text("".join(f"P{n}: {rack}\n" for n, rack in enumerate(racks, start=1)))
+    assert run("score", str(sheet)) == (
+        1,
+        "",
+        f"{sheet}:7: 'P7' is player 7: a game has at most 6 players\n",
+    )
+
+
+def test_a_score_file_takes_the_players_a_game_takes() -> None:
+    assert (scoring.MIN_PLAYERS, scoring.MAX_PLAYERS) == (games.MIN_PLAYERS, games.MAX_PLAYERS)
 
 
 @pytest.mark.parametrize(
@@ -283,6 +313,12 @@ def test_racks_hold_no_more_than_the_box(text: str, message: str) -> None:
             ["--rules", "norwegian"],
             ["{f}:1: the laid scoring needs laid=N for A"],
             id="norwegian-without-laid",
+        ),
+        pytest.param(
+            "rules: norwegian\nA: laid=4\nB: R1 R2 laid=4\nC: K5\n",
+            ["--scoring", "standard"],
+            [f"{{f}}:2: {LAID_UNDER_STANDARD}", f"{{f}}:3: {LAID_UNDER_STANDARD}"],
+            id="scoring-standard-with-laid",
         ),
         pytest.param(
             "A: R3\nB: R1 R2\n",

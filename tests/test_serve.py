@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from rummisolve.board import read_board
+from rummisolve.board import parse_board, read_board
 from rummisolve.engine.solve import find_move
 from rummisolve.move import Move
+from rummisolve.rules import Overrides
 from rummisolve.web import api
 
 from .cli import run
@@ -120,6 +121,22 @@ def test_serves_rule_options_are_the_rules_of_a_board_without_a_rules_line() -> 
         assert json.loads(plain.text)["tiles_played"] == 4
         own = casual.hint(text)
         assert without_seconds(own.text) == without_seconds(hint_json(str(with_rules)))
+
+
+@pytest.mark.parametrize(
+    "rules_line",
+    ["rules:\n", "rules:   # nothing here\n", "Rules :\n"],
+    ids=["empty", "a-comment", "spaced"],
+)
+def test_an_empty_rules_line_leaves_serves_rule_options_as_hint_leaves_its_own(
+    rules_line: str,
+) -> None:
+    """An empty rules: line names no rule: it counted as the board's own, so serve's
+    --rules casual did not apply; under hint the options apply over it."""
+    settings = api.HintSettings(defaults=Overrides("casual", (("joker_penalty", 20),)))
+    text = f"{rules_line}table:\nR3 R4 R5\nrack: R6\n"
+    board = api.read_request_board(text, settings)
+    assert board.rules == settings.rules == parse_board(text, "-", settings.defaults).rules
 
 
 def test_a_solve_has_the_time_limit_of_serve() -> None:

@@ -27,18 +27,35 @@ WAITING = (
 )
 
 
+def given_once(how: str) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], str | None]:
+    """A callback for an option taken with `multiple=True` only to see it repeated: click
+    keeps the last of a repeated option, silently dropping the others. `how`: how to give
+    everything in one."""
+
+    def once(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> str | None:
+        if len(values) > 1:
+            raise click.BadParameter(f"given twice: give it once, {how}")
+        return values[0] if values else None
+
+    return once
+
+
 def position_options(command: F) -> F:
     """`--table`, `--rack` and `--opened/--not-opened`: the position without a file."""
     options = [
         click.option(
             "--table",
             metavar="SETS",
+            multiple=True,
+            callback=given_once("the sets separated by |"),
             help='The sets on the table, separated by |: "R3 R4 R5 | K7 R7 B7 J" (R3-6 is'
             " a run written short). Instead of BOARD.",
         ),
         click.option(
             "--rack",
             metavar="TILES",
+            multiple=True,
+            callback=given_once("with all your tiles"),
             help='Your tiles: "R2 B5 O5 J". Instead of BOARD.',
         ),
         click.option(

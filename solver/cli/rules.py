@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..board import read_board
+from ..board import read_board_rules
 from ..errors import BoardError, Problem
 from ..rules import (
     OPTIONS,
@@ -50,7 +50,7 @@ def rules_command(name: str | None, as_json: bool, **options: Any) -> None:
         known = ", ".join(PROFILE_NAMES)
         raise BoardError([Problem(name, 0, f"neither a profile ({known}) nor a board file")])
     else:
-        chosen = read_board(name, overrides).rules
+        chosen = read_board_rules(name, overrides)
     click.echo(json.dumps(rules_json(chosen)) if as_json else rules_text(chosen))
 
 

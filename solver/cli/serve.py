@@ -55,7 +55,7 @@ def serve(
 ) -> None:
     """A web page to enter a position by tapping, and POST /api/hint, which answers as
     hint --json (docs/format.md). The rule options are the rules of a board that has no
-    rules: line. Ctrl-C stops it.
+    rules: line, or an empty one. Ctrl-C stops it.
 
     Example: rummisolve serve --port 8000, then open http://127.0.0.1:8000/
     """

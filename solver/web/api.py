@@ -26,16 +26,16 @@ MAX_BODY_BYTES = MAX_BOARD_BYTES
 DEFAULT_TIME_LIMIT = 10.0
 JSON_TYPE = "application/json"
 TEXT_TYPE = "text/plain"
-# A `rules:` line, as the board parser takes its header (comments start with #).
-_RULES_LINE = re.compile(r"\s*rules\s*:", re.IGNORECASE)
+# A `rules:` line, as the board parser takes its header, and its words.
+_RULES_LINE = re.compile(r"\s*rules\s*:(.*)", re.IGNORECASE)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
 class HintSettings:
     """How the server solves: `defaults` are serve's rule options, which a board without
-    a `rules:` line is read with (a board's own line wins); the rest as `hint` takes them;
-    `find` is the solver (a test's stand-in)."""
+    a `rules:` line (or with an empty one) is read with (a board's own line wins); the
+    rest as `hint` takes them; `find` is the solver (a test's stand-in)."""
 
     defaults: Overrides = NO_OVERRIDES
     objective: Objective = Objective.TILES
@@ -121,12 +121,19 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
 
 
 def read_request_board(text: str, settings: HintSettings) -> Board:
-    """The board, with serve's rule options where the board has no `rules:` line."""
-    has_rules = any(_RULES_LINE.match(line) for line in _LINE_BREAK.split(text))
+    """The board, with serve's rule options where the board has no `rules:` line, or one
+    that names no rule (as `hint`'s options apply over an empty one)."""
+    has_rules = any(_names_rules(line) for line in _LINE_BREAK.split(text))
     try:
         return parse_board(text, SOURCE, NO_OVERRIDES if has_rules else settings.defaults)
     except BoardError as error:
         raise Refused(refused_board(error)) from None
+
+
+def _names_rules(line: str) -> bool:
+    """A `rules:` line with a word on it (a comment is none)."""
+    found = _RULES_LINE.match(line)
+    return found is not None and bool(found.group(1).split("#", 1)[0].strip())
 
 
 def solve(board: Board, settings: HintSettings) -> Reply:
