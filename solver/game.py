@@ -21,6 +21,8 @@ from .legality import check_move
 from .move import Move, Objective, TileRow
 from .rules import Rules
 from .scoring import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     FinishedGame,
     GameScore,
     Match,
@@ -41,7 +43,6 @@ __all__ = [  # the view's and the strategies' names, for those who import games 
     "strategy_named",
 ]
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 RACK_SIZE = 14
 
 

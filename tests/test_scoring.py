@@ -8,8 +8,6 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from rummisolve import game as games
-from rummisolve import scoring
 from rummisolve.errors import BoardError
 from rummisolve.rules import Blocked, Method
 from rummisolve.scoring import (
@@ -275,10 +273,6 @@ def test_more_players_than_the_rules_allow_are_refused_at_the_first_too_many(
         "",
         f"{sheet}:7: 'P7' is player 7: a game has at most 6 players\n",
     )
-
-
-def test_a_score_file_takes_the_players_a_game_takes() -> None:
-    assert (scoring.MIN_PLAYERS, scoring.MAX_PLAYERS) == (games.MIN_PLAYERS, games.MAX_PLAYERS)
 
 
 @pytest.mark.parametrize(

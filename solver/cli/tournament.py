@@ -14,8 +14,9 @@ from typing import IO, Any
 import click
 
 from ..batch.pool import usable_cpus
-from ..game import MAX_PLAYERS, MIN_PLAYERS, STRATEGIES, GameOptions, GameRecord, tile_set_for
+from ..game import STRATEGIES, GameOptions, GameRecord, tile_set_for
 from ..rules import Rules
+from ..scoring import MAX_PLAYERS, MIN_PLAYERS
 from ..search import MAX_THINK
 from ..strategies import SetupError
 from ..tournament import (

@@ -21,8 +21,6 @@ from pettingzoo.utils import wrappers
 from ..board import Board
 from ..engine.solve import find_move
 from ..game import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     RACK_SIZE,
     GameOptions,
     IllegalMoveError,
@@ -36,7 +34,7 @@ from ..legality import check_move
 from ..move import Action as StepAction
 from ..move import Move, Objective, TileRow, no_move
 from ..rules import Rules, profile_rules
-from ..scoring import FinishedGame, PlayerResult, score_game
+from ..scoring import MAX_PLAYERS, MIN_PLAYERS, FinishedGame, PlayerResult, score_game
 from ..search import smallest_opening
 from ..strategies import held_back, without_jokers
 from ..tiles import JOKER, Colour, Tile, format_tiles, sort_tiles, tile_value
