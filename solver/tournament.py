@@ -24,7 +24,7 @@ from .errors import RummisolveError
 from .game import GameOptions, GameRecord, Seat, Turn, play_game, tile_set_for
 from .move import Move
 from .rules import Rules
-from .stats import mean_interval, wilson
+from .stats import clustered_mean, clustered_wilson, wilson
 from .strategies import SetupError, strategy_named
 from .view import Finder, PlayerView, Strategy
 
@@ -237,13 +237,16 @@ class StrategyReport:
 @dataclass(frozen=True)
 class PairReport:
     """Of two strategies at the same table, how often the first finished ahead of the
-    second (one comparison per pair of their seats a game; ties counted apart)."""
+    second (one comparison per pair of their seats a game; ties counted apart), and per
+    game the comparisons it was ahead in and those decided: the interval's unit is the
+    game, its comparisons being linked (one seat ahead of three is so mostly together)."""
 
     first: str
     second: str
     ahead: int
     behind: int
     ties: int
+    per_game: tuple[tuple[int, int], ...]
 
     @property
     def share(self) -> float:
@@ -252,7 +255,7 @@ class PairReport:
 
     @property
     def share_ci(self) -> tuple[float, float]:
-        return wilson(self.ahead, self.ahead + self.behind)
+        return clustered_wilson(self.per_game)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -304,7 +307,7 @@ def tournament_report(records: Sequence[GameRecord]) -> TournamentReport:
     names = list(dict.fromkeys(s for g in records for s in g.strategies.values()))
     reports = []
     for name in names:
-        scores: list[float] = []
+        scores: list[list[float]] = []
         ranks: list[int] = []
         games = wins = calls = decisions = 0
         seats = 0
@@ -315,12 +318,12 @@ def tournament_report(records: Sequence[GameRecord]) -> TournamentReport:
             games += 1
             seats = max(seats, len(mine))
             wins += g.score.winner in mine
+            scores.append([g.score.scores[p] for p in mine])
             for p in mine:
-                scores.append(g.score.scores[p])
                 ranks.append(1 + sum(v > g.score.scores[p] for v in g.score.scores.values()))
                 calls += g.calls.get(p, 0)
                 decisions += g.decisions.get(p, 0)
-        mean, low, high = mean_interval(scores)
+        mean, low, high = clustered_mean(scores)
         reports.append(
             StrategyReport(
                 name,
@@ -341,15 +344,18 @@ def tournament_report(records: Sequence[GameRecord]) -> TournamentReport:
 
 def _pair(records: Sequence[GameRecord], first: str, second: str) -> PairReport:
     ahead = behind = ties = 0
+    per_game = []
     for g in records:
         ours = [p for p, s in g.strategies.items() if s == first]
         theirs = [p for p, s in g.strategies.items() if s == second]
-        for a, b in itertools.product(ours, theirs):
-            difference = g.score.scores[a] - g.score.scores[b]
-            ahead += difference > 0
-            behind += difference < 0
-            ties += difference == 0
-    return PairReport(first, second, ahead, behind, ties)
+        differences = [
+            g.score.scores[a] - g.score.scores[b] for a, b in itertools.product(ours, theirs)
+        ]
+        up = sum(d > 0 for d in differences)
+        down = sum(d < 0 for d in differences)
+        ahead, behind, ties = ahead + up, behind + down, ties + len(differences) - up - down
+        per_game.append((up, up + down))
+    return PairReport(first, second, ahead, behind, ties, tuple(per_game))
 
 
 def _positions(records: Sequence[GameRecord], names: Sequence[str]) -> tuple[PositionReport, ...]:
