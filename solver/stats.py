@@ -27,16 +27,9 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """The mean and its 95% interval (normal: scores over hundreds of games)."""
-    n = len(values)
-    if n == 0:
-        return (0.0, 0.0, 0.0)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, mean, mean)
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(variance / n)
-    return (mean, mean - half, mean + half)
+    """The mean and its 95% interval (normal: scores over hundreds of games), each value
+    a game of its own."""
+    return clustered_mean([[v] for v in values], z)
 
 
 def clustered_wilson(groups: Sequence[tuple[int, int]], z: float = Z95) -> tuple[float, float]:
@@ -59,7 +52,7 @@ def clustered_wilson(groups: Sequence[tuple[int, int]], z: float = Z95) -> tuple
 
 def clustered_mean(groups: Sequence[Sequence[float]], z: float = Z95) -> tuple[float, float, float]:
     """The mean of values given in groups (a game's seats) and its 95% interval, the
-    spread measured between groups: one value a group, it is `mean_interval`."""
+    spread measured between groups (unbounded with one group: no spread to measure)."""
     groups = [g for g in groups if g]
     values = sum(len(g) for g in groups)
     if values == 0:
@@ -67,7 +60,7 @@ def clustered_mean(groups: Sequence[Sequence[float]], z: float = Z95) -> tuple[f
     mean = sum(sum(g) for g in groups) / values
     n = len(groups)
     if n == 1:
-        return (mean, mean, mean)
+        return (mean, -math.inf, math.inf)  # one group shows no spread between groups
     spread = sum((sum(g) - mean * len(g)) ** 2 for g in groups) * n / (n - 1)
     half = z * math.sqrt(spread) / values
     return (mean, mean - half, mean + half)

@@ -11,6 +11,7 @@ alone: a tournament cut short reports the games it finished.
 from __future__ import annotations
 
 import itertools
+import math
 import multiprocessing
 import random
 import signal
@@ -229,7 +230,9 @@ class StrategyReport:
             "win_share": round(self.win_share, 4),
             "win_share_ci": [round(x, 4) for x in self.win_share_ci],
             "mean_score": round(self.mean_score, 2),
-            "mean_score_ci": [round(x, 2) for x in self.mean_score_ci],
+            "mean_score_ci": [
+                round(x, 2) if math.isfinite(x) else None for x in self.mean_score_ci
+            ],
             "mean_rank": round(self.mean_rank, 3),
         }
 

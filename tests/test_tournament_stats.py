@@ -7,6 +7,8 @@ allow."""
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping
 
 import pytest
@@ -100,3 +102,14 @@ def test_comparisons_that_split_within_games_count_no_more_than_they_are() -> No
     counted as more trials than were made."""
     low, high = clustered_wilson([(1, 2)] * 10)
     assert (low, high) == pytest.approx(wilson(10, 20))
+
+
+def test_one_game_says_nothing_of_how_far_the_mean_score_may_be() -> None:
+    """One game's scores give no spread between games: the interval is unbounded (null in
+    JSON), not the single score as if it were certain."""
+    report = tournament_report(one_against_three(won=1, lost=0))
+    search, greedy = report.strategies
+    assert search.mean_score == 60 and search.mean_score_ci == (-math.inf, math.inf)
+    assert greedy.mean_score == -20 and greedy.mean_score_ci == (-math.inf, math.inf)
+    assert search.as_json()["mean_score_ci"] == [None, None]
+    assert json.loads(json.dumps(search.as_json()))["mean_score_ci"] == [None, None]
