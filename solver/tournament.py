@@ -47,8 +47,14 @@ class Lineup:
         names = [n.strip() for n in names]
         if len(names) > players:
             raise SetupError(f"{len(names)} strategies for {players} players")
-        for name in dict.fromkeys(names):
-            strategy_named(name, think)  # an unknown name fails here, before any game
+        spec_of: dict[str, str] = {}  # a report counts by strategy name: one spec a name
+        for spec in dict.fromkeys(names):
+            name = strategy_named(spec, think).name  # an unknown spec fails here, before any game
+            if spec_of.setdefault(name, spec) != spec:
+                raise SetupError(
+                    f"{spec_of[name]} and {spec} are both named {name!r}: a report could not"
+                    " tell them apart; give each its own name"
+                )
         return cls(tuple([*names, *[names[-1]] * (players - len(names))]), think)
 
     @property
