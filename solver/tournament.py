@@ -11,6 +11,7 @@ alone: a tournament cut short reports the games it finished.
 from __future__ import annotations
 
 import itertools
+import math
 import multiprocessing
 import random
 import signal
@@ -24,7 +25,7 @@ from .errors import RummisolveError
 from .game import GameOptions, GameRecord, Seat, Turn, play_game, tile_set_for
 from .move import Move
 from .rules import Rules
-from .stats import mean_interval, wilson
+from .stats import clustered_mean, clustered_wilson, wilson
 from .strategies import SetupError, strategy_named
 from .view import Finder, PlayerView, Strategy
 
@@ -46,8 +47,14 @@ class Lineup:
         names = [n.strip() for n in names]
         if len(names) > players:
             raise SetupError(f"{len(names)} strategies for {players} players")
-        for name in dict.fromkeys(names):
-            strategy_named(name, think)  # an unknown name fails here, before any game
+        spec_of: dict[str, str] = {}  # a report counts by strategy name: one spec a name
+        for spec in dict.fromkeys(names):
+            name = strategy_named(spec, think).name  # an unknown spec fails here, before any game
+            if spec_of.setdefault(name, spec) != spec:
+                raise SetupError(
+                    f"{spec_of[name]} and {spec} are both named {name!r}: a report could not"
+                    " tell them apart; give each its own name"
+                )
         return cls(tuple([*names, *[names[-1]] * (players - len(names))]), think)
 
     @property
@@ -229,7 +236,9 @@ class StrategyReport:
             "win_share": round(self.win_share, 4),
             "win_share_ci": [round(x, 4) for x in self.win_share_ci],
             "mean_score": round(self.mean_score, 2),
-            "mean_score_ci": [round(x, 2) for x in self.mean_score_ci],
+            "mean_score_ci": [
+                round(x, 2) if math.isfinite(x) else None for x in self.mean_score_ci
+            ],
             "mean_rank": round(self.mean_rank, 3),
         }
 
@@ -237,13 +246,16 @@ class StrategyReport:
 @dataclass(frozen=True)
 class PairReport:
     """Of two strategies at the same table, how often the first finished ahead of the
-    second (one comparison per pair of their seats a game; ties counted apart)."""
+    second (one comparison per pair of their seats a game; ties counted apart), and per
+    game the comparisons it was ahead in and those decided: the interval's unit is the
+    game, its comparisons being linked (one seat ahead of three is so mostly together)."""
 
     first: str
     second: str
     ahead: int
     behind: int
     ties: int
+    per_game: tuple[tuple[int, int], ...]
 
     @property
     def share(self) -> float:
@@ -252,7 +264,7 @@ class PairReport:
 
     @property
     def share_ci(self) -> tuple[float, float]:
-        return wilson(self.ahead, self.ahead + self.behind)
+        return clustered_wilson(self.per_game)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -304,7 +316,7 @@ def tournament_report(records: Sequence[GameRecord]) -> TournamentReport:
     names = list(dict.fromkeys(s for g in records for s in g.strategies.values()))
     reports = []
     for name in names:
-        scores: list[float] = []
+        scores: list[list[float]] = []
         ranks: list[int] = []
         games = wins = calls = decisions = 0
         seats = 0
@@ -315,12 +327,12 @@ def tournament_report(records: Sequence[GameRecord]) -> TournamentReport:
             games += 1
             seats = max(seats, len(mine))
             wins += g.score.winner in mine
+            scores.append([g.score.scores[p] for p in mine])
             for p in mine:
-                scores.append(g.score.scores[p])
                 ranks.append(1 + sum(v > g.score.scores[p] for v in g.score.scores.values()))
                 calls += g.calls.get(p, 0)
                 decisions += g.decisions.get(p, 0)
-        mean, low, high = mean_interval(scores)
+        mean, low, high = clustered_mean(scores)
         reports.append(
             StrategyReport(
                 name,
@@ -341,15 +353,18 @@ def tournament_report(records: Sequence[GameRecord]) -> TournamentReport:
 
 def _pair(records: Sequence[GameRecord], first: str, second: str) -> PairReport:
     ahead = behind = ties = 0
+    per_game = []
     for g in records:
         ours = [p for p, s in g.strategies.items() if s == first]
         theirs = [p for p, s in g.strategies.items() if s == second]
-        for a, b in itertools.product(ours, theirs):
-            difference = g.score.scores[a] - g.score.scores[b]
-            ahead += difference > 0
-            behind += difference < 0
-            ties += difference == 0
-    return PairReport(first, second, ahead, behind, ties)
+        differences = [
+            g.score.scores[a] - g.score.scores[b] for a, b in itertools.product(ours, theirs)
+        ]
+        up = sum(d > 0 for d in differences)
+        down = sum(d < 0 for d in differences)
+        ahead, behind, ties = ahead + up, behind + down, ties + len(differences) - up - down
+        per_game.append((up, up + down))
+    return PairReport(first, second, ahead, behind, ties, tuple(per_game))
 
 
 def _positions(records: Sequence[GameRecord], names: Sequence[str]) -> tuple[PositionReport, ...]:

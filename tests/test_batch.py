@@ -696,3 +696,26 @@ def test_as_many_workers_as_cpus_each_keep_to_one() -> None:
     assert sorted(len(c) for c in cpus) == [1, 1]
     assert cpus[0] != cpus[1]
     assert spare == [set(sorted(allowed)[:2])]
+
+
+def test_an_expect_line_cut_short_leaves_no_scratch_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C (or SIGTERM, which a batch turns into an exit) between writing the new
+    file and putting it in place left a `tmpXXXX` file beside the boards."""
+    from rummisolve.batch import rows
+    from rummisolve.board import read_board
+    from rummisolve.engine.solve import find_move
+
+    path = tmp_path / "board.txt"
+    path.write_text("table:\nR1 R2 R3\nrack:\nR4\n", encoding="utf-8")
+    board = read_board(path)
+
+    def interrupted(source: str, target: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        rows.stamp_expected(str(path), board, find_move(board), force=False)
+    assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]
+    assert "expect" not in path.read_text(encoding="utf-8")

@@ -38,6 +38,8 @@ from rummisolve.view import Finder, PlayerView, Seen, TurnAction
 
 from .cli import run
 
+EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
+
 
 def tiles(text: str) -> list[Tile]:
     return [parse_tile(t) for t in text.split()]
@@ -437,3 +439,16 @@ def test_a_plug_in_that_fails_is_one_line_naming_it(
         rf"Error: turn \d+: P\d \({strategy.lower()}\), strategy '{re.escape(spec)}' {message}\n",
         err,
     ), err
+
+
+def test_two_strategies_of_one_name_are_refused_before_any_game(tmp_path: Path) -> None:
+    """The report counts by a strategy's `name`: two versions of one plug-in (both
+    'wary') were one strategy in every seat, with no pair to compare them by."""
+    other = tmp_path / "wary2.py"
+    other.write_text(EXAMPLES.joinpath("wary.py").read_text().replace("<= 4", "<= 2"))
+    first, second = f"{EXAMPLES / 'wary.py'}:Wary", f"{other}:Wary"
+    with pytest.raises(SetupError, match="both named 'wary'"):
+        Lineup.filled([first, second], 2)
+    with pytest.raises(SetupError, match="both named 'hoarder'"):
+        Lineup.filled(["hoarder", "rummisolve.strategies:Hoarder"], 3)
+    assert Lineup.filled([first, "greedy", first], 3).strategies == (first, "greedy", first)

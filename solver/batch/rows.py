@@ -12,6 +12,7 @@ import re
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..board import Board, Expectation
 from ..engine.solve import find_move
@@ -254,9 +255,14 @@ def stamp_expected(path: str, board: Board, move: Move, force: bool) -> bool:
         text = f"{line}\n{text}"
     folder = os.path.dirname(path) or "."
     with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as out:
-        out.write(text)
-    os.chmod(out.name, os.stat(path).st_mode & 0o777)
-    os.replace(out.name, path)
+        try:
+            out.write(text)
+            out.close()
+            os.chmod(out.name, os.stat(path).st_mode & 0o777)
+            os.replace(out.name, path)
+        except BaseException:  # Ctrl-C, SIGTERM's exit, a full disk: no scratch file left
+            Path(out.name).unlink(missing_ok=True)
+            raise
     return True
 
 
