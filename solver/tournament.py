@@ -33,6 +33,19 @@ from .view import Finder, PlayerView, Strategy
 AHEAD_PER_JOB = 2
 
 
+def check_names(specs: Sequence[str], think: float | None = None) -> None:
+    """Every strategy made once, so that an unknown spec fails before any game; and no two
+    specs of one name, since reports count by strategy name."""
+    spec_of: dict[str, str] = {}
+    for spec in dict.fromkeys(specs):
+        name = strategy_named(spec, think).name
+        if spec_of.setdefault(name, spec) != spec:
+            raise SetupError(
+                f"{spec_of[name]} and {spec} are both named {name!r}: a report could not"
+                " tell them apart; give each its own name"
+            )
+
+
 @dataclass(frozen=True)
 class Lineup:
     """The strategies of a table, one per seat (by name or `module:Class`), and the
@@ -47,14 +60,7 @@ class Lineup:
         names = [n.strip() for n in names]
         if len(names) > players:
             raise SetupError(f"{len(names)} strategies for {players} players")
-        spec_of: dict[str, str] = {}  # a report counts by strategy name: one spec a name
-        for spec in dict.fromkeys(names):
-            name = strategy_named(spec, think).name  # an unknown spec fails here, before any game
-            if spec_of.setdefault(name, spec) != spec:
-                raise SetupError(
-                    f"{spec_of[name]} and {spec} are both named {name!r}: a report could not"
-                    " tell them apart; give each its own name"
-                )
+        check_names(names, think)
         return cls(tuple([*names, *[names[-1]] * (players - len(names))]), think)
 
     @property

@@ -452,3 +452,26 @@ def test_two_strategies_of_one_name_are_refused_before_any_game(tmp_path: Path) 
     with pytest.raises(SetupError, match="both named 'hoarder'"):
         Lineup.filled(["hoarder", "rummisolve.strategies:Hoarder"], 3)
     assert Lineup.filled([first, "greedy", first], 3).strategies == (first, "greedy", first)
+
+
+def test_play_refuses_two_strategies_of_one_name_too(tmp_path: Path) -> None:
+    """`play` counts its report by strategy name as `tournament` does: two specs named
+    'wary' were one strategy with two seats."""
+    other = tmp_path / "wary2.py"
+    other.write_text(EXAMPLES.joinpath("wary.py").read_text().replace("<= 4", "<= 2"))
+    first, second = f"{EXAMPLES / 'wary.py'}:Wary", f"{other}:Wary"
+    code, out, err = run(
+        "play", "--players", "2", "--games", "1", "--strategy", f"{first},{second}"
+    )
+    assert (code, out) == (2, "")
+    assert f"{first} and {second} are both named 'wary'" in err
+
+
+def test_a_tournament_whose_last_deal_is_short_of_its_rotations_says_so() -> None:
+    """Six games of one hoarder and three greedy: deals of four rotations, the second
+    played in two of them; the summary line said every deal was played in four."""
+    code, out, _ = run(
+        "tournament", "--players", "4", "--strategies", "hoarder,greedy", "--games", "6"
+    )
+    assert code == 0
+    assert ": hoarder x1, greedy x3, each deal played in 4 seat rotations, the last in 2\n" in out

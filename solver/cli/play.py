@@ -18,7 +18,6 @@ from ..game import (
     GameRecord,
     MatchRecord,
     SetupError,
-    strategy_named,
     strategy_stats,
 )
 from ..rules import (
@@ -34,7 +33,7 @@ from ..scoring import (
     read_score_sheet,
     score_game,
 )
-from ..tournament import Lineup, Played, Work, match_tasks, run_games
+from ..tournament import Lineup, Played, Work, check_names, match_tasks, run_games
 from .options import (
     backend_option,
     core_errors,
@@ -64,8 +63,7 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
     """`greedy,cautious`: one strategy per seat, in seat order (checked here)."""
     names = tuple(n.strip() for n in value.split(","))
     try:
-        for name in dict.fromkeys(names):
-            strategy_named(name)
+        check_names(names)
     except SetupError as error:
         raise click.BadParameter(str(error)) from None
     return names

@@ -256,10 +256,13 @@ def tournament_table(
     for name in (s.strategy.name for s in lineup.seats()):
         counts[name] = counts.get(name, 0) + 1
     table = ", ".join(f"{n} x{c}" for n, c in counts.items())
+    dealt = f"each deal played in {plural(lineup.rotations, 'seat rotation')}"
+    if last := summary.games % lineup.rotations:  # games not a whole number of deals
+        dealt += f", the last in {last}"
     lines = [
         "",
         f"{plural(summary.games, 'game')} in {seconds:.1f} s ({plural(jobs, 'job')}), seed {seed}:"
-        f" {table}, each deal played in {plural(lineup.rotations, 'seat rotation')}",
+        f" {table}, {dealt}",
         *columns(
             [
                 [
