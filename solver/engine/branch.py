@@ -113,8 +113,8 @@ class Branching:
             # (the margin keeps an LP's rounding error from pruning a better node).
             ceiling = math.floor(bound + PRUNE_TOLERANCE * max(1.0, abs(bound)))
             if ceiling <= self.best:
-                # Its optimal basis kept: solved again only if nothing reaches, from there.
-                self.set_aside(node._replace(ceiling=ceiling, basis=self.lp.basis(), parent=-1))
+                if self.reaching():  # its optimal basis kept: solved again from there
+                    self.set_aside(node._replace(ceiling=ceiling, basis=self.lp.basis(), parent=-1))
                 continue
             values = self.lp.values()
             rounded = np.rint(values)
@@ -146,10 +146,14 @@ class Branching:
             raise SolverError("the LP found the position infeasible (a bug in the model)")
         return Solution(self.incumbent, proved=True)
 
+    def reaching(self) -> bool:
+        """Whether a solution reaching `mip.reach` is still sought (none found yet)."""
+        return self.incumbent is None and self.best > self.floor
+
     def set_aside(self, node: _Node) -> None:
         """Keep a node that cannot reach `mip.reach` but could beat the cutoff, while no
         solution reaches it."""
-        if self.incumbent is None and node.ceiling > self.floor and self.best > self.floor:
+        if node.ceiling > self.floor and self.reaching():
             self.waiting.append(node)
 
     def unreached(self) -> bool:
