@@ -17,17 +17,15 @@ from pathlib import Path
 
 from .board import read_text
 from .errors import BoardError, Problem, RummisolveError, TileError
-from .rules import PROFILES, Blocked, Method, Rules, parse_rule_word
+from .rules import PROFILES, WHOLE_NUMBER, Blocked, Method, Rules, parse_rule_word
 from .sets import read_meld
 from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
-# The players a game has (docs/rules.md: 2-4, 5-6 with the 160-tile set), as game.py's
-# (which imports this module, so cannot be imported here).
+# The players a game has (docs/rules.md: 2-4, 5-6 with the 160-tile set): here, where the
+# game, its environment and tournament take them from (game.py imports this module).
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _LAID_RE = re.compile(r"laid=(.*)", re.IGNORECASE)
 _LAID_UNUSED = "laid= counts only under the laid scoring (scoring=laid, --scoring laid)"
-# A number as every number of a board is written: ASCII digits (`\d` takes any script's).
-_NUMBER_RE = re.compile(r"[0-9]+")
 
 
 def meld_value(sets: Iterable[Iterable[Tile]], rules: Rules) -> int:
@@ -280,7 +278,7 @@ def _read_player(
     ok = True
     for word in split_tiles(text):
         if match := _LAID_RE.fullmatch(word):
-            if _NUMBER_RE.fullmatch(value := match.group(1)):
+            if WHOLE_NUMBER.fullmatch(value := match.group(1)):
                 laid = int(value)
             else:
                 message = f"laid= needs a whole number, as in laid=40, not {value!r}"
