@@ -33,7 +33,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board import Board
-from ..rules import JokerRetrieval
 from ..sets import MIN_SET
 from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile
 from .builder import INFINITY, Floats, Ints, Mip
@@ -137,7 +136,7 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     freed = len(jokers.freed)
     if not freed:
         return None
-    assists = min(board.rack.count(JOKER), ASSISTS)
+    assists = _assists(board)
     catalogue = catalogue_for(assists)
     in_play = Counter(t for s in board.table for t in s) + Counter(board.rack)
     all_jokers = in_play[JOKER]
@@ -237,17 +236,14 @@ def _most_freed(jokers: JokerLayout) -> int:
 
 
 def prepare(board: Board) -> None:
-    """Build the catalogue this board's homes would select from, where they may be asked
-    for: once a process, 15-30 ms, which a search under a time limit does before its clock
-    starts (as an import), so that the limit is the search's own."""
-    rules = board.rules
-    if (
-        applies(board)
-        and board.opened
-        and rules.joker_retrieval is JokerRetrieval.STRICT
-        and any(JOKER in s for s in board.table)
-    ):
-        catalogue_for(min(board.rack.count(JOKER), ASSISTS))
+    """Build the catalogue this board's homes select from: once a process, 15-30 ms,
+    which a search under a time limit does before its clock starts (as an import), so
+    that the limit is the search's own."""
+    catalogue_for(_assists(board))
+
+
+def _assists(board: Board) -> int:
+    return min(board.rack.count(JOKER), ASSISTS)
 
 
 @lru_cache(maxsize=ASSISTS + 1)

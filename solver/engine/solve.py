@@ -52,7 +52,9 @@ def find_move(
     """
     solver = get_backend(backend)
     backend = solver.name
-    if time_limit is not None:
+    looser = _looser(board)
+    strict = looser is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT
+    if time_limit is not None and strict and homes.applies(board):
         homes.prepare(board)  # one-off, before the clock: the limit is the search's
     started = time.perf_counter()
     goal = Objective(objective)
@@ -66,12 +68,11 @@ def find_move(
 
     bound = found = arrangement = aside = pinned_found = homes_bound = None
     solution = Solution(None, proved=False)
-    looser = _looser(board)
     try:
         if looser is not None and time_limit is not None:
             # A legal move under every reading, at hand before anything can outrun the limit.
             aside = _joker_sets_aside(board, goal, solver, left())
-        if looser is not None and board.rules.joker_retrieval is JokerRetrieval.STRICT:
+        if strict:
             limit, stage = left(), time.perf_counter()
             model = _model(board, goal, JokerPart.PINNED, limit)
             solution, layout = _solve(*model, solver, stage, limit), model[1]
@@ -113,7 +114,6 @@ def find_move(
         if homes_bound is not None:
             bound = homes_bound
         cutoff = None
-        strict = board.rules.joker_retrieval is JokerRetrieval.STRICT
         if bound is not None and strict:
             solution, layout = solve_model(board, goal, solver, left(), JokerPart.RACK_ONLY)
             found = _arrangement(layout, solution)
