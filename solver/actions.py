@@ -23,7 +23,7 @@ from .board import Board
 from .move import Action, Move
 from .rules import Rules
 from .sets import HIGH_ONE, Kind, read_meld, run_tile
-from .tiles import MAX_NUMBER, Tile
+from .tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
 
@@ -132,8 +132,7 @@ def plan_table(
     bases = _Bases(old_sets, new_sets, rules)
     groups = bases.best()
     actions: list[TableAction] = list(replaced)
-    hand: Counter[Tile] = Counter(t for r in replaced for t in r.before if t.is_joker)
-    hand.subtract(t for r in replaced for t in r.after[0] if t.is_joker)
+    hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
     # The rack's tiles already in the old sets: shown as the rack's in the new table.
     swapped = Counter(t for r in replaced for t in r.tiles)
     live: dict[int, TileRow] = {}
