@@ -78,3 +78,23 @@ def test_ray_bench_without_ray_says_to_install_the_extra_in_one_line() -> None:
         'ray_bench.py needs Ray: install the ray extra, pip install "rummisolve[ray]"'
         " (No module named 'ray')\n"
     )
+
+
+def test_official_anatomy_classes_every_table_and_counts_the_homes_search(tmp_path: Path) -> None:
+    """It reaches into the engine's stages (the pinned model, homes, our search): a change
+    there that it no longer follows fails here, not in the next session's measurement."""
+    command = ["benchmarks/official_anatomy.py", "--positions", "4", "--repeat", "1"]
+    done = subprocess.run(
+        [sys.executable, *command, "--seed", "11", "--results", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in (tmp_path / "official-anatomy.jsonl").open()]
+    assert len(rows) == 12
+    assert {r["class"] for r in rows} <= {"free", "settled", "refused"}
+    for row in rows:
+        if row["class"] == "refused":
+            assert 1 <= row["homes_optimum_found_at_lp"] <= row["homes_lps"]
