@@ -71,17 +71,60 @@ class TablePlan(NamedTuple):
     from_rack: tuple[TileRow, ...]
 
 
-def plan_move(move: Move, rules: Rules) -> TablePlan:
+class TableReading:
+    """What the jokers of each set stand for, as the table reads them: where the board
+    said so (`J=R5`, `Board.declared`), that, for the set as it lies and as it is laid in
+    order; else by its place in a run laid in order, or as `read_meld` reads the set (a
+    group's joker cannot show its colour by its place)."""
+
+    def __init__(self, board: Board) -> None:
+        self.rules = board.rules
+        # Each declared set, as it lies and as laid in order: its jokers' tiles in order.
+        self.declared: dict[TileRow, TileRow] = {}
+        # Each declared set of the table (by its number), laid in order.
+        self.laid_sets: dict[int, TileRow] = {}
+        for number, row in enumerate(board.table):
+            said = board.declared_for(number)
+            if not said or None in said:
+                continue
+            roles = tuple(t for t in said if t is not None)
+            meld = read_meld(tuple(t for t in row if not t.is_joker) + roles, self.rules)
+            assert meld is not None, "a board's declared jokers make its set"
+            left = Counter(roles)
+            laid, laid_roles = [], []
+            for t in meld.ordered:
+                if left[t] > 0:
+                    left[t] -= 1
+                    laid.append(JOKER)
+                    laid_roles.append(t)
+                else:
+                    laid.append(t)
+            self.declared[row] = roles
+            self.declared[tuple(laid)] = tuple(laid_roles)
+            self.laid_sets[number] = tuple(laid)
+
+    def jokers(self, row: Sequence[Tile]) -> TileRow:
+        """What each joker of the set stands for, in the order they lie."""
+        return self.declared.get(tuple(row)) or joker_stand_ins(row, self.rules)
+
+    def laid(self, number: int, tiles: Sequence[Tile]) -> TileRow:
+        """Table set `number` (these tiles) as it lies in order."""
+        return self.laid_sets.get(number) or _laid(tiles, self.rules)
+
+
+def plan_move(move: Move, board: Board) -> TablePlan:
     """The move's actions at the table, in an order a person can follow."""
+    rules = board.rules
+    reading = TableReading(board)
     old: dict[int, list[Tile]] = {}
     for step in move.steps:
         for source in step.from_table:
             old.setdefault(source.set_index, []).extend(source.tiles)
-    old_sets = [_laid(old[i], rules) for i in sorted(old)]
+    old_sets = [reading.laid(i, old[i]) for i in sorted(old)]
     new_sets = [step.tiles for step in move.steps if step.action is not Action.KEEP]
     if not rules.by_replacement:
         return plan_table(old_sets, new_sets, rules)
-    replaced = _freed(old_sets, new_sets, rules)
+    replaced = _freed(old_sets, new_sets, reading)
     return plan_table(
         [r.after[0] if r else o for o, r in zip(old_sets, replaced, strict=True)],
         new_sets,
@@ -91,22 +134,22 @@ def plan_move(move: Move, rules: Rules) -> TablePlan:
 
 
 def _freed(
-    old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: Rules
+    old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], reading: TableReading
 ) -> list[TableAction | None]:
     """For each old set, the joker that the move frees there, if any, as the action that
     puts the rack's copy of its tile in its place: where fewer jokers stand for a tile
     after the move than before, and the rack gives that tile. The rules as written free a
     joker so (and a player who shows it so is never challenged); the narration holds under
     any reading, but only there do the rules ask for it."""
-    before = Counter(s for row in old_sets for s in joker_stand_ins(row, rules))
-    after = Counter(s for row in new_sets for s in joker_stand_ins(row, rules))
+    before = Counter(s for row in old_sets for s in reading.jokers(row))
+    after = Counter(s for row in new_sets for s in reading.jokers(row))
     played = Counter(t for row in new_sets for t in row)
     played.subtract(t for row in old_sets for t in row)
     freeing = (before - after) & +played
     replaced: list[TableAction | None] = []
     for row in old_sets:
         found = None
-        stands = iter(joker_stand_ins(row, rules))
+        stands = iter(reading.jokers(row))
         for place, tile in enumerate(row):
             stood = next(stands) if tile.is_joker else None
             if stood is not None and freeing[stood] > 0:
@@ -175,9 +218,15 @@ def plan_table(
 
 
 def board_after(board: Board, move: Move) -> Board:
-    """The board for the next turn: the new table, the rack left, opened once a move is
-    made, the same rules."""
-    return Board(move.table, move.rack, board.opened or move.is_move, board.rules)
+    """The board for the next turn: the new table, each joker declared to stand for the
+    tile the answer shows it standing for (it keeps standing for it until freed), the
+    rack left, opened once a move is made, the same rules."""
+    reading = TableReading(board)
+    declared = tuple(reading.jokers(row) if JOKER in row else () for row in move.table)
+    opened = board.opened or move.is_move
+    return Board(
+        move.table, move.rack, opened, board.rules, declared=declared if any(declared) else ()
+    )
 
 
 def joker_stand_ins(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...]:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import BoardError, Problem, TileError
 from .rules import NO_OVERRIDES, WHOLE_NUMBER, Overrides, Rules, parse_rule_word
-from .sets import MIN_SET, read_meld
-from .tiles import MAX_NUMBER, Tile, format_tile, format_tiles, parse_tile, split_tiles
+from .sets import MIN_SET, fits_declared, joker_roles, read_meld
+from .tiles import JOKER, MAX_NUMBER, Tile, format_tile, format_tiles, parse_tile, split_tiles
 
 if TYPE_CHECKING:  # pathlib is ~3 ms of a hint's start, which needs no Path
     from pathlib import Path
@@ -38,6 +38,11 @@ _SKIPPED = "?"
 SET_SEPARATOR = "|"
 # A run written short, as players say it: R3-6, k10-13, R3-R6; R12-1 wraps past the 13.
 _SHORT_RUN_RE = re.compile(r"([A-Za-z])([0-9]+)-([A-Za-z]?)([0-9]+)")
+# A joker of the table saying what it stands for: J=R5 (or *=R5).
+DECLARES = "="
+# A tile marked as played from the rack, as `hint` shows the table after a move (R2*,
+# J*=K5): read as the tile, so that the table shown can be the next turn's board.
+RACK_MARK = "*"
 # The options that give a position on the command line, as problems name them.
 TABLE_OPTION, RACK_OPTION = "--table", "--rack"
 
@@ -61,10 +66,25 @@ class Board:
     opened: bool = True
     rules: Rules = field(default_factory=Rules)
     expect: Expectation | None = None
+    # What the jokers of each table set were declared to stand for (`J=R5`): for each set,
+    # an entry a joker, in the order they lie (None: not declared); () where none is. A
+    # declared joker stands for that tile only: the reading the table agreed on.
+    declared: tuple[tuple[Tile | None, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.declared and [len(d) for d in self.declared] != [
+            s.count(JOKER) for s in self.table
+        ]:
+            raise ValueError("declared: one entry for each joker of each table set")
 
     @property
     def table_tiles(self) -> list[Tile]:
         return [t for s in self.table for t in s]
+
+    def declared_for(self, number: int) -> tuple[Tile | None, ...]:
+        """What the jokers of table set `number` were declared to stand for, in the order
+        they lie (None: not declared)."""
+        return self.declared[number] if self.declared else (None,) * self.table[number].count(JOKER)
 
 
 def format_board(board: Board, full_rules: bool = False) -> str:
@@ -78,9 +98,37 @@ def format_board(board: Board, full_rules: bool = False) -> str:
         lines.append("rules: " + " ".join(words))
     lines.append(f"opened: {'yes' if board.opened else 'no'}")
     lines.append("table:")
-    lines.extend(format_tiles(s) for s in board.table)
+    lines.extend(format_declared(s, board.declared_for(n)) for n, s in enumerate(board.table))
     lines.append("rack: " + format_tiles(board.rack) if board.rack else "rack:")
     return "\n".join(lines) + "\n"
+
+
+def format_declared(tiles: Iterable[Tile], declared: Iterable[Tile | None]) -> str:
+    """A table set as a board file writes it: each declared joker with its tile (`J=R5`)."""
+    roles = iter(declared)
+    words = []
+    for t in tiles:
+        role = next(roles) if t.is_joker else None
+        words.append(format_tile(t) + (DECLARES + format_tile(role) if role else ""))
+    return " ".join(words)
+
+
+def read_table_word(word: str) -> tuple[tuple[Tile, ...], tuple[Tile | None, ...]]:
+    """The tiles one word of a table set stands for, as `read_word` reads them, and what
+    each joker among them was declared to stand for: `J=R5` (a joker standing for R5),
+    `R2*` (an R2, starred as `hint` shows a tile from the rack)."""
+    shown, declares, role = word.partition(DECLARES)
+    if len(shown) > 1 and shown.endswith(RACK_MARK):
+        shown = shown[: -len(RACK_MARK)]
+    if not declares:
+        tiles = read_word(shown)
+        return tiles, tuple(None for t in tiles if t.is_joker)
+    if not parse_tile(shown).is_joker:
+        raise TileError(f"only a joker stands for another tile, as in J=R5: {word!r}")
+    stands_for = parse_tile(role)
+    if stands_for.is_joker:
+        raise TileError(f"a joker stands for a tile, as in J=R5, not for a joker: {word!r}")
+    return (JOKER,), (stands_for,)
 
 
 def read_word(word: str) -> tuple[Tile, ...]:
@@ -118,15 +166,15 @@ def parse_position(
     """A board given on the command line: `--table "R3 R4 R5 | K7 R7 B7 J"`, `--rack
     "R2 B5 O5 J"`; each problem names the option and its place (`--table: set 2, tile 3`)."""
     reader = _Reader("")
-    sets: list[tuple[_Where, tuple[Tile, ...]]] = []
+    sets: list[_Set] = []
     chunks = (table or "").split(SET_SEPARATOR) if (table or "").strip() else []
     for number, chunk in enumerate(chunks, start=1):
         where = _Where(0, TABLE_OPTION, f"set {number}")
-        tiles = reader.words(chunk, where, tile_places=True)
-        if tiles == ():
+        read = reader.table_set(chunk, where, tile_places=True)
+        if read is not None and not read.tiles:
             reader.problem(where, "holds no tiles (a '|' with no set before or after it)")
-        elif tiles is not None:
-            sets.append((where, tiles))
+        elif read is not None:
+            sets.append(read)
     racked: list[tuple[_Where, Tile]] = []
     words = split_tiles((rack or "").replace(SET_SEPARATOR, " "))
     for number, word in enumerate(words, start=1):
@@ -137,7 +185,8 @@ def parse_position(
     reader.check_counts(sets, racked, rules)
     if reader.problems:
         raise BoardError(reader.problems)
-    return Board(tuple(s for _, s in sets), tuple(t for _, t in racked), opened, rules)
+    table_sets = tuple(s.tiles for s in sets)
+    return Board(table_sets, tuple(t for _, t in racked), opened, rules, declared=_declared(sets))
 
 
 def parse_board(text: str, source: str = "<board>", overrides: Overrides = NO_OVERRIDES) -> Board:
@@ -293,6 +342,15 @@ def _line_of(data: bytes, offset: int) -> int:
     return len(_LINE_BREAK_BYTES.split(data[:offset]))
 
 
+def _tiles_order(tiles: tuple[Tile, ...]) -> list[tuple[int, int]]:
+    return [t.sort_key() for t in tiles]
+
+
+def _declared(table: list[_Set]) -> tuple[tuple[Tile | None, ...], ...]:
+    """Board.declared for the sets read: () where no joker says what it stands for."""
+    return tuple(s.declared for s in table) if any(any(s.declared) for s in table) else ()
+
+
 class _Where(NamedTuple):
     """Where a problem lies: a line of the file, or an option of the command line; and
     the place in it, where a line holds more than one set (`set 2`, `set 2, tile 3`)."""
@@ -303,6 +361,15 @@ class _Where(NamedTuple):
 
     def within(self, place: str) -> _Where:
         return self._replace(place=f"{self.place}, {place}" if self.place else place)
+
+
+class _Set(NamedTuple):
+    """A set of the table as read: where, its tiles, what its jokers were declared to
+    stand for (an entry a joker, None where not)."""
+
+    where: _Where
+    tiles: tuple[Tile, ...]
+    declared: tuple[Tile | None, ...]
 
 
 class _Reader:
@@ -318,14 +385,28 @@ class _Reader:
         text = f"{where.place}: {message}" if where.place else message
         self.problems.append(Problem(where.option or self.source, where.line, text))
 
-    def words(self, text: str, where: _Where, tile_places: bool = False) -> tuple[Tile, ...] | None:
+    def words(
+        self,
+        text: str,
+        where: _Where,
+        tile_places: bool = False,
+        declared: list[Tile | None] | None = None,
+    ) -> tuple[Tile, ...] | None:
         """The tiles of some words, or None (with a problem for each bad word, named by
-        its place among them where `tile_places`)."""
+        its place among them where `tile_places`). A table set's words (`declared` given)
+        may say what a joker stands for, which goes there, an entry a joker."""
         tiles: list[Tile] = []
         ok = True
         for number, word in enumerate(split_tiles(text), start=1):
             try:
-                tiles.extend(read_word(word))
+                if declared is not None:
+                    read, roles = read_table_word(word)
+                    declared.extend(roles)
+                elif DECLARES in word:
+                    raise TileError(f"only a joker on the table says what it stands for: {word!r}")
+                else:
+                    read = read_word(word)
+                tiles.extend(read)
             except TileError as error:
                 self.problem(where.within(f"tile {number}") if tile_places else where, str(error))
                 ok = False
@@ -335,7 +416,7 @@ class _Reader:
         rules, opened = Rules(), True
         expect: Expectation | None = None
         expect_line = 0
-        table: list[tuple[_Where, tuple[Tile, ...]]] = []
+        table: list[_Set] = []
         rack: list[tuple[_Where, Tile]] = []
         seen: dict[str, int] = {}
         section = None
@@ -387,11 +468,12 @@ class _Reader:
         self.check_sets(table, rules)
         self.check_counts(table, rack, rules)
         return Board(
-            table=tuple(s for _, s in table),
+            table=tuple(s.tiles for s in table),
             rack=tuple(t for _, t in rack),
             opened=opened,
             rules=rules,
             expect=expect,
+            declared=_declared(table),
         )
 
     def tiles(self, number: int, text: str) -> tuple[Tile, ...] | None:
@@ -399,19 +481,24 @@ class _Reader:
         rack tiles only groups them."""
         return self.words(text.replace(SET_SEPARATOR, " "), _Where(number))
 
-    def table_line(
-        self, number: int, text: str, table: list[tuple[_Where, tuple[Tile, ...]]]
-    ) -> None:
+    def table_line(self, number: int, text: str, table: list[_Set]) -> None:
         """One set, or several separated by `|`, each then named by its place (`set 2`)."""
         chunks = text.split(SET_SEPARATOR)
         for place, chunk in enumerate(chunks, start=1):
             where = _Where(number, place=f"set {place}" if len(chunks) > 1 else "")
-            tiles = self.words(chunk, where)
-            if tiles == ():
+            read = self.table_set(chunk, where)
+            if read is not None and not read.tiles:
                 empty = "holds no tiles (a '|' with no set before or after it)"
                 self.problem(where, empty if where.place else "a table line holds no tiles")
-            elif tiles is not None:
-                table.append((where, tiles))
+            elif read is not None:
+                table.append(read)
+
+    def table_set(self, text: str, where: _Where, tile_places: bool = False) -> _Set | None:
+        """One set of the table, with what its jokers were declared to stand for; None
+        (with its problems) where a word is wrong."""
+        declared: list[Tile | None] = []
+        tiles = self.words(text, where, tile_places, declared)
+        return None if tiles is None else _Set(where, tiles, tuple(declared))
 
     def rules(self, number: int, text: str, rules: Rules) -> Rules:
         for word in text.split():
@@ -442,22 +529,27 @@ class _Reader:
             return None
         return Expectation(values["tiles"], values["value"])
 
-    def check_sets(self, table: Iterable[tuple[_Where, tuple[Tile, ...]]], rules: Rules) -> None:
-        for number, tiles in table:
+    def check_sets(self, table: Iterable[_Set], rules: Rules) -> None:
+        for number, tiles, declared in table:
             shown = format_tiles(tiles)
             if len(tiles) < MIN_SET:
                 self.problem(number, f"a set needs at least {MIN_SET} tiles: {shown}")
             elif read_meld(tiles, rules) is None:
                 self.problem(number, f"not a valid run or group: {shown}")
+            elif any(declared):
+                readings = sorted(joker_roles(tiles, rules), key=_tiles_order)
+                if not any(fits_declared(r, declared) for r in readings):
+                    jokers = "its joker stands" if len(readings[0]) == 1 else "its jokers stand"
+                    options = " or ".join(format_tiles(r) for r in readings)
+                    said = format_tiles(t for t in declared if t is not None)
+                    plain = format_tiles(tiles)
+                    self.problem(number, f"in {plain}, {jokers} for {options}, not {said}")
 
     def check_counts(
-        self,
-        table: list[tuple[_Where, tuple[Tile, ...]]],
-        rack: list[tuple[_Where, Tile]],
-        rules: Rules,
+        self, table: list[_Set], rack: list[tuple[_Where, Tile]], rules: Rules
     ) -> None:
         box = rules.box
-        placed = [(where, t) for where, s in table for t in s] + rack
+        placed = [(s.where, t) for s in table for t in s.tiles] + rack
         counts: dict[Tile, int] = {}
         for number, tile in placed:
             counts[tile] = counts.get(tile, 0) + 1

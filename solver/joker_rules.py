@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .board import Board
 from .rules import JokerRetrieval, Rules
-from .sets import HIGH_ONE, MAX_GROUP, MIN_SET, joker_roles, read_meld, run_tile
+from .sets import HIGH_ONE, MAX_GROUP, MIN_SET, fits_declared, joker_roles, read_meld, run_tile
 from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile, format_tiles
 
 TileRow = tuple[Tile, ...]
@@ -139,7 +139,7 @@ def _jokers_follow(
     for n in sorted((n for _, n in kept), reverse=True):
         del rows[n], number[n]
     pinned = {i for i, _ in kept}
-    old_sets = []
+    old_sets, old_declared = [], []
     for i, old in enumerate(board.table):
         if JOKER not in old or i in pinned:
             continue
@@ -151,10 +151,15 @@ def _jokers_follow(
             rows.remove(old)
         else:
             old_sets.append(old)
+            old_declared.append(board.declared_for(i))
     with_jokers = [n for n, row in enumerate(rows) if JOKER in row]
     if not old_sets:
         return {number[n]: _readings(rows[n], rules, by_role)[0] for n in with_jokers}
-    old_readings = [_readings(old, rules, by_role) for old in old_sets]
+    # A joker declared to stand for a tile (`J=R5`) has the readings that say so only.
+    old_readings = [
+        [r for r in _readings(old, rules, by_role) if not by_role or fits_declared(r, said)]
+        for old, said in zip(old_sets, old_declared, strict=True)
+    ]
     new_readings = [_readings(rows[n], rules, by_role) for n in with_jokers]
     for old_roles in product(*old_readings):
         instances = [(i, role) for i, roles in enumerate(old_roles) for role in roles]

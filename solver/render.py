@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .actions import Do, TableAction, joker_stand_ins, plan_move
+from .actions import Do, TableAction, TableReading, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
@@ -29,7 +29,8 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
     """The object `hint --json` prints (docs/format.md), with the rules it was found under
     (and, before the initial meld, the meld's value as the table counts it)."""
     rules = board.rules
-    plan = plan_move(move, rules)
+    reading = TableReading(board)
+    plan = plan_move(move, board)
     answer = {
         "status": move.status.value,
         "tiles_played": move.tiles_played,
@@ -40,7 +41,7 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
         "seconds": round(move.seconds, 6),
         "sets_changed": move.sets_changed,
         "steps": [_step_json(step) for step in move.steps],
-        "actions": [_action_json(action, rules) for action in plan.actions],
+        "actions": [_action_json(action, reading) for action in plan.actions],
         "tiles_moved": plan.tiles_moved,
     }
     if not board.opened:
@@ -60,9 +61,9 @@ def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
     return [step.tiles for step in move.steps if step.action is not Action.KEEP]
 
 
-def _action_json(action: TableAction, rules: Rules) -> dict[str, Any]:
+def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
     def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
-        return _row(tiles, marked, rules, colour=False)
+        return _row(tiles, marked, reading, colour=False)
 
     return {
         "action": action.do.value,
@@ -71,7 +72,7 @@ def _action_json(action: TableAction, rules: Rules) -> dict[str, Any]:
         "set": tiles_json(action.before),
         "after": [tiles_json(row) for row in action.after],
         "from_rack": tiles_json(action.from_rack),
-        "jokers": [tiles_json(joker_stand_ins(row, rules)) for row in action.after],
+        "jokers": [tiles_json(reading.jokers(row)) for row in action.after],
     }
 
 
@@ -96,9 +97,10 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     """What `hint` shows a person: the play, the actions at the table in order, the new
     table, the rack after."""
     rules = board.rules
+    reading = TableReading(board)
 
     def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
-        return _row(tiles, marked, rules, colour)
+        return _row(tiles, marked, reading, colour)
 
     # The rules, where they are not the official ones: "; rules: hebrew joker-penalty=20".
     words = rules.words()
@@ -118,8 +120,8 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     else:
         value = _meld_value(move, rules)
         worth = f", an initial meld worth {_points(value)} ({rules.initial_meld} needed)"
-    plan = plan_move(move, rules)
-    played = _played(move, plan.from_rack, rules, colour)
+    plan = plan_move(move, board)
+    played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):
         lines.append(f"  {number}. {_say(action, row)}")
@@ -140,18 +142,20 @@ def _points(count: int) -> str:
     return f"{count} point{'s' * (count != 1)}"
 
 
-def _played(move: Move, from_rack: Iterable[tuple[Tile, ...]], rules: Rules, colour: bool) -> str:
+def _played(
+    move: Move, from_rack: Iterable[tuple[Tile, ...]], reading: TableReading, colour: bool
+) -> str:
     """The tiles played; where they read as one set (`R11 R12 R13 J`), each of the rack's
     jokers with what it stands for where the new table lays it (as its row below stars
     it): their own order may read it otherwise (the R1, with wraparound, for the R10)."""
-    if not joker_stand_ins(move.played, rules):
-        return _row(move.played, (), rules, colour)
+    if not reading.jokers(move.played):
+        return _row(move.played, (), reading, colour)
     readings: list[Tile] = []
     marked = iter(from_rack)
     for step in move.steps:
         if step.action is not Action.KEEP:
             jokers = sum(t.is_joker for t in next(marked))
-            readings.extend(joker_stand_ins(step.tiles, rules)[:jokers])
+            readings.extend(reading.jokers(step.tiles)[:jokers])
     stands_for = iter(readings)
     return " ".join(
         paint(t, colour, stands_for=next(stands_for, None) if t.is_joker else None)
@@ -159,10 +163,10 @@ def _played(move: Move, from_rack: Iterable[tuple[Tile, ...]], rules: Rules, col
     )
 
 
-def _row(tiles: Iterable[Tile], marked: Iterable[Tile], rules: Rules, colour: bool) -> str:
+def _row(tiles: Iterable[Tile], marked: Iterable[Tile], reading: TableReading, colour: bool) -> str:
     """A set's tiles, those of `marked` starred, each joker with the tile it stands for."""
     tiles = tuple(tiles)
-    stands_for = iter(joker_stand_ins(tiles, rules))
+    stands_for = iter(reading.jokers(tiles))
     left = list(marked)
     shown = []
     for t in tiles:

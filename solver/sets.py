@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
@@ -166,6 +167,13 @@ def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
         if set(real) <= set(shape) and len(set(real)) == len(real):
             roles.add(tuple(sorted(set(shape) - set(real), key=Tile.sort_key)))
     return {r for r in roles if len(r) == jokers}
+
+
+def fits_declared(reading: Iterable[Tile | None], declared: Iterable[Tile | None]) -> bool:
+    """Whether a reading of a set's jokers holds every tile they were declared to stand for
+    (`J=R5` in a board file; None: a joker not declared)."""
+    wanted: Counter[Tile | None] = Counter(t for t in declared if t is not None)
+    return not wanted - Counter(reading)
 
 
 def candidate_shapes(length: int, rules: Rules) -> list[tuple[Tile, ...]]:

@@ -7,7 +7,8 @@ The rules it follows (docs/rules.md; `best_move` gives the best (tiles, value, k
 - Opened, the final table is every table tile and every played tile, cut into valid sets.
 - FREE: nothing more.
 - REPLACE and STRICT: each table set holding a joker and a real tile has one reading (what
-  each of its jokers stands for). Each of its jokers is either not freed: it lies in a set
+  each of its jokers stands for; one holding every tile its jokers were declared to stand
+  for, `J=R5`, where the board says). Each of its jokers is either not freed: it lies in a set
   where it stands for the same tile, beside at least one real tile physically from its own
   set (two jokers in two sets need two such tiles, as a tile lies in one set); or freed: a
   rack copy of the tile it stands for is played, one copy per joker freed, and under
@@ -238,7 +239,15 @@ class _Search:
         self.table_joker = self.index.get(Item(TABLE_JOKER, JOKER))
         # REPLACE, STRICT: each followed set's jokers stand for the tiles of one reading.
         self.tracked = sorted(followed) if by_replacement else []
-        self.readings = [readings(_key(board.table[i]), self.wraparound) for i in self.tracked]
+        # A joker declared to stand for a tile (`J=R5`) stands for it in every reading.
+        self.readings = [
+            tuple(
+                r
+                for r in readings(_key(board.table[i]), self.wraparound)
+                if {t for t in (board.declared[i] if board.declared else ()) if t} <= r
+            )
+            for i in self.tracked
+        ]
         self.stays = [frozenset().union(*r) for r in self.readings]
         # kept: a followed set, as its items (with its slot if tracked); plain sets by kind.
         self.whole_set = {

@@ -105,7 +105,7 @@ def play_out(board: Board, move: Move) -> None:
     table = [Counter(row) for row in board.table]
     hand: Counter[Tile] = Counter()
     rack = Counter(board.rack)
-    plan = plan_move(move, board.rules)
+    plan = plan_move(move, board)
 
     def find(row: TileRow) -> int:
         matches = [i for i, held in enumerate(table) if held == Counter(row)]
@@ -191,7 +191,7 @@ def test_actions_move_as_few_tiles_as_the_new_table_allows() -> None:
         old, freed = joker_freed(changed_old_sets(move, board.rules), new, board.rules)
         kept = most_kept(old, new, board.rules)
         fewest = sum(map(len, old)) - kept + move.tiles_played + freed
-        assert plan_move(move, board.rules).tiles_moved == fewest
+        assert plan_move(move, board).tiles_moved == fewest
 
     check()
 
@@ -232,14 +232,14 @@ def test_a_freed_joker_is_shown_swapped_for_the_rack_tile_that_frees_it() -> Non
         board = parse_position(table, rack)
         move = find_move(board)
         assert check_move(board, move) == []
-        plan = plan_move(move, board.rules)
+        plan = plan_move(move, board)
         assert plan.actions[0].do is Do.REPLACE
         assert render_move(board, move).splitlines()[3] == f"  1. {first}, the joker in hand"
         play_out(board, move)
     board = parse_position("B3 B4 J", "B5 R7 O7")
     casual = Board(board.table, board.rack, True, Rules(joker_retrieval=JokerRetrieval.FREE))
     move = find_move(casual)
-    assert Do.REPLACE not in [a.do for a in plan_move(move, casual.rules).actions]
+    assert Do.REPLACE not in [a.do for a in plan_move(move, casual).actions]
 
 
 def changed_old_sets(move: Move, rules: Rules) -> list[TileRow]:

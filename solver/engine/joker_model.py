@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from ..joker_rules import set_readings
 from ..rules import JokerRetrieval, Rules
-from ..sets import MIN_SET, candidate_shapes
+from ..sets import MIN_SET, candidate_shapes, fits_declared
 from ..tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
@@ -139,6 +139,7 @@ def plan_jokers(
     loose_jokers: int,
     part: JokerPart = JokerPart.WHOLE,
     deadline: float | None = None,
+    declared: Sequence[Sequence[Tile | None]] = (),
 ) -> JokerPlan | None:
     """The joker part of the model for this table, or None where the table's jokers move
     freely (no joker on the table, or free retrieval without locked sets).
@@ -146,7 +147,8 @@ def plan_jokers(
     `available`: copies in play (table and rack); `loose_jokers`: jokers that could fill a
     place of a core (the rack's and the table's); `part`: how much of the joker part (all
     of it, a restriction or a relaxation); past `deadline` (perf_counter seconds)
-    OutOfTime is raised.
+    OutOfTime is raised; `declared`: what each table set's jokers were declared to stand
+    for (`Board.declared`), the only readings they then have.
     """
     by_role = rules.by_replacement
     if not (by_role or rules.locked_joker_sets) or not any(JOKER in s for s in table):
@@ -162,6 +164,8 @@ def plan_jokers(
         readings: tuple[tuple[Tile | None, ...], ...] = (
             set_readings(row, rules) if by_role else ((None,) * row.count(JOKER),)
         )
+        if by_role and declared:
+            readings = tuple(r for r in readings if fits_declared(r, declared[number]))
         joker_sets.append(JokerSet(number, real, readings))
     instances: list[Instance] = []
     for js in joker_sets:

@@ -228,6 +228,7 @@ def build_model(
             position.jokers,
             part,
             deadline,
+            board.declared,
         )
     return _Builder(board, objective, position, plan, deadline).build()
 

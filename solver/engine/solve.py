@@ -150,7 +150,8 @@ def _joker_sets_aside(
     aside = [n for n, s in enumerate(board.table) if JOKER in s]
     rest = [n for n, s in enumerate(board.table) if JOKER not in s]
     free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
-    part = dataclasses.replace(board, table=tuple(board.table[n] for n in rest), rules=free)
+    rest_table = tuple(board.table[n] for n in rest)  # no joker: nothing declared
+    part = dataclasses.replace(board, table=rest_table, rules=free, declared=())
     solution, layout = solve_model(part, goal, solver, time_limit)
     arrangement = _arrangement(layout, solution)
     if arrangement is None:
