@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from rummisolve.board import Board
 from rummisolve.rules import PROFILES, JokerRetrieval, Rules
+from rummisolve.sets import joker_roles
 from rummisolve.tiles import COLOURS, JOKER, Tile
 
 
@@ -21,6 +22,7 @@ def positions(
     freeing: bool = False,
     locked: bool = False,
     profile: str | None = None,
+    declaring: bool = False,
 ) -> Board:
     """A position; `retrieval` fixes the joker-retrieval rule, else it is drawn too.
 
@@ -30,6 +32,8 @@ def positions(
     and the rack often holds tiles that would take a tile out of it (a group of its number,
     or the run beyond it), so that the rule has something to refuse.
     `profile`: the rules are that profile's, as it sets them (locked as it says).
+    `declaring`: the jokers of some table sets say what they stand for (`J=R5`), all or
+    some of them, one of the set's readings.
     """
     rules = Rules(
         wraparound=draw(st.booleans()),
@@ -114,4 +118,23 @@ def positions(
         rack=tuple(rack),
         opened=freeing or locked or draw(st.sampled_from([True, True, True, False])),
         rules=rules,
+        declared=draw(declarations(tuple(table), rules)) if declaring else (),
     )
+
+
+@st.composite
+def declarations(
+    draw: st.DrawFn, table: tuple[tuple[Tile, ...], ...], rules: Rules
+) -> tuple[tuple[Tile | None, ...], ...]:
+    """What the jokers of some sets say they stand for: one reading of the set, all of its
+    jokers or some, in any order (`Board.declared`)."""
+    declared: list[tuple[Tile | None, ...]] = []
+    for row in table:
+        readings = sorted(joker_roles(row, rules), key=lambda r: [t.sort_key() for t in r])
+        if JOKER not in row or len(row) == row.count(JOKER) or not draw(st.booleans()):
+            declared.append((None,) * row.count(JOKER))
+            continue
+        roles = draw(st.permutations(draw(st.sampled_from(readings))))
+        said = [t if draw(st.booleans()) else None for t in roles]
+        declared.append(tuple(said) if any(said) else tuple(roles))
+    return tuple(declared) if any(any(d) for d in declared) else ()

@@ -17,6 +17,7 @@ from rummisolve.board import (
     decode_board,
     format_board,
     parse_board,
+    parse_position,
     read_board,
     split_stream,
     stream_entry,
@@ -27,6 +28,7 @@ from rummisolve.sets import is_valid_set
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, TILE_SETS, Tile, parse_tiles
 
 from .boards import INTERFACE_EXAMPLE
+from .positions import declarations
 
 
 def problems(text: str, **options: RuleValue) -> list[str]:
@@ -263,6 +265,23 @@ MALFORMED = [
         ],
     ),
     (
+        "a-joker-declared-a-tile-its-set-cannot-read",
+        "table:\nR3 R4 J=R7\nK3 R3 J=K3\nrack:",
+        [
+            "b.txt:2: in R3 R4 J, its joker stands for R2 or R5, not R7",
+            "b.txt:3: in K3 R3 J, its joker stands for O3 or B3, not K3",
+        ],
+    ),
+    (
+        "only-a-joker-says-what-it-stands-for",
+        "table:\nR3 R4 R5=R6 | J=J R7 R8\nrack: J=R9",
+        [
+            "b.txt:2: set 1: only a joker stands for another tile, as in J=R5: 'R5=R6'",
+            "b.txt:2: set 2: a joker stands for a tile, as in J=R5, not for a joker: 'J=J'",
+            "b.txt:3: only a joker on the table says what it stands for: 'J=R9'",
+        ],
+    ),
+    (
         "line-numbers-count-crlf-and-cr",
         "table:\r\nR1 R2 R3\rR1 R2\r\nrack:",
         ["b.txt:3: a set needs at least 3 tiles: R1 R2"],
@@ -355,6 +374,21 @@ def test_valid_shapes(
 ) -> None:
     board = parse_board(text)
     assert (board.table, board.rack, board.opened) == (table, rack, opened)
+
+
+def test_a_joker_says_what_it_stands_for_and_the_table_hint_shows_reads_back() -> None:
+    """`J=R5` (or `*=r5`) on the table: the reading the table agreed on, written back as
+    given; a tile starred as hint shows one from the rack reads as the tile."""
+    board = parse_board("table:\nR2* R3 R4 *=r5\nK7 R7 O7* J=b7 | B9 B10 B11\nrack: R6")
+    r5, b7, k5 = parse_tiles("R5 B7 K5")
+    assert board.table == (
+        parse_tiles("R2 R3 R4 J"),
+        parse_tiles("K7 R7 O7 J"),
+        parse_tiles("B9 B10 B11"),
+    )
+    assert board.declared == ((r5,), (b7,), ())
+    assert format_board(board).splitlines()[2:5] == ["R2 R3 R4 J=R5", "K7 R7 O7 J=B7", "B9 B10 B11"]
+    assert parse_position("J=K5 O5 B5 | R1 R2 R3", "R4").declared == ((k5,), ())
 
 
 def test_expect_line_in_any_case_anywhere() -> None:
@@ -568,7 +602,8 @@ def boards(draw: st.DrawFn) -> Board:
             rack.append(tile)
             used[tile] += 1
     expect = draw(st.none() | st.builds(Expectation, st.integers(0, 106), st.integers(0, 10**6)))
-    return Board(tuple(table), tuple(rack), draw(st.booleans()), rules, expect)
+    declared = draw(declarations(tuple(table), rules))
+    return Board(tuple(table), tuple(rack), draw(st.booleans()), rules, expect, declared)
 
 
 @given(boards())

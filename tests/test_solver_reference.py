@@ -78,6 +78,21 @@ def test_strict_retrieval_agrees_with_reference() -> None:
     agrees()
 
 
+def test_jokers_that_say_what_they_stand_for_agree_with_reference() -> None:
+    """A table's jokers declared to stand for one tile (`J=R5`) under every joker rule:
+    only the tile declared frees one, and one that stays keeps standing for it."""
+
+    @settings(max_examples=100 * SCALE)
+    @given(
+        board=positions(max_rack=5, freeing=True, declaring=True),
+        objective=st.sampled_from(["tiles", "value"]),
+    )
+    def agrees(board: Board, objective: str) -> None:
+        assert_agrees(board, objective)
+
+    agrees()
+
+
 def test_locked_joker_sets_agree_with_reference(backend: str) -> None:
     """locked-joker-sets under each joker-retrieval rule: the real tiles of a set with a
     joker stay together, in the set as it lies or in one set grown from it."""
