@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 
 from rummisolve.actions import Do, TableAction, board_after, plan_move, plan_table, stand_ins
-from rummisolve.board import Board, parse_board, parse_position
+from rummisolve.board import Board, format_board, parse_board, parse_position
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move
@@ -309,3 +309,23 @@ def test_board_after_is_the_next_turns_board() -> None:
         "K1",
         True,
     )
+
+
+def test_the_next_turns_board_declares_each_joker_as_the_answer_shows_it() -> None:
+    """A joker keeps standing for its tile until freed: the next board says which, as
+    hint shows it, and a joker the table declared keeps its tile through a kept set and
+    the actions (its group shown B7, the reading the table gave, not the O7 it might be)."""
+    board = parse_board("table:\nR3 R4 J=R5\nK7 R7 J=B7\nB9 B10 B11\nrack: R2 O7 B7\n")
+    move = find_move(board)
+    assert not check_move(board, move)
+    assert render_move(board, move).splitlines()[2:5] == [
+        "At the table (* = from your rack):",
+        "  1. add R2* to [R3 R4 J=R5]: R2* R3 R4 J=R5",
+        "  2. add O7* to [K7 R7 J=B7]: K7 R7 O7* J=B7",
+    ]
+    after = format_board(board_after(board, move))
+    assert after.splitlines()[2:5] == ["R2 R3 R4 J=R5", "K7 R7 O7 J=B7", "B9 B10 B11"]
+    assert parse_board(after) == board_after(board, move)
+    first = find_move(parse_board("table:\nR3 R4 R5\nK7 R7 B7 J\nrack: R2 B5 O5 J\n"))
+    plain = board_after(parse_board("table:\nR3 R4 R5\nK7 R7 B7 J\nrack: R2 B5 O5 J\n"), first)
+    assert [[str(t) for t in d] for d in plain.declared if d] == [["O7"], ["K5"]]
