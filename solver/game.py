@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import board_after
 from .board import Board
 from .engine.solve import find_move
 from .errors import RummisolveError
@@ -167,8 +168,10 @@ def view_of(
     pool: int,
     history: tuple[Seen, ...],
     rules: Rules,
+    declared: tuple[tuple[Tile | None, ...], ...] = (),
 ) -> PlayerView:
-    """What player `at` (in turn order) sees: its rack, and of the others only sizes."""
+    """What player `at` (in turn order) sees: its rack, and of the others only sizes;
+    `declared`: what the table's jokers stand for (`Board.declared`)."""
     order = [*players[at:], *players[:at]]
     return PlayerView(
         player=order[0].seat.name,
@@ -181,6 +184,7 @@ def view_of(
         pool=pool,
         history=history,
         luck=order[0].luck.getrandbits(32),
+        declared=declared,
     )
 
 
@@ -204,6 +208,8 @@ def play_game(
     order = [*seats[first:], *seats[:first]]
     players = [SeatState(s, [pool.pop() for _ in range(options.rack_size)], seed) for s in order]
     table: tuple[TileRow, ...] = ()
+    # Each joker of the table stands for the tile the move that laid it showed, until freed.
+    declared: tuple[tuple[Tile | None, ...], ...] = ()
     history: list[Seen] = []
     solving = 0.0
     player = players[0]
@@ -220,13 +226,14 @@ def play_game(
         at = turns % len(players)
         player = players[at]
         turns += 1
-        view = view_of(players, at, table, len(pool), tuple(history), rules)
+        view = view_of(players, at, table, len(pool), tuple(history), rules, declared)
         board = view.board
         move = player.seat.strategy.choose(view, find)
         player.decisions += 1
         if move.is_move:
             _referee(board, move, player.seat, turns)
-            table = move.table
+            after = board_after(board, move)
+            table, declared = after.table, after.declared
             player.rack = tuple(sort_tiles(move.rack))
             player.opened = True
             player.laid += sum(tile_value(t, rules.joker_penalty) for t in move.played)

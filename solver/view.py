@@ -59,11 +59,15 @@ class PlayerView:
     pool: int
     history: tuple[Seen, ...]
     luck: int
+    # What the table's jokers stand for, as the moves that laid them showed (`Board.declared`):
+    # a joker keeps standing for its tile until it is freed.
+    declared: tuple[tuple[Tile | None, ...], ...] = ()
 
     @property
     def board(self) -> Board:
         """The position this player solves: the table and its own rack."""
-        return Board(self.table, self.rack, self.opened[self.player], self.rules)
+        opened = self.opened[self.player]
+        return Board(self.table, self.rack, opened, self.rules, declared=self.declared)
 
     @property
     def opponents(self) -> tuple[str, ...]:

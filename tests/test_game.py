@@ -476,3 +476,35 @@ def test_a_game_under_the_official_rules_keeps_its_jokers_with_their_sets() -> N
             touched += any(JOKER in row and kept[row] == 0 for row in before)
             before = turn.table
     assert touched > 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Watcher:
+    """Greedy, noting each board it is given: what the game says of the table's jokers."""
+
+    boards: list[Board]
+    name: str = "watcher"
+
+    def choose(self, view: PlayerView, find: Finder) -> Move:
+        self.boards.append(view.board)
+        return find(view.board, Objective.TILES)
+
+
+def test_a_joker_keeps_standing_for_the_tile_the_move_that_laid_it_showed() -> None:
+    """The rules as written: a joker stands for one tile until it is freed. Each turn's
+    board declares every joker of the table as the move before laid it (`J=R5`), so the
+    next player cannot read `R3 R4 J` as the R2 where it was laid as the R5."""
+    boards: list[Board] = []
+    seats = make_seats([Watcher(boards)], 4)
+    play_game(seats, options_for(4), seed=5)
+    with_jokers = [b for b in boards if any(JOKER in row for row in b.table)]
+    assert with_jokers, "no joker was laid in this game: pick another seed"
+    for board in with_jokers:
+        assert [len(board.declared_for(n)) for n in range(len(board.table))] == [
+            row.count(JOKER) for row in board.table
+        ]
+        for n, row in enumerate(board.table):
+            roles = [t for t in board.declared_for(n) if t is not None]
+            assert len(roles) == row.count(JOKER)
+            real = [t for t in row if not t.is_joker]
+            assert read_meld((*real, *roles), board.rules) is not None, (row, roles)

@@ -18,6 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..actions import board_after
 from ..board import Board
 from ..engine.solve import find_move
 from ..game import (
@@ -192,6 +193,7 @@ class raw_env(AECEnv):
             for name in [*names[first:], *names[:first]]
         ]
         self.table: tuple[TileRow, ...] = ()
+        self.declared: tuple[tuple[Tile | None, ...], ...] = ()  # Board.declared
         self.history: list[Seen] = []
         self.turns = self.idle = 0
         self._proposed: list[Move] | None = None
@@ -215,6 +217,7 @@ class raw_env(AECEnv):
             len(self.pool),
             tuple(self.history),
             self.options.rules,
+            self.declared,
         )
 
     def _find(self, board: Board, objective: Objective) -> Move:
@@ -295,7 +298,8 @@ class raw_env(AECEnv):
             problems = check_move(board, move)
             if problems:
                 raise IllegalMoveError(f"turn {self.turns}: {agent}: " + "; ".join(problems))
-            self.table = move.table
+            after = board_after(board, move)
+            self.table, self.declared = after.table, after.declared
             player.rack = tuple(sort_tiles(move.rack))
             player.opened = True
             player.laid += sum(tile_value(t, self.options.rules.joker_penalty) for t in move.played)
