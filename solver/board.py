@@ -108,7 +108,7 @@ def format_declared(tiles: Iterable[Tile], declared: Iterable[Tile | None]) -> s
     roles = iter(declared)
     words = []
     for t in tiles:
-        role = next(roles) if t.is_joker else None
+        role = next(roles, None) if t.is_joker else None
         words.append(format_tile(t) + (DECLARES + format_tile(role) if role else ""))
     return " ".join(words)
 
@@ -152,9 +152,14 @@ def read_word(word: str) -> tuple[Tile, ...]:
     )
 
 
-def format_sets(sets: Iterable[Iterable[Tile]]) -> str:
-    """Sets on one line, as `--table` takes them: `R3 R4 R5 | K7 R7 B7 J`."""
-    return f" {SET_SEPARATOR} ".join(format_tiles(s) for s in sets)
+def format_sets(
+    sets: Iterable[Iterable[Tile]], declared: Iterable[Iterable[Tile | None]] = ()
+) -> str:
+    """Sets on one line, as `--table` takes them: `R3 R4 R5 | K7 R7 B7 J=O7` (`declared`:
+    `Board.declared`, what their jokers were declared to stand for)."""
+    said = itertools.chain(declared, itertools.repeat(()))
+    shown = (format_declared(s, d) for s, d in zip(sets, said, strict=False))
+    return f" {SET_SEPARATOR} ".join(shown)
 
 
 def parse_position(
