@@ -22,7 +22,7 @@ from typing import NamedTuple
 from .board import Board
 from .move import Action, Move
 from .rules import Rules
-from .sets import HIGH_ONE, Kind, read_meld, run_tile
+from .sets import HIGH_ONE, Kind, joker_roles, read_meld, run_tile
 from .tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
@@ -62,75 +62,89 @@ class TableAction(NamedTuple):
     from_rack: TileRow = ()
 
 
-class TablePlan(NamedTuple):
-    """The actions in order, the tiles they move (each from the rack, or taken from a set
-    and put elsewhere, counts once), and for each new set the tiles it gets from the rack."""
-
-    actions: tuple[TableAction, ...]
-    tiles_moved: int
-    from_rack: tuple[TileRow, ...]
-
-
 class TableReading:
     """What the jokers of each set stand for, as the table reads them: where the board
     said so (`J=R5`, `Board.declared`), that, for the set as it lies and as it is laid in
-    order; else by its place in a run laid in order, or as `read_meld` reads the set (a
-    group's joker cannot show its colour by its place)."""
+    order; where a move frees a joker in a reading the table left open, that reading
+    (`read_as_freed`); else by its place in a run laid in order, or as `read_meld` reads
+    the set (a group's joker cannot show its colour by its place)."""
 
     def __init__(self, board: Board) -> None:
         self.rules = board.rules
-        # Each declared set, as it lies and as laid in order: its jokers' tiles in order.
-        self.declared: dict[TileRow, TileRow] = {}
-        # Each declared set of the table (by its number), laid in order.
-        self.laid_sets: dict[int, TileRow] = {}
+        self.board = board
+        # Sets whose jokers' tiles are known, as they lie: those tiles, in the order the
+        # jokers lie.
+        self.known: dict[TileRow, TileRow] = {}
         for number, row in enumerate(board.table):
             said = board.declared_for(number)
             if not said or None in said:
                 continue
             roles = tuple(t for t in said if t is not None)
-            meld = read_meld(tuple(t for t in row if not t.is_joker) + roles, self.rules)
-            assert meld is not None, "a board's declared jokers make its set"
-            left = Counter(roles)
-            laid, laid_roles = [], []
-            for t in meld.ordered:
-                if left[t] > 0:
-                    left[t] -= 1
-                    laid.append(JOKER)
-                    laid_roles.append(t)
-                else:
-                    laid.append(t)
-            self.declared[row] = roles
-            self.declared[tuple(laid)] = tuple(laid_roles)
-            self.laid_sets[number] = tuple(laid)
+            laid, laid_roles = _lay(row, roles, self.rules)
+            self.known[row] = roles
+            self.known[laid] = laid_roles
 
     def jokers(self, row: Sequence[Tile]) -> TileRow:
         """What each joker of the set stands for, in the order they lie."""
-        return self.declared.get(tuple(row)) or joker_stand_ins(row, self.rules)
+        return self.known.get(tuple(row)) or joker_stand_ins(row, self.rules)
 
-    def laid(self, number: int, tiles: Sequence[Tile]) -> TileRow:
-        """Table set `number` (these tiles) as it lies in order."""
-        return self.laid_sets.get(number) or _laid(tiles, self.rules)
+    def as_it_lies(self, number: int, tiles: Sequence[Tile]) -> TileRow:
+        """Table set `number` (these tiles, all of it) as it lies on the table."""
+        row = self.board.table[number]
+        return row if Counter(row) == Counter(tiles) else _laid(tiles, self.rules)
+
+    def read_as_freed(self, old_sets: Sequence[TileRow], new_sets: Sequence[TileRow]) -> None:
+        """For each old set whose jokers no board declared, the reading in which the move
+        frees most of them (a rack tile played for a tile that no joker stands for after):
+        `K8 K9 J` freed by the rack's K7 is read as the K7, not as the K10 its place shows."""
+        after = Counter(s for row in new_sets for s in self.jokers(row))
+        played = Counter(t for row in new_sets for t in row)
+        played.subtract(t for row in old_sets for t in row)
+        free = +played - after
+        for row in old_sets:
+            if JOKER not in row or row in self.known:
+                continue
+            shown = self.jokers(row)
+            readings = sorted(joker_roles(row, self.rules), key=lambda r: [t.sort_key() for t in r])
+            frees = [sum((Counter(r) & free).values()) for r in (shown, *readings)]
+            most = max(range(len(frees)), key=frees.__getitem__)
+            if most:  # another reading than the one its place shows frees more
+                self.known[row] = readings[most - 1]
+                free -= Counter(readings[most - 1])
+
+
+class TablePlan(NamedTuple):
+    """The actions in order, the tiles they move (each from the rack, or taken from a set
+    and put elsewhere, counts once), for each new set the tiles it gets from the rack, and
+    how the sets' jokers read."""
+
+    actions: tuple[TableAction, ...]
+    tiles_moved: int
+    from_rack: tuple[TileRow, ...]
+    reading: TableReading | None = None
 
 
 def plan_move(move: Move, board: Board) -> TablePlan:
-    """The move's actions at the table, in an order a person can follow."""
+    """The move's actions at the table, in an order a person can follow; each old set
+    named as it lies."""
     rules = board.rules
     reading = TableReading(board)
     old: dict[int, list[Tile]] = {}
     for step in move.steps:
         for source in step.from_table:
             old.setdefault(source.set_index, []).extend(source.tiles)
-    old_sets = [reading.laid(i, old[i]) for i in sorted(old)]
+    old_sets = [reading.as_it_lies(i, old[i]) for i in sorted(old)]
     new_sets = [step.tiles for step in move.steps if step.action is not Action.KEEP]
     if not rules.by_replacement:
-        return plan_table(old_sets, new_sets, rules)
+        return plan_table(old_sets, new_sets, rules)._replace(reading=reading)
+    reading.read_as_freed(old_sets, new_sets)
     replaced = _freed(old_sets, new_sets, reading)
     return plan_table(
         [r.after[0] if r else o for o, r in zip(old_sets, replaced, strict=True)],
         new_sets,
         rules,
         [r for r in replaced if r],
-    )
+    )._replace(reading=reading)
 
 
 def _freed(
@@ -154,7 +168,7 @@ def _freed(
             stood = next(stands) if tile.is_joker else None
             if stood is not None and freeing[stood] > 0:
                 freeing[stood] -= 1
-                made = (*row[:place], stood, *row[place + 1 :])
+                made = _laid((*row[:place], stood, *row[place + 1 :]), reading.rules)
                 found = TableAction(Do.REPLACE, (stood,), row, (made,), (stood,))
                 break
         replaced.append(found)
@@ -264,6 +278,23 @@ def _in_place(row: TileRow, rules: Rules) -> TileRow | None:
         if all(t.is_joker or t == p for t, p in zip(row, places, strict=True)):
             return tuple(places)
     return None
+
+
+def _lay(row: TileRow, roles: TileRow, rules: Rules) -> tuple[TileRow, TileRow]:
+    """The set laid in order with its jokers standing for `roles`, and their tiles in the
+    order the jokers then lie."""
+    meld = read_meld(tuple(t for t in row if not t.is_joker) + roles, rules)
+    assert meld is not None, "a set's jokers stand for tiles that make it"
+    left = Counter(roles)
+    laid, laid_roles = [], []
+    for t in meld.ordered:
+        if left[t] > 0:
+            left[t] -= 1
+            laid.append(JOKER)
+            laid_roles.append(t)
+        else:
+            laid.append(t)
+    return tuple(laid), tuple(laid_roles)
 
 
 def _laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:

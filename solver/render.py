@@ -29,8 +29,8 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
     """The object `hint --json` prints (docs/format.md), with the rules it was found under
     (and, before the initial meld, the meld's value as the table counts it)."""
     rules = board.rules
-    reading = TableReading(board)
     plan = plan_move(move, board)
+    reading = plan.reading or TableReading(board)
     answer = {
         "status": move.status.value,
         "tiles_played": move.tiles_played,
@@ -121,6 +121,7 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
         value = _meld_value(move, rules)
         worth = f", an initial meld worth {_points(value)} ({rules.initial_meld} needed)"
     plan = plan_move(move, board)
+    reading = plan.reading or reading  # (`row` reads it from here on)
     played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):

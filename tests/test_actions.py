@@ -17,8 +17,8 @@ from rummisolve.legality import check_move
 from rummisolve.move import Action, Move
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import JokerRetrieval, Rules
-from rummisolve.sets import Kind, read_meld
-from rummisolve.tiles import Tile, format_tiles, parse_tiles
+from rummisolve.sets import Kind, joker_roles, read_meld
+from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles
 
 from .positions import positions
 
@@ -115,16 +115,18 @@ def play_out(board: Board, move: Move) -> None:
     for action in plan.actions:
         before, tiles = Counter(action.before), Counter(action.tiles)
         if action.do is Do.REPLACE:
-            # The rack's tile in the place of the joker that stands for it, which it frees.
+            # The rack's tile in the place of a joker that can stand for it, which it frees
+            # (in the reading the move frees it in: `K8 K9 J` by a K7), the set laid in order.
             (tile,) = action.tiles
             place = next(
                 k
-                for k, (t, s) in enumerate(
-                    zip(action.before, stand_ins(action.before, board.rules), strict=True)
-                )
-                if t.is_joker and s == tile
+                for k, t in enumerate(action.before)
+                if t.is_joker
+                and read_meld((*action.before[:k], tile, *action.before[k + 1 :]), board.rules)
             )
-            assert action.after == ((*action.before[:place], tile, *action.before[place + 1 :]),)
+            made = (*action.before[:place], tile, *action.before[place + 1 :])
+            assert len(action.after) == 1 and Counter(action.after[0]) == Counter(made)
+            assert action.after[0] == read_meld(made, board.rules).ordered  # type: ignore[union-attr]
             assert action.from_rack == action.tiles and tiles <= rack
             table.pop(find(action.before))
             table.append(Counter(action.after[0]))
@@ -188,7 +190,7 @@ def test_actions_move_as_few_tiles_as_the_new_table_allows() -> None:
     def check(board: Board) -> None:
         move = find_move(board)
         new = [s.tiles for s in move.steps if s.action is not Action.KEEP]
-        old, freed = joker_freed(changed_old_sets(move, board.rules), new, board.rules)
+        old, freed = joker_freed(changed_old_sets(move, board), new, board.rules)
         kept = most_kept(old, new, board.rules)
         fewest = sum(map(len, old)) - kept + move.tiles_played + freed
         assert plan_move(move, board).tiles_moved == fewest
@@ -197,27 +199,29 @@ def test_actions_move_as_few_tiles_as_the_new_table_allows() -> None:
 
 
 def joker_freed(old: list[TileRow], new: list[TileRow], rules: Rules) -> tuple[list[TileRow], int]:
-    """The old sets once each joker the move frees has the rack's copy of its tile in its
-    place (the rules as written: fewer jokers stand for a tile after the move, and the
-    rack gives it), and how many were freed so (each joker then moves once more)."""
+    """The old sets once a joker the move frees has the rack's copy of its tile in its
+    place (the rules as written: a rack tile played for a tile no joker stands for after
+    the move; each set read as its place shows, or in the reading that frees more), laid
+    in order, and how many were freed so (each joker then moves once more)."""
     if not rules.by_replacement:
         return old, 0
 
-    def jokers(rows: list[TileRow]) -> Counter[Tile]:
-        return Counter(
-            s for r in rows for t, s in zip(r, stand_ins(r, rules), strict=True) if t.is_joker
-        )
+    def roles(row: TileRow) -> tuple[Tile, ...]:
+        return tuple(s for t, s in zip(row, stand_ins(row, rules), strict=True) if t.is_joker)
 
     played = Counter(t for row in new for t in row) - Counter(t for row in old for t in row)
-    freeing = (jokers(old) - jokers(new)) & played
+    free = played - Counter(s for row in new for s in roles(row))
     swapped, freed = [], 0
     for row in old:
-        for k, (t, s) in enumerate(zip(row, stand_ins(row, rules), strict=True)):
-            if t.is_joker and freeing[s] > 0:
-                freeing[s] -= 1
-                freed += 1
-                row = (*row[:k], s, *row[k + 1 :])
-                break
+        others = sorted(joker_roles(row, rules), key=lambda r: [t.sort_key() for t in r])
+        readings = [roles(row), *others]
+        best = max(readings, key=lambda r: sum((Counter(r) & free).values()))
+        tile = next((t for t in best if free[t] > 0), None)
+        if JOKER in row and tile is not None:
+            free -= Counter(best)
+            freed += 1
+            k = row.index(JOKER)
+            row = laid((*row[:k], tile, *row[k + 1 :]), rules)
         swapped.append(row)
     return swapped, freed
 
@@ -227,7 +231,7 @@ def test_a_freed_joker_is_shown_swapped_for_the_rack_tile_that_frees_it() -> Non
     the actions show that first (the Hebrew document's example, and a group's joker)."""
     for table, rack, first in (
         ("B3 B4 J", "B5 R7 O7", "swap B5* for the joker in [B3 B4 J=B5]: B3 B4 B5*"),
-        ("K5 O5 B5 J", "R5 K6 K7", "swap R5* for the joker in [K5 J=R5 O5 B5]: K5 R5* O5 B5"),
+        ("K5 O5 B5 J", "R5 K6 K7", "swap R5* for the joker in [K5 O5 B5 J=R5]: K5 R5* O5 B5"),
     ):
         board = parse_position(table, rack)
         move = find_move(board)
@@ -242,12 +246,10 @@ def test_a_freed_joker_is_shown_swapped_for_the_rack_tile_that_frees_it() -> Non
     assert Do.REPLACE not in [a.do for a in plan_move(move, casual).actions]
 
 
-def changed_old_sets(move: Move, rules: Rules) -> list[TileRow]:
-    old: dict[int, list[Tile]] = {}
-    for step in move.steps:
-        for source in step.from_table:
-            old.setdefault(source.set_index, []).extend(source.tiles)
-    return [laid(old[i], rules) for i in sorted(old)]
+def changed_old_sets(move: Move, board: Board) -> list[TileRow]:
+    """The sets of the table the move takes tiles from, as they lie."""
+    changed = {source.set_index for step in move.steps for source in step.from_table}
+    return [board.table[i] for i in sorted(changed)]
 
 
 def laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:
