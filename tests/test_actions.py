@@ -214,8 +214,8 @@ def joker_freed(old: list[TileRow], new: list[TileRow], rules: Rules) -> tuple[l
     swapped, freed = [], 0
     for row in old:
         others = sorted(joker_roles(row, rules), key=lambda r: [t.sort_key() for t in r])
-        readings = [roles(row), *others]
-        best = max(readings, key=lambda r: sum((Counter(r) & free).values()))
+        readings: list[tuple[Tile, ...]] = [roles(row), *others]
+        best = max(readings, key=lambda r: sum((Counter[Tile](r) & free).values()))
         tile = next((t for t in best if free[t] > 0), None)
         if JOKER in row and tile is not None:
             free -= Counter(best)
