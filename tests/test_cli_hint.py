@@ -309,3 +309,42 @@ def test_one_point_is_said_in_the_singular(args: list[str], first_line: str) -> 
     """'Play 1 tile (1 points)' said the tiles in the singular and the points not."""
     code, out, _ = run("hint", *args)
     assert (code, out.splitlines()[0]) == (0, first_line)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="actions.plan_move reads the old sets from the move's steps (reordered, each "
+    "joker at one reading) and frees a joker only for that reading: engine-side",
+)
+@pytest.mark.parametrize(
+    ("puzzle", "freeing", "as_it_lies"),
+    [
+        pytest.param(
+            "jokers/001-free-joker-from-run-start.txt",
+            "R4",
+            ["J", "R5", "R6"],
+            id="run-laid-joker-first",
+        ),
+        pytest.param(
+            "rulebook/005-retrieval-after-the-initial-meld.txt",
+            "B9",
+            ["K9", "R9", "J"],
+            id="group-of-three-joker-either-colour",
+        ),
+        pytest.param(
+            "profiles/003-hebrew.txt", "R1", ["R11", "R12", "R13", "J"], id="hebrew-wraps-to-r1"
+        ),
+    ],
+)
+def test_a_joker_freed_by_a_rack_tile_is_a_swap_on_the_set_as_it_lies(
+    puzzle: str, freeing: str, as_it_lies: list[str]
+) -> None:
+    """Under the rules as written the rack's tile takes the joker's place first (format.md:
+    'a joker the move frees comes first'), and each set is named as it looks. Here the
+    steps said 'take J from [R5 R6 J=R7]' for the table's J R5 R6, then added the R4
+    elsewhere: a player following them takes a joker the rules let nobody take."""
+    path = PUZZLES.parent / puzzle
+    code, out, _ = run("hint", str(path), "--json")
+    assert code == 0
+    first = json.loads(out)["actions"][0]
+    assert (first["action"], first["tiles"], first["set"]) == ("replace", [freeing], as_it_lies)
