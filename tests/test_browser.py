@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, Route, ViewportSize, sync_playwright
 
 from .cli import run
 from .serving import Server, serving
@@ -148,3 +148,48 @@ def test_one_point_is_headed_in_the_singular_as_hint_heads_it(page: Page) -> Non
     page.tap("#solve")
     page.wait_for_selector("#answer:not([hidden])")
     assert page.inner_text("#headline") == "Play 1 tile (1 point)"
+
+
+def test_a_tile_tapped_out_while_the_answer_shows_takes_the_answer_away(page: Page) -> None:
+    """The table stays tappable under the answer: a stray tap took the R5 out of R3 R4 R5
+    and the answer went on showing 'add R2* to [R3 R4 R5]', its Next turn putting the R5
+    back; the keypad, and its ⌫, hidden."""
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2 K9")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.tap('#sets [data-tile="R5"]')
+    assert page.locator("#sets .tile").all_inner_texts() == ["3", "4"]
+    assert page.is_hidden("#answer")
+    assert page.is_visible("#keypad")
+
+
+def test_a_tile_tapped_in_while_it_thinks_is_in_the_answer(page: Page) -> None:
+    """The keypad stays live while the server thinks (up to its time limit): a tile
+    tapped in then was missing from the answer shown, 'Rack after: 9' without the R6 on
+    the rack above it, and Next turn dropped the R6; the tap also gave Best move back,
+    for a second question beside the first."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        """The first request waits for the test; any later one goes through."""
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/hint", hold)
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2 K9")
+    page.tap("#solve")
+    page.wait_for_function("document.querySelector('#solve').disabled")
+    tap_tiles(page, "R6")
+    assert page.is_disabled("#solve")  # one question at a time
+    held[0].continue_()
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.inner_text("#headline") == "Play 2 tiles (8 points)"
+    assert page.inner_text("#rack-after") == "9"

@@ -8,6 +8,8 @@ const STORE = "rummisolve-position";
 // The position: table sets and rack as tile words ("R3", "J"), where taps go, the colour.
 let state = loadState();
 let settings = null;
+// While the server thinks: Best move waits for its answer.
+let thinking = false;
 
 function emptyState() {
   return { sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null };
@@ -85,7 +87,7 @@ function render() {
   $("numbers").dataset.colour = state.colour;
   $("opened").checked = state.opened;
   $("to-rack").classList.toggle("active", state.target === "rack");
-  $("solve").disabled = state.rack.length === 0 && !state.sets.some((s) => s.length);
+  $("solve").disabled = thinking || !solvable();
   saveState();
 }
 
@@ -113,6 +115,7 @@ function removableChip(word, where, position) {
     event.stopPropagation();
     targetTiles(where).splice(position, 1);
     state.target = where;
+    hideAnswer(); // the answer was for the position with this tile
     render();
   });
   return chip;
@@ -143,6 +146,10 @@ function newSet() {
   render();
 }
 
+function solvable() {
+  return state.rack.length > 0 || state.sets.some((s) => s.length);
+}
+
 // The board file the API reads, and which line is which set (its problems name lines).
 function boardFile() {
   const lines = [];
@@ -166,19 +173,29 @@ function boardFile() {
   return { text: lines.join("\n") + "\n", places, sent };
 }
 
+// The keypad stays live while the server thinks: a position changed meanwhile is asked
+// again, so that the answer shown is always the position's on the screen.
 async function solve() {
-  const board = boardFile();
+  if (thinking) return;
+  thinking = true;
   const button = $("solve");
   button.disabled = true;
   button.textContent = "Thinking…";
   hideAnswer();
   try {
-    const response = await fetch("api/hint", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ board: board.text }),
-    });
-    const reply = await response.json();
+    let board, response, reply;
+    do {
+      board = boardFile();
+      response = await fetch("api/hint", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ board: board.text }),
+      });
+      reply = await response.json();
+    } while (boardFile().text !== board.text && solvable());
+    if (boardFile().text !== board.text) {
+      return; // the position was cleared meanwhile: nothing to answer
+    }
     if (response.ok) {
       showAnswer(reply, board.sent);
     } else {
@@ -187,6 +204,7 @@ async function solve() {
   } catch (error) {
     showProblems({ error: "No answer from the server: is rummisolve serve still running?" }, {});
   } finally {
+    thinking = false;
     button.textContent = "Best move";
     render();
   }
