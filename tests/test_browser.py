@@ -193,3 +193,34 @@ def test_a_tile_tapped_in_while_it_thinks_is_in_the_answer(page: Page) -> None:
     page.wait_for_selector("#answer:not([hidden])")
     assert page.inner_text("#headline") == "Play 2 tiles (8 points)"
     assert page.inner_text("#rack-after") == "9"
+
+
+def test_serve_started_with_other_rules_is_the_page_s_first_choice_again(browser: Browser) -> None:
+    """The page kept the profile last chosen (here on Clear, which stores it) and put it
+    before the rules of the server: 'serve --rules hebrew' the next evening, on the same
+    port, showed and sent 'rules: official', overruling the server without a word."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    with serving() as first:
+        page.goto(first.url)
+        page.wait_for_selector("#profile option", state="attached")
+        page.tap("#clear")
+        page.reload()
+        page.wait_for_selector("#profile option", state="attached")
+        assert page.input_value("#profile") == "official"
+        port = str(first.port)
+    with serving("--port", port, "--rules", "hebrew") as second:
+        assert second.url == first.url
+        page.goto(second.url)
+        page.wait_for_selector("#profile option", state="attached")
+        assert page.input_value("#profile") == "hebrew"
+    context.close()
+
+
+def test_a_profile_chosen_on_the_page_stays_chosen(page: Page) -> None:
+    page.select_option("#profile", "casual")
+    page.reload()
+    page.wait_for_selector("#profile option", state="attached")
+    assert page.input_value("#profile") == "casual"

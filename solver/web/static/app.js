@@ -11,8 +11,10 @@ let settings = null;
 // While the server thinks: Best move waits for its answer.
 let thinking = false;
 
+// `profile`: the rules profile chosen on the page, for a server of `server`'s rules (its
+// `/api/settings` words): a server started with other rules is the first choice again.
 function emptyState() {
-  return { sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null };
+  return { sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null, server: null };
 }
 
 function loadState() {
@@ -327,6 +329,10 @@ function showProfile() {
   $("summary").textContent = words;
 }
 
+function serverRules() {
+  return [settings.rules.profile, ...settings.words].join(" ");
+}
+
 async function loadSettings() {
   try {
     const response = await fetch("api/settings");
@@ -336,6 +342,7 @@ async function loadSettings() {
   }
   const select = $("profile");
   select.replaceChildren(...settings.profiles.map((p) => el("option", "", p.name)));
+  if (state.server !== serverRules()) state.profile = null;
   select.value = state.profile || settings.rules.profile;
   if (select.value === "") select.value = settings.rules.profile;
   showProfile();
@@ -384,6 +391,7 @@ function setUp() {
   });
   $("profile").addEventListener("change", () => {
     state.profile = $("profile").value;
+    state.server = serverRules();
     showProfile();
     hideAnswer();
     render();
@@ -394,6 +402,7 @@ function setUp() {
     state = emptyState();
     state.colour = colour;
     state.profile = $("profile").value;
+    state.server = serverRules();
     hideAnswer();
     render();
   });
