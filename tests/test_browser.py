@@ -224,3 +224,25 @@ def test_a_profile_chosen_on_the_page_stays_chosen(page: Page) -> None:
     page.reload()
     page.wait_for_selector("#profile option", state="attached")
     assert page.input_value("#profile") == "casual"
+
+
+@pytest.mark.parametrize("width", [pytest.param(w, id=f"{w}px") for w in (320, 360, 375, 390, 412)])
+def test_every_key_and_button_is_on_a_narrow_phone_s_screen(
+    browser: Browser, server: Server, width: int
+) -> None:
+    """The header needed 383 px: on a 360 px phone (the most common Android width) or a
+    375 px one the page was wider than the screen, Clear, ⌫ and J cut off at the right
+    and the row of + New set, Rack and Best move below the bottom, out of reach."""
+    screen = ViewportSize(width=width, height=640)
+    context = browser.new_context(viewport=screen, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#profile option", state="attached")
+    assert page.evaluate("document.documentElement.scrollWidth") == width
+    for control in ("#clear", "#profile", "#opened", "#back", "#joker", "#new-set", "#solve"):
+        box = page.locator(control).bounding_box()
+        assert box is not None
+        inside = box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert inside and box["y"] >= 0 and box["y"] + box["height"] <= 640, control
+    context.close()
