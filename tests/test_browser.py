@@ -246,3 +246,41 @@ def test_every_key_and_button_is_on_a_narrow_phone_s_screen(
         inside = box["x"] >= 0 and box["x"] + box["width"] <= width
         assert inside and box["y"] >= 0 and box["y"] + box["height"] <= 640, control
     context.close()
+
+
+def enter_a_long_table(page: Page) -> None:
+    """A table taller than the screen above the keypad."""
+    for run_of in ("K1-13", "R1-13", "O1-6", "B1-6"):
+        page.tap("#new-set")
+        colour, span = run_of[0], run_of[1:].split("-")
+        tap_tiles(page, " ".join(f"{colour}{n}" for n in range(int(span[0]), int(span[1]) + 1)))
+    page.tap("#to-rack")
+    tap_tiles(page, "B7 B8 O8 O9 O10 O1 B12")
+
+
+def top_and_bottom(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    return box["y"], box["y"] + box["height"]
+
+
+def test_the_headline_of_a_long_answer_is_not_under_the_header(page: Page) -> None:
+    """The answer was scrolled to the top of the screen, where the header stays: its first
+    line, the move, lay under the header."""
+    enter_a_long_table(page)
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.inner_text("#headline") == "Play 6 tiles (43 points)"
+    assert top_and_bottom(page, "#headline")[0] >= top_and_bottom(page, "header")[1]
+
+
+def test_the_problems_of_a_long_position_are_not_under_the_keypad(page: Page) -> None:
+    """The problems were scrolled only as far as the screen's bottom, where the keypad
+    stays: 'Set 5: a set needs at least 3 tiles' lay under it."""
+    enter_a_long_table(page)
+    page.tap("#new-set")
+    tap_tiles(page, "K1 K2")
+    page.tap("#solve")
+    page.wait_for_selector("#problems:not([hidden])")
+    assert page.inner_text("#problems li") == "Set 5: a set needs at least 3 tiles: K1 K2"
+    assert top_and_bottom(page, "#problems")[1] <= top_and_bottom(page, "#keypad")[0]
