@@ -245,6 +245,8 @@ def test_every_key_and_button_is_on_a_narrow_phone_s_screen(
         assert box is not None
         inside = box["x"] >= 0 and box["x"] + box["width"] <= width
         assert inside and box["y"] >= 0 and box["y"] + box["height"] <= 640, control
+    if width >= PHONE["width"]:  # the title gives way only where it must
+        assert page.evaluate("(h => h.scrollWidth <= h.clientWidth)(document.querySelector('h1'))")
     context.close()
 
 
@@ -284,3 +286,15 @@ def test_the_problems_of_a_long_position_are_not_under_the_keypad(page: Page) ->
     page.wait_for_selector("#problems:not([hidden])")
     assert page.inner_text("#problems li") == "Set 5: a set needs at least 3 tiles: K1 K2"
     assert top_and_bottom(page, "#problems")[1] <= top_and_bottom(page, "#keypad")[0]
+
+
+def test_the_steps_come_before_the_table_after_as_hint_prints_them(page: Page) -> None:
+    """The page put 'In this order' after the new table and what became of each set: on
+    a long move the steps to carry out at the table were two screens below the move, where
+    `hint` prints them first."""
+    enter_a_long_table(page)
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    steps = top_and_bottom(page, "#actions-title")[0]
+    assert steps < top_and_bottom(page, "#after-title")[0]
+    assert top_and_bottom(page, "#actions li:first-child")[1] <= PHONE["height"]
