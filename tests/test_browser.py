@@ -298,3 +298,23 @@ def test_the_steps_come_before_the_table_after_as_hint_prints_them(page: Page) -
     steps = top_and_bottom(page, "#actions-title")[0]
     assert steps < top_and_bottom(page, "#after-title")[0]
     assert top_and_bottom(page, "#actions li:first-child")[1] <= PHONE["height"]
+
+
+def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best(page: Page) -> None:
+    """As `hint` says it: the page showed such a move as the answer, 'feasible' in small
+    grey type at the bottom its only sign."""
+
+    def cut_short(route: Route) -> None:
+        answer = route.fetch().json()
+        route.fulfill(json=answer | {"status": "feasible"})
+
+    page.route("**/api/hint", cut_short)
+    page.tap("#new-set")
+    tap_tiles(page, "R2 R3 R4")
+    page.tap("#to-rack")
+    tap_tiles(page, "R1")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.inner_text("#headline") == "Play 1 tile (1 point)"
+    note = "Not proved best: the time limit cut the search short."
+    assert page.inner_text("#cut-short") == note

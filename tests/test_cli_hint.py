@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -14,6 +15,7 @@ import pytest
 from rummisolve.board import STREAM_IN_ONE_BOARD, parse_board
 from rummisolve.engine.backends import BACKENDS
 from rummisolve.engine.solve import find_move
+from rummisolve.move import Status
 from rummisolve.render import render_move
 from rummisolve.rules import Rules
 
@@ -348,3 +350,17 @@ def test_a_joker_freed_by_a_rack_tile_is_a_swap_on_the_set_as_it_lies(
     assert code == 0
     first = json.loads(out)["actions"][0]
     assert (first["action"], first["tiles"], first["set"]) == ("replace", [freeing], as_it_lies)
+
+
+def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best() -> None:
+    """A move found when the time limit struck was shown as the answer, the only sign
+    'feasible' in the last line: a word a player does not read as 'maybe not the best'."""
+    board = parse_board(BOARD)
+    move = dataclasses.replace(find_move(board), status=Status.FEASIBLE)
+    lines = render_move(board, move).splitlines()
+    assert lines[0] == "Play 3 tiles (12 points): R2 B5 O5"
+    assert lines[-2:] == [
+        "Not proved best: the time limit cut the search short (a longer --time-limit may"
+        " find a better move).",
+        f"(feasible, {move.seconds * 1000:.0f} ms, clp)",
+    ]

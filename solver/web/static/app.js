@@ -285,6 +285,7 @@ function describeAction(action) {
 
 function showAnswer(reply, sent) {
   $("headline").textContent = headline(reply);
+  $("cut-short").hidden = !(reply.status === "feasible" && reply.tiles_played > 0);
   $("played").replaceChildren(...reply.played.map((word) => tileChip(word, true)));
   const after = $("after");
   after.replaceChildren();
