@@ -318,3 +318,39 @@ def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best(page: Pag
     assert page.inner_text("#headline") == "Play 1 tile (1 point)"
     note = "Not proved best: the time limit cut the search short."
     assert page.inner_text("#cut-short") == note
+
+
+@pytest.mark.parametrize(
+    ("failure", "message"),
+    [
+        pytest.param(
+            "stopped",
+            "No answer from the server: is rummisolve serve still running?",
+            id="server-stopped",
+        ),
+        pytest.param("crashed", "internal error: TypeError", id="server-error-500"),
+        pytest.param("busy", "The server answered 503 Service Unavailable", id="busy-not-json"),
+    ],
+)
+def test_a_server_that_fails_does_not_call_the_position_unplayable(
+    page: Page, failure: str, message: str
+) -> None:
+    """A stopped server or a solver bug was headed 'This position cannot be played', as a
+    position `check` refuses: the player looked for a mistake in the tiles. A busy server's
+    plain-text 503 was told as a stopped one."""
+
+    def fail(route: Route) -> None:
+        if failure == "stopped":
+            route.abort("connectionrefused")
+        elif failure == "busy":  # uvicorn past its connections: plain text
+            route.fulfill(status=503, body="Service Unavailable", content_type="text/plain")
+        else:
+            route.fulfill(status=500, json={"error": message})
+
+    page.route("**/api/hint", fail)
+    page.tap("#to-rack")
+    tap_tiles(page, "R1 R2 R3")
+    page.tap("#solve")
+    page.wait_for_selector("#problems:not([hidden])")
+    assert page.inner_text("#problems h2") == "No answer"
+    assert page.inner_text("#problems li") == message

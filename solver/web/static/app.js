@@ -193,18 +193,22 @@ async function solve() {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ board: board.text }),
       });
-      reply = await response.json();
+      const status = response.status + " " + response.statusText;
+      reply = await response.json().catch(() => ({ error: "The server answered " + status }));
     } while (boardFile().text !== board.text && solvable());
     if (boardFile().text !== board.text) {
       return; // the position was cleared meanwhile: nothing to answer
     }
     if (response.ok) {
       showAnswer(reply, board.sent);
+    } else if (response.status === 422) {
+      showProblems("This position cannot be played", reply, board.places);
     } else {
-      showProblems(reply, board.places);
+      showProblems("No answer", reply, {}); // the server's trouble, not the tiles'
     }
   } catch (error) {
-    showProblems({ error: "No answer from the server: is rummisolve serve still running?" }, {});
+    const down = "No answer from the server: is rummisolve serve still running?";
+    showProblems("No answer", { error: down }, {});
   } finally {
     thinking = false;
     button.textContent = "Best move";
@@ -212,9 +216,9 @@ async function solve() {
   }
 }
 
-function showProblems(reply, places) {
+function showProblems(title, reply, places) {
   const box = $("problems");
-  box.replaceChildren(el("h2", "", "This position cannot be played"));
+  box.replaceChildren(el("h2", "", title));
   const list = el("ul");
   const problems = Array.isArray(reply.problems) ? reply.problems : [];
   for (const problem of problems) {
