@@ -354,3 +354,16 @@ def test_a_server_that_fails_does_not_call_the_position_unplayable(
     page.wait_for_selector("#problems:not([hidden])")
     assert page.inner_text("#problems h2") == "No answer"
     assert page.inner_text("#problems li") == message
+
+
+def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:
+    """'add R2* to [R3 R4 R5]': hint heads its steps '(* = from your rack)', the page
+    explained only the yellow of the new table."""
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.locator("#actions li").all_inner_texts() == ["add R2* to [R3 R4 R5]: R2* R3 R4 R5"]
+    assert page.inner_text("#actions-title") == "In this order (* = from your rack)"
