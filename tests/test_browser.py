@@ -367,3 +367,18 @@ def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:
     page.wait_for_selector("#answer:not([hidden])")
     assert page.locator("#actions li").all_inner_texts() == ["add R2* to [R3 R4 R5]: R2* R3 R4 R5"]
     assert page.inner_text("#actions-title") == "In this order (* = from your rack)"
+
+
+def test_a_position_of_many_problems_says_how_many_more(page: Page) -> None:
+    """The API tells the first 100 problems and counts the others (`more_problems`)."""
+
+    def refuse(route: Route) -> None:
+        problems = [{"line": 2, "message": "unknown tile"}]
+        route.fulfill(status=422, json={"error": "", "problems": problems, "more_problems": 7})
+
+    page.route("**/api/hint", refuse)
+    page.tap("#to-rack")
+    tap_tiles(page, "R1")
+    page.tap("#solve")
+    page.wait_for_selector("#problems:not([hidden])")
+    assert page.locator("#problems li").all_inner_texts() == ["Rack: unknown tile", "… and 7 more"]

@@ -296,3 +296,20 @@ def test_the_network_address_is_this_machine_s_own() -> None:
 
     found = server.network_address()
     assert found is None or ipaddress.ip_address(found).is_loopback is False
+
+
+def test_a_board_of_a_thousand_problems_gets_the_first_hundred_and_their_count() -> None:
+    """A body of bad tiles (1 MiB of them: 330,000 problems) was answered with every
+    problem twice, in the error's lines and in `problems`: a 50 MB reply to one request,
+    built in the server's memory; nobody reads past the first ones."""
+    text = "table:\n" + "X1 X2 X3\n" * 400 + "rack: R5\n"
+    with pytest.raises(api.Refused) as refused:
+        api.read_request_board(text, api.HintSettings())
+    reply = refused.value.reply
+    answer = json.loads(reply.text)
+    assert reply.status == 422 and len(reply.text) < 20_000
+    assert len(answer["problems"]) == api.MAX_PROBLEMS == 100
+    assert answer["more_problems"] == 1200 - 100
+    lines = answer["error"].splitlines()
+    assert lines[0] == "board:2: unknown tile 'X1': colour must be K, R, O (or Y) or B"
+    assert lines[100:] == ["board: 1100 more problems"]

@@ -226,6 +226,7 @@ function showProblems(title, reply, places) {
     list.append(el("li", "", (where ? where + ": " : "") + problem.message));
   }
   if (problems.length === 0) list.append(el("li", "", reply.error || "The server refused it."));
+  if (reply.more_problems) list.append(el("li", "", "… and " + reply.more_problems + " more"));
   box.append(list);
   box.hidden = false;
   box.scrollIntoView({ block: "nearest" });
