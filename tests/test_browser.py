@@ -382,3 +382,34 @@ def test_a_position_of_many_problems_says_how_many_more(page: Page) -> None:
     page.tap("#solve")
     page.wait_for_selector("#problems:not([hidden])")
     assert page.locator("#problems li").all_inner_texts() == ["Rack: unknown tile", "… and 7 more"]
+
+
+@pytest.mark.parametrize(
+    "screen",
+    [
+        pytest.param(PHONE, id="portrait"),
+        pytest.param(ViewportSize(width=844, height=390), id="landscape"),
+    ],
+)
+def test_where_taps_go_is_on_screen_above_the_keypad(
+    browser: Browser, server: Server, screen: ViewportSize
+) -> None:
+    """Tiles were tapped into a set or the rack lying under the keypad (below a long
+    table, or in landscape, where the keypad leaves 140 px): the player saw no tile come."""
+    context = browser.new_context(viewport=screen, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#profile option", state="attached")
+    for sets in range(1, 10):
+        page.tap("#new-set")
+        tap_tiles(page, f"K{sets} R{sets} B{sets}")
+        top, bottom = top_and_bottom(page, f'#sets [data-where="{sets - 1}"]')
+        assert top >= top_and_bottom(page, "header")[1], sets
+        assert bottom <= top_and_bottom(page, "#keypad")[0], sets
+    page.tap("#to-rack")
+    tap_tiles(page, "O1 O2")
+    top, bottom = top_and_bottom(page, "#rack")
+    assert top >= top_and_bottom(page, "header")[1]
+    assert bottom <= top_and_bottom(page, "#keypad")[0]
+    context.close()

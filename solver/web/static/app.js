@@ -93,6 +93,14 @@ function render() {
   saveState();
 }
 
+// After a tap on the position or the keypad: drawn again, and where taps go brought on
+// screen (below the header, above the keypad), so that the player sees each tile come.
+function redraw() {
+  render();
+  const where = state.target === "rack" ? $("rack") : $("sets").querySelector(`[data-where="${state.target}"]`);
+  if (where) where.scrollIntoView({ block: "nearest" });
+}
+
 function editableRow(tiles, index) {
   const row = el("div", "row target");
   row.dataset.where = String(index);
@@ -104,7 +112,7 @@ function editableRow(tiles, index) {
   if (tiles.length === 0) row.append(el("span", "empty", "tap tiles in"));
   row.addEventListener("click", () => {
     state.target = index;
-    render();
+    redraw();
   });
   return row;
 }
@@ -118,7 +126,7 @@ function removableChip(word, where, position) {
     targetTiles(where).splice(position, 1);
     state.target = where;
     hideAnswer(); // the answer was for the position with this tile
-    render();
+    redraw();
   });
   return chip;
 }
@@ -134,7 +142,7 @@ function targetTiles(target) {
 function addTile(word) {
   targetTiles(state.target).push(word);
   hideAnswer();
-  render();
+  redraw();
 }
 
 function newSet() {
@@ -145,7 +153,7 @@ function newSet() {
     state.sets.push([]);
     state.target = state.sets.length - 1;
   }
-  render();
+  redraw();
 }
 
 function solvable() {
@@ -318,7 +326,7 @@ function showAnswer(reply, sent) {
     state.opened = true;
     state.target = "rack";
     hideAnswer();
-    render();
+    redraw();
   };
   $("answer").hidden = false;
   document.body.classList.add("answering");
@@ -374,21 +382,21 @@ function setUp() {
   $("back").addEventListener("click", () => {
     targetTiles(state.target).pop();
     hideAnswer();
-    render();
+    redraw();
   });
   $("new-set").addEventListener("click", newSet);
   $("to-rack").addEventListener("click", () => {
     state.target = "rack";
-    render();
+    redraw();
   });
   $("rack").addEventListener("click", () => {
     state.target = "rack";
-    render();
+    redraw();
   });
   $("solve").addEventListener("click", solve);
   $("edit").addEventListener("click", () => {
     hideAnswer();
-    render();
+    redraw();
   });
   $("opened").addEventListener("change", () => {
     state.opened = $("opened").checked;
