@@ -14,7 +14,9 @@ let thinking = false;
 // `profile`: the rules profile chosen on the page, for a server of `server`'s rules (its
 // `/api/settings` words): a server started with other rules is the first choice again.
 function emptyState() {
-  return { sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null, server: null };
+  return {
+    sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null, server: null,
+  };
 }
 
 function loadState() {
@@ -97,7 +99,9 @@ function render() {
 // screen (below the header, above the keypad), so that the player sees each tile come.
 function redraw() {
   render();
-  const where = state.target === "rack" ? $("rack") : $("sets").querySelector(`[data-where="${state.target}"]`);
+  const where = state.target === "rack"
+    ? $("rack")
+    : $("sets").querySelector(`[data-where="${state.target}"]`);
   if (where) where.scrollIntoView({ block: "nearest" });
 }
 
