@@ -413,3 +413,20 @@ def test_where_taps_go_is_on_screen_above_the_keypad(
     assert top >= top_and_bottom(page, "header")[1]
     assert bottom <= top_and_bottom(page, "#keypad")[0]
     context.close()
+
+
+def test_a_tap_on_the_rack_under_the_answer_leaves_the_answer_where_it_is(page: Page) -> None:
+    """Where taps go is brought above the keypad; under an answer the keypad is hidden,
+    and a tap on the rack beside the answer scrolled the page for it."""
+    for n in range(1, 9):
+        page.tap("#new-set")
+        tap_tiles(page, f"K{n} R{n} B{n}")
+    page.tap("#to-rack")
+    tap_tiles(page, "O1 O13")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.evaluate("window.scrollTo(0, 0)")  # back up to the table, the rack at the bottom
+    assert PHONE["height"] - 240 < top_and_bottom(page, "#rack")[1] < PHONE["height"]
+    page.locator("#rack").dispatch_event("click")  # a tap, with no scroll of Playwright's
+    assert page.evaluate("window.scrollY") == 0
+    assert page.is_visible("#answer")

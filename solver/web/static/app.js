@@ -96,9 +96,11 @@ function render() {
 }
 
 // After a tap on the position or the keypad: drawn again, and where taps go brought on
-// screen (below the header, above the keypad), so that the player sees each tile come.
+// screen (below the header, above the keypad), so that the player sees each tile come;
+// not under an answer, which a tap on the table beside it must not scroll away.
 function redraw() {
   render();
+  if (document.body.classList.contains("answering")) return;
   const where = state.target === "rack"
     ? $("rack")
     : $("sets").querySelector(`[data-where="${state.target}"]`);
