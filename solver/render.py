@@ -19,6 +19,11 @@ _ANSI = {
     None: "\x1b[35m",
 }
 _RESET = "\x1b[0m"
+# Below a move the time limit cut short: "feasible" alone does not tell a player so.
+_CUT_SHORT = (
+    "Not proved best: the time limit cut the search short"
+    " (a longer --time-limit may find a better move)."
+)
 
 
 def tiles_json(tiles: Iterable[Tile]) -> list[str]:
@@ -135,6 +140,8 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
         lines.append(f"  {row(step.tiles, marked)}")
     lines.append("")
     lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
+    if move.status is Status.FEASIBLE:
+        lines.append(_CUT_SHORT)
     lines.append(footer)
     return "\n".join(lines) + "\n"
 

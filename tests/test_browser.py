@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, Route, ViewportSize, sync_playwright
 
 from .cli import run
 from .serving import Server, serving
@@ -148,3 +148,285 @@ def test_one_point_is_headed_in_the_singular_as_hint_heads_it(page: Page) -> Non
     page.tap("#solve")
     page.wait_for_selector("#answer:not([hidden])")
     assert page.inner_text("#headline") == "Play 1 tile (1 point)"
+
+
+def test_a_tile_tapped_out_while_the_answer_shows_takes_the_answer_away(page: Page) -> None:
+    """The table stays tappable under the answer: a stray tap took the R5 out of R3 R4 R5
+    and the answer went on showing 'add R2* to [R3 R4 R5]', its Next turn putting the R5
+    back; the keypad, and its ⌫, hidden."""
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2 K9")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.tap('#sets [data-tile="R5"]')
+    assert page.locator("#sets .tile").all_inner_texts() == ["3", "4"]
+    assert page.is_hidden("#answer")
+    assert page.is_visible("#keypad")
+
+
+def test_a_tile_tapped_in_while_it_thinks_is_in_the_answer(page: Page) -> None:
+    """The keypad stays live while the server thinks (up to its time limit): a tile
+    tapped in then was missing from the answer shown, 'Rack after: 9' without the R6 on
+    the rack above it, and Next turn dropped the R6; the tap also gave Best move back,
+    for a second question beside the first."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        """The first request waits for the test; any later one goes through."""
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/hint", hold)
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2 K9")
+    page.tap("#solve")
+    page.wait_for_function("document.querySelector('#solve').disabled")
+    tap_tiles(page, "R6")
+    assert page.is_disabled("#solve")  # one question at a time
+    held[0].continue_()
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.inner_text("#headline") == "Play 2 tiles (8 points)"
+    assert page.inner_text("#rack-after") == "9"
+
+
+def test_serve_started_with_other_rules_is_the_page_s_first_choice_again(browser: Browser) -> None:
+    """The page kept the profile last chosen (here on Clear, which stores it) and put it
+    before the rules of the server: 'serve --rules hebrew' the next evening, on the same
+    port, showed and sent 'rules: official', overruling the server without a word."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    with serving() as first:
+        page.goto(first.url)
+        page.wait_for_selector("#profile option", state="attached")
+        page.tap("#clear")
+        page.reload()
+        page.wait_for_selector("#profile option", state="attached")
+        assert page.input_value("#profile") == "official"
+        port = str(first.port)
+    with serving("--port", port, "--rules", "hebrew") as second:
+        assert second.url == first.url
+        page.goto(second.url)
+        page.wait_for_selector("#profile option", state="attached")
+        assert page.input_value("#profile") == "hebrew"
+    context.close()
+
+
+def test_a_profile_chosen_on_the_page_stays_chosen(page: Page) -> None:
+    page.select_option("#profile", "casual")
+    page.reload()
+    page.wait_for_selector("#profile option", state="attached")
+    assert page.input_value("#profile") == "casual"
+
+
+@pytest.mark.parametrize("width", [pytest.param(w, id=f"{w}px") for w in (320, 360, 375, 390, 412)])
+def test_every_key_and_button_is_on_a_narrow_phone_s_screen(
+    browser: Browser, server: Server, width: int
+) -> None:
+    """The header needed 383 px: on a 360 px phone (the most common Android width) or a
+    375 px one the page was wider than the screen, Clear, ⌫ and J cut off at the right
+    and the row of + New set, Rack and Best move below the bottom, out of reach."""
+    screen = ViewportSize(width=width, height=640)
+    context = browser.new_context(viewport=screen, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#profile option", state="attached")
+    assert page.evaluate("document.documentElement.scrollWidth") == width
+    for control in ("#clear", "#profile", "#opened", "#back", "#joker", "#new-set", "#solve"):
+        box = page.locator(control).bounding_box()
+        assert box is not None
+        inside = box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert inside and box["y"] >= 0 and box["y"] + box["height"] <= 640, control
+    if width >= PHONE["width"]:  # the title gives way only where it must
+        assert page.evaluate("(h => h.scrollWidth <= h.clientWidth)(document.querySelector('h1'))")
+    context.close()
+
+
+def enter_a_long_table(page: Page) -> None:
+    """A table taller than the screen above the keypad."""
+    for run_of in ("K1-13", "R1-13", "O1-6", "B1-6"):
+        page.tap("#new-set")
+        colour, span = run_of[0], run_of[1:].split("-")
+        tap_tiles(page, " ".join(f"{colour}{n}" for n in range(int(span[0]), int(span[1]) + 1)))
+    page.tap("#to-rack")
+    tap_tiles(page, "B7 B8 O8 O9 O10 O1 B12")
+
+
+def top_and_bottom(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    return box["y"], box["y"] + box["height"]
+
+
+def test_the_headline_of_a_long_answer_is_not_under_the_header(page: Page) -> None:
+    """The answer was scrolled to the top of the screen, where the header stays: its first
+    line, the move, lay under the header."""
+    enter_a_long_table(page)
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.inner_text("#headline") == "Play 6 tiles (43 points)"
+    assert top_and_bottom(page, "#headline")[0] >= top_and_bottom(page, "header")[1]
+
+
+def test_the_problems_of_a_long_position_are_not_under_the_keypad(page: Page) -> None:
+    """The problems were scrolled only as far as the screen's bottom, where the keypad
+    stays: 'Set 5: a set needs at least 3 tiles' lay under it."""
+    enter_a_long_table(page)
+    page.tap("#new-set")
+    tap_tiles(page, "K1 K2")
+    page.tap("#solve")
+    page.wait_for_selector("#problems:not([hidden])")
+    assert page.inner_text("#problems li") == "Set 5: a set needs at least 3 tiles: K1 K2"
+    assert top_and_bottom(page, "#problems")[1] <= top_and_bottom(page, "#keypad")[0]
+
+
+def test_the_steps_come_before_the_table_after_as_hint_prints_them(page: Page) -> None:
+    """The page put 'In this order' after the new table and what became of each set: on
+    a long move the steps to carry out at the table were two screens below the move, where
+    `hint` prints them first."""
+    enter_a_long_table(page)
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    steps = top_and_bottom(page, "#actions-title")[0]
+    assert steps < top_and_bottom(page, "#after-title")[0]
+    assert top_and_bottom(page, "#actions li:first-child")[1] <= PHONE["height"]
+
+
+def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best(page: Page) -> None:
+    """As `hint` says it: the page showed such a move as the answer, 'feasible' in small
+    grey type at the bottom its only sign."""
+
+    def cut_short(route: Route) -> None:
+        answer = route.fetch().json()
+        route.fulfill(json=answer | {"status": "feasible"})
+
+    page.route("**/api/hint", cut_short)
+    page.tap("#new-set")
+    tap_tiles(page, "R2 R3 R4")
+    page.tap("#to-rack")
+    tap_tiles(page, "R1")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.inner_text("#headline") == "Play 1 tile (1 point)"
+    note = "Not proved best: the time limit cut the search short."
+    assert page.inner_text("#cut-short") == note
+
+
+@pytest.mark.parametrize(
+    ("failure", "message"),
+    [
+        pytest.param(
+            "stopped",
+            "No answer from the server: is rummisolve serve still running?",
+            id="server-stopped",
+        ),
+        pytest.param("crashed", "internal error: TypeError", id="server-error-500"),
+        pytest.param("busy", "The server answered 503 Service Unavailable", id="busy-not-json"),
+    ],
+)
+def test_a_server_that_fails_does_not_call_the_position_unplayable(
+    page: Page, failure: str, message: str
+) -> None:
+    """A stopped server or a solver bug was headed 'This position cannot be played', as a
+    position `check` refuses: the player looked for a mistake in the tiles. A busy server's
+    plain-text 503 was told as a stopped one."""
+
+    def fail(route: Route) -> None:
+        if failure == "stopped":
+            route.abort("connectionrefused")
+        elif failure == "busy":  # uvicorn past its connections: plain text
+            route.fulfill(status=503, body="Service Unavailable", content_type="text/plain")
+        else:
+            route.fulfill(status=500, json={"error": message})
+
+    page.route("**/api/hint", fail)
+    page.tap("#to-rack")
+    tap_tiles(page, "R1 R2 R3")
+    page.tap("#solve")
+    page.wait_for_selector("#problems:not([hidden])")
+    assert page.inner_text("#problems h2") == "No answer"
+    assert page.inner_text("#problems li") == message
+
+
+def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:
+    """'add R2* to [R3 R4 R5]': hint heads its steps '(* = from your rack)', the page
+    explained only the yellow of the new table."""
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.locator("#actions li").all_inner_texts() == ["add R2* to [R3 R4 R5]: R2* R3 R4 R5"]
+    assert page.inner_text("#actions-title") == "In this order (* = from your rack)"
+
+
+def test_a_position_of_many_problems_says_how_many_more(page: Page) -> None:
+    """The API tells the first 100 problems and counts the others (`more_problems`)."""
+
+    def refuse(route: Route) -> None:
+        problems = [{"line": 2, "message": "unknown tile"}]
+        route.fulfill(status=422, json={"error": "", "problems": problems, "more_problems": 7})
+
+    page.route("**/api/hint", refuse)
+    page.tap("#to-rack")
+    tap_tiles(page, "R1")
+    page.tap("#solve")
+    page.wait_for_selector("#problems:not([hidden])")
+    assert page.locator("#problems li").all_inner_texts() == ["Rack: unknown tile", "… and 7 more"]
+
+
+@pytest.mark.parametrize(
+    "screen",
+    [
+        pytest.param(PHONE, id="portrait"),
+        pytest.param(ViewportSize(width=844, height=390), id="landscape"),
+    ],
+)
+def test_where_taps_go_is_on_screen_above_the_keypad(
+    browser: Browser, server: Server, screen: ViewportSize
+) -> None:
+    """Tiles were tapped into a set or the rack lying under the keypad (below a long
+    table, or in landscape, where the keypad leaves 140 px): the player saw no tile come."""
+    context = browser.new_context(viewport=screen, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#profile option", state="attached")
+    for sets in range(1, 10):
+        page.tap("#new-set")
+        tap_tiles(page, f"K{sets} R{sets} B{sets}")
+        top, bottom = top_and_bottom(page, f'#sets [data-where="{sets - 1}"]')
+        assert top >= top_and_bottom(page, "header")[1], sets
+        assert bottom <= top_and_bottom(page, "#keypad")[0], sets
+    page.tap("#to-rack")
+    tap_tiles(page, "O1 O2")
+    top, bottom = top_and_bottom(page, "#rack")
+    assert top >= top_and_bottom(page, "header")[1]
+    assert bottom <= top_and_bottom(page, "#keypad")[0]
+    context.close()
+
+
+def test_a_tap_on_the_rack_under_the_answer_leaves_the_answer_where_it_is(page: Page) -> None:
+    """Where taps go is brought above the keypad; under an answer the keypad is hidden,
+    and a tap on the rack beside the answer scrolled the page for it."""
+    for n in range(1, 9):
+        page.tap("#new-set")
+        tap_tiles(page, f"K{n} R{n} B{n}")
+    page.tap("#to-rack")
+    tap_tiles(page, "O1 O13")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.evaluate("window.scrollTo(0, 0)")  # back up to the table, the rack at the bottom
+    assert PHONE["height"] - 240 < top_and_bottom(page, "#rack")[1] < PHONE["height"]
+    page.locator("#rack").dispatch_event("click")  # a tap, with no scroll of Playwright's
+    assert page.evaluate("window.scrollY") == 0
+    assert page.is_visible("#answer")

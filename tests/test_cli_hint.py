@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -14,6 +15,7 @@ import pytest
 from rummisolve.board import STREAM_IN_ONE_BOARD, parse_board
 from rummisolve.engine.backends import BACKENDS
 from rummisolve.engine.solve import find_move
+from rummisolve.move import Status
 from rummisolve.render import render_move
 from rummisolve.rules import Rules
 
@@ -309,3 +311,78 @@ def test_one_point_is_said_in_the_singular(args: list[str], first_line: str) -> 
     """'Play 1 tile (1 points)' said the tiles in the singular and the points not."""
     code, out, _ = run("hint", *args)
     assert (code, out.splitlines()[0]) == (0, first_line)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="actions.plan_move reads the old sets from the move's steps (reordered, each "
+    "joker at one reading) and frees a joker only for that reading: engine-side",
+)
+@pytest.mark.parametrize(
+    ("puzzle", "freeing", "as_it_lies"),
+    [
+        pytest.param(
+            "jokers/001-free-joker-from-run-start.txt",
+            "R4",
+            ["J", "R5", "R6"],
+            id="run-laid-joker-first",
+        ),
+        pytest.param(
+            "rulebook/005-retrieval-after-the-initial-meld.txt",
+            "B9",
+            ["K9", "R9", "J"],
+            id="group-of-three-joker-either-colour",
+        ),
+        pytest.param(
+            "profiles/003-hebrew.txt", "R1", ["R11", "R12", "R13", "J"], id="hebrew-wraps-to-r1"
+        ),
+        pytest.param(
+            "--table=K8 K9 J,--rack=K6 K7 R2 R4",
+            "K7",
+            ["K8", "K9", "J"],
+            id="run-joker-read-at-the-other-end",
+        ),
+    ],
+)
+def test_a_joker_freed_by_a_rack_tile_is_a_swap_on_the_set_as_it_lies(
+    puzzle: str, freeing: str, as_it_lies: list[str]
+) -> None:
+    """Under the rules as written the rack's tile takes the joker's place first (format.md:
+    'a joker the move frees comes first'), and each set is named as it looks. Here the
+    steps said 'take J from [R5 R6 J=R7]' for the table's J R5 R6, then added the R4
+    elsewhere: a player following them takes a joker the rules let nobody take."""
+    position = puzzle.split(",") if puzzle.startswith("--") else [str(PUZZLES.parent / puzzle)]
+    code, out, _ = run("hint", *position, "--json")
+    assert code == 0
+    first = json.loads(out)["actions"][0]
+    assert (first["action"], first["tiles"], first["set"]) == ("replace", [freeing], as_it_lies)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="actions.plan_move keeps in place the old set's own B3 and moves the joker "
+    "alone, the copies being alike: engine-side",
+)
+def test_a_joker_that_goes_on_beside_a_tile_of_its_set_is_not_taken_alone() -> None:
+    """Under the rules as written a joker leaves its set only freed, or along with a part
+    of it (rules.md, point 2): here with the B3, standing for the B2, the rack's B3 put in
+    the old set's B3's place. The steps said 'take J from [B3 B4 B5 J=B6]', the joker
+    alone: the same table in the end, but a move the player is challenged for."""
+    code, out, _ = run("hint", "--table", "B3 B4 B5 J", "--rack", "B1 B3", "--json")
+    assert code == 0
+    taken = [a["tiles"] for a in json.loads(out)["actions"] if a["action"] == "take"]
+    assert taken == [["J", "B3"]] or taken == [["B3", "J"]]
+
+
+def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best() -> None:
+    """A move found when the time limit struck was shown as the answer, the only sign
+    'feasible' in the last line: a word a player does not read as 'maybe not the best'."""
+    board = parse_board(BOARD)
+    move = dataclasses.replace(find_move(board), status=Status.FEASIBLE)
+    lines = render_move(board, move).splitlines()
+    assert lines[0] == "Play 3 tiles (12 points): R2 B5 O5"
+    assert lines[-2:] == [
+        "Not proved best: the time limit cut the search short (a longer --time-limit may"
+        " find a better move).",
+        f"(feasible, {move.seconds * 1000:.0f} ms, clp)",
+    ]

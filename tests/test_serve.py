@@ -3,8 +3,10 @@ board gets check's messages, and a thousand malformed requests leave it answerin
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import random
+import re
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -259,3 +261,55 @@ def test_a_thousand_malformed_requests_leave_the_server_answering(server: Server
     puzzle = ROOT / PUZZLES[0]
     reply = server.hint(puzzle.read_text(encoding="utf-8"))
     assert without_seconds(reply.text) == without_seconds(hint_json(str(puzzle)))
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::"], ids=["ipv4-any", "ipv6-any"])
+def test_serve_on_every_address_names_the_one_a_phone_opens(
+    monkeypatch: pytest.MonkeyPatch, host: str
+) -> None:
+    """`serve --host 0.0.0.0` (the README's way to reach the page from a phone) said only
+    'serving http://0.0.0.0:8000/', an address no phone can open: the player had to find
+    the computer's own."""
+    from rummisolve.web import server
+
+    monkeypatch.setattr(server, "serve", lambda listening, settings: listening.close())
+    monkeypatch.setattr(server, "network_address", lambda: "192.168.1.20")
+    code, out, err = run("serve", "--host", host, "--port", "0")
+    assert (code, err) == (0, "")
+    first, second = out.splitlines()
+    port = re.search(r":(\d+)/ ", first)
+    assert port is not None
+    assert second == f"rummisolve: a phone on this network opens http://192.168.1.20:{port[1]}/"
+
+
+def test_serve_on_one_address_names_no_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummisolve.web import server
+
+    monkeypatch.setattr(server, "serve", lambda listening, settings: listening.close())
+    code, out, _ = run("serve", "--port", "0")
+    assert code == 0 and len(out.splitlines()) == 1
+
+
+def test_the_network_address_is_this_machine_s_own() -> None:
+    """The address the machine reaches its network by (no packet is sent), or None."""
+    from rummisolve.web import server
+
+    found = server.network_address()
+    assert found is None or ipaddress.ip_address(found).is_loopback is False
+
+
+def test_a_board_of_a_thousand_problems_gets_the_first_hundred_and_their_count() -> None:
+    """A body of bad tiles (1 MiB of them: 330,000 problems) was answered with every
+    problem twice, in the error's lines and in `problems`: a 50 MB reply to one request,
+    built in the server's memory; nobody reads past the first ones."""
+    text = "table:\n" + "X1 X2 X3\n" * 400 + "rack: R5\n"
+    with pytest.raises(api.Refused) as refused:
+        api.read_request_board(text, api.HintSettings())
+    reply = refused.value.reply
+    answer = json.loads(reply.text)
+    assert reply.status == 422 and len(reply.text) < 20_000
+    assert len(answer["problems"]) == api.MAX_PROBLEMS == 100
+    assert answer["more_problems"] == 1200 - 100
+    lines = answer["error"].splitlines()
+    assert lines[0] == "board:2: unknown tile 'X1': colour must be K, R, O (or Y) or B"
+    assert lines[100:] == ["board: 1100 more problems"]

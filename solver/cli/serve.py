@@ -74,4 +74,6 @@ def serve(
             f"cannot listen on {host}:{port}: {error.strerror or error}"
         ) from None
     click.echo(f"rummisolve: serving {server.url(listening)} (Ctrl-C stops)")
+    if (phone := server.phone_url(listening)) is not None:
+        click.echo(f"rummisolve: a phone on this network opens {phone}")
     server.serve(listening, settings)

@@ -22,6 +22,8 @@ from ..rules import NO_OVERRIDES, PROFILE_NAMES, PROFILES, Overrides, Rules
 SOURCE = "board"
 # A request body holds one board: the same limit as a board file's.
 MAX_BODY_BYTES = MAX_BOARD_BYTES
+# A refused board's problems told at most: 1 MiB of bad tiles makes 330,000 of them.
+MAX_PROBLEMS = 100
 # A solve on a server always ends: this is its default, `serve --time-limit` another.
 DEFAULT_TIME_LIMIT = 10.0
 JSON_TYPE = "application/json"
@@ -112,8 +114,14 @@ def too_large() -> Reply:
 
 
 def refused_board(error: BoardError) -> Reply:
-    """A board `check` refuses: its lines (`board:LINE: message`), and each problem apart."""
-    return Reply.error(422, str(error), problems=[_problem_json(p) for p in error.problems])
+    """A board `check` refuses: its lines (`board:LINE: message`), and each problem apart;
+    past the first `MAX_PROBLEMS`, how many more (`more_problems`)."""
+    told = error.problems[:MAX_PROBLEMS]
+    problems = [_problem_json(p) for p in told]
+    if more := len(error.problems) - len(told):
+        lines = [*map(str, told), f"{SOURCE}: {more} more problems"]
+        return Reply.error(422, "\n".join(lines), problems=problems, more_problems=more)
+    return Reply.error(422, str(error), problems=problems)
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:

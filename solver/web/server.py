@@ -119,6 +119,28 @@ def url(server: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+def phone_url(server: socket.socket) -> str | None:
+    """Where a phone opens the page when the server listens on every address (0.0.0.0,
+    which no phone can open): this machine's address on its network, if it has one."""
+    host, port = server.getsockname()[:2]
+    if host not in ("0.0.0.0", "::"):
+        return None
+    address = network_address()
+    return None if address is None else f"http://{address}:{port}/"
+
+
+def network_address() -> str | None:
+    """The IPv4 address this machine reaches its network by: a UDP socket connected to an
+    address (one kept for documentation) sends nothing, but the system picks the route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+        except OSError:  # no network
+            return None
+        address: str = probe.getsockname()[0]
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
 def serve(server: socket.socket, settings: api.HintSettings) -> None:
     """Serve until Ctrl-C (or TERM): uvicorn stops taking requests and ends the open ones."""
     config = uvicorn.Config(

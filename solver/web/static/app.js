@@ -8,9 +8,15 @@ const STORE = "rummisolve-position";
 // The position: table sets and rack as tile words ("R3", "J"), where taps go, the colour.
 let state = loadState();
 let settings = null;
+// While the server thinks: Best move waits for its answer.
+let thinking = false;
 
+// `profile`: the rules profile chosen on the page, for a server of `server`'s rules (its
+// `/api/settings` words): a server started with other rules is the first choice again.
 function emptyState() {
-  return { sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null };
+  return {
+    sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null, server: null,
+  };
 }
 
 function loadState() {
@@ -85,8 +91,20 @@ function render() {
   $("numbers").dataset.colour = state.colour;
   $("opened").checked = state.opened;
   $("to-rack").classList.toggle("active", state.target === "rack");
-  $("solve").disabled = state.rack.length === 0 && !state.sets.some((s) => s.length);
+  $("solve").disabled = thinking || !solvable();
   saveState();
+}
+
+// After a tap on the position or the keypad: drawn again, and where taps go brought on
+// screen (below the header, above the keypad), so that the player sees each tile come;
+// not under an answer, which a tap on the table beside it must not scroll away.
+function redraw() {
+  render();
+  if (document.body.classList.contains("answering")) return;
+  const where = state.target === "rack"
+    ? $("rack")
+    : $("sets").querySelector(`[data-where="${state.target}"]`);
+  if (where) where.scrollIntoView({ block: "nearest" });
 }
 
 function editableRow(tiles, index) {
@@ -100,7 +118,7 @@ function editableRow(tiles, index) {
   if (tiles.length === 0) row.append(el("span", "empty", "tap tiles in"));
   row.addEventListener("click", () => {
     state.target = index;
-    render();
+    redraw();
   });
   return row;
 }
@@ -113,7 +131,8 @@ function removableChip(word, where, position) {
     event.stopPropagation();
     targetTiles(where).splice(position, 1);
     state.target = where;
-    render();
+    hideAnswer(); // the answer was for the position with this tile
+    redraw();
   });
   return chip;
 }
@@ -129,7 +148,7 @@ function targetTiles(target) {
 function addTile(word) {
   targetTiles(state.target).push(word);
   hideAnswer();
-  render();
+  redraw();
 }
 
 function newSet() {
@@ -140,7 +159,11 @@ function newSet() {
     state.sets.push([]);
     state.target = state.sets.length - 1;
   }
-  render();
+  redraw();
+}
+
+function solvable() {
+  return state.rack.length > 0 || state.sets.some((s) => s.length);
 }
 
 // The board file the API reads, and which line is which set (its problems name lines).
@@ -166,35 +189,50 @@ function boardFile() {
   return { text: lines.join("\n") + "\n", places, sent };
 }
 
+// The keypad stays live while the server thinks: a position changed meanwhile is asked
+// again, so that the answer shown is always the position's on the screen.
 async function solve() {
-  const board = boardFile();
+  if (thinking) return;
+  thinking = true;
   const button = $("solve");
   button.disabled = true;
   button.textContent = "Thinking…";
   hideAnswer();
   try {
-    const response = await fetch("api/hint", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ board: board.text }),
-    });
-    const reply = await response.json();
+    let board, response, reply;
+    do {
+      board = boardFile();
+      response = await fetch("api/hint", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ board: board.text }),
+      });
+      const status = response.status + " " + response.statusText;
+      reply = await response.json().catch(() => ({ error: "The server answered " + status }));
+    } while (boardFile().text !== board.text && solvable());
+    if (boardFile().text !== board.text) {
+      return; // the position was cleared meanwhile: nothing to answer
+    }
     if (response.ok) {
       showAnswer(reply, board.sent);
+    } else if (response.status === 422) {
+      showProblems("This position cannot be played", reply, board.places);
     } else {
-      showProblems(reply, board.places);
+      showProblems("No answer", reply, {}); // the server's trouble, not the tiles'
     }
   } catch (error) {
-    showProblems({ error: "No answer from the server: is rummisolve serve still running?" }, {});
+    const down = "No answer from the server: is rummisolve serve still running?";
+    showProblems("No answer", { error: down }, {});
   } finally {
+    thinking = false;
     button.textContent = "Best move";
     render();
   }
 }
 
-function showProblems(reply, places) {
+function showProblems(title, reply, places) {
   const box = $("problems");
-  box.replaceChildren(el("h2", "", "This position cannot be played"));
+  box.replaceChildren(el("h2", "", title));
   const list = el("ul");
   const problems = Array.isArray(reply.problems) ? reply.problems : [];
   for (const problem of problems) {
@@ -202,6 +240,7 @@ function showProblems(reply, places) {
     list.append(el("li", "", (where ? where + ": " : "") + problem.message));
   }
   if (problems.length === 0) list.append(el("li", "", reply.error || "The server refused it."));
+  if (reply.more_problems) list.append(el("li", "", "… and " + reply.more_problems + " more"));
   box.append(list);
   box.hidden = false;
   box.scrollIntoView({ block: "nearest" });
@@ -265,6 +304,7 @@ function describeAction(action) {
 
 function showAnswer(reply, sent) {
   $("headline").textContent = headline(reply);
+  $("cut-short").hidden = !(reply.status === "feasible" && reply.tiles_played > 0);
   $("played").replaceChildren(...reply.played.map((word) => tileChip(word, true)));
   const after = $("after");
   after.replaceChildren();
@@ -292,7 +332,7 @@ function showAnswer(reply, sent) {
     state.opened = true;
     state.target = "rack";
     hideAnswer();
-    render();
+    redraw();
   };
   $("answer").hidden = false;
   document.body.classList.add("answering");
@@ -309,6 +349,10 @@ function showProfile() {
   $("summary").textContent = words;
 }
 
+function serverRules() {
+  return [settings.rules.profile, ...settings.words].join(" ");
+}
+
 async function loadSettings() {
   try {
     const response = await fetch("api/settings");
@@ -318,6 +362,7 @@ async function loadSettings() {
   }
   const select = $("profile");
   select.replaceChildren(...settings.profiles.map((p) => el("option", "", p.name)));
+  if (state.server !== serverRules()) state.profile = null;
   select.value = state.profile || settings.rules.profile;
   if (select.value === "") select.value = settings.rules.profile;
   showProfile();
@@ -343,21 +388,21 @@ function setUp() {
   $("back").addEventListener("click", () => {
     targetTiles(state.target).pop();
     hideAnswer();
-    render();
+    redraw();
   });
   $("new-set").addEventListener("click", newSet);
   $("to-rack").addEventListener("click", () => {
     state.target = "rack";
-    render();
+    redraw();
   });
   $("rack").addEventListener("click", () => {
     state.target = "rack";
-    render();
+    redraw();
   });
   $("solve").addEventListener("click", solve);
   $("edit").addEventListener("click", () => {
     hideAnswer();
-    render();
+    redraw();
   });
   $("opened").addEventListener("change", () => {
     state.opened = $("opened").checked;
@@ -366,6 +411,7 @@ function setUp() {
   });
   $("profile").addEventListener("change", () => {
     state.profile = $("profile").value;
+    state.server = serverRules();
     showProfile();
     hideAnswer();
     render();
@@ -376,6 +422,7 @@ function setUp() {
     state = emptyState();
     state.colour = colour;
     state.profile = $("profile").value;
+    state.server = serverRules();
     hideAnswer();
     render();
   });
