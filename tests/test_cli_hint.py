@@ -313,11 +313,6 @@ def test_one_point_is_said_in_the_singular(args: list[str], first_line: str) -> 
     assert (code, out.splitlines()[0]) == (0, first_line)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="actions.plan_move reads the old sets from the move's steps (reordered, each "
-    "joker at one reading) and frees a joker only for that reading: engine-side",
-)
 @pytest.mark.parametrize(
     ("puzzle", "freeing", "as_it_lies"),
     [
