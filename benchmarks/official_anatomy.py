@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
-import sys
 import time
 from typing import Any
 
 import numpy as np
-from common import finished, header, median, results_option, write_results
-from strict_vs_free import GROUPS, _casual
+from common import median, results_option
+from strict_vs_free import _casual, run_groups
 
 from rummisolve.board import Board
 from rummisolve.engine import homes
@@ -226,20 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     results_option(parser)
     args = parser.parse_args(argv)
-    started = header(NAME)
-    rows, summaries = [], {}
-    for name, spec in GROUPS.items():
-        group = [
-            {"group": name, "position": n, **anatomy(board, args.repeat, n)}
-            for n, board in enumerate(spec.boards(args.positions, args.seed))
-        ]
-        rows.extend(group)
-        summaries[name] = summary(group)
-        print(name, json.dumps(summaries[name]), file=sys.stderr)
-    result = finished(started, {"summaries": summaries})
-    write_results(args.results, result, rows)
-    print(json.dumps(result, indent=1))
-    return 0
+    return run_groups(NAME, args, anatomy, summary)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import argparse
 import dataclasses
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from common import finished, header, median, percentile, results_option, write_results
@@ -130,15 +131,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     results_option(parser)
     args = parser.parse_args(argv)
-    started = header("strict-vs-free")
+    return run_groups("strict-vs-free", args, solve_both, summary)
+
+
+def run_groups(
+    benchmark: str,
+    args: argparse.Namespace,
+    measure: Callable[[Board, int, int], dict[str, Any]],
+    summarise: Callable[[list[dict[str, Any]]], dict[str, Any]],
+) -> int:
+    """Each group's positions measured (`measure(board, repeat, position)`: its row) and
+    summed up, each group's summary said as it ends; the results written and printed."""
+    started = header(benchmark)
     rows, summaries = [], {}
     for name, spec in GROUPS.items():
         boards = spec.boards(args.positions, args.seed)
-        group = []
-        for n, board in enumerate(boards):
-            group.append({"group": name, "position": n, **solve_both(board, args.repeat, n)})
+        group = [
+            {"group": name, "position": n, **measure(board, args.repeat, n)}
+            for n, board in enumerate(boards)
+        ]
         rows.extend(group)
-        summaries[name] = summary(group)
+        summaries[name] = summarise(group)
         print(name, json.dumps(summaries[name]), file=sys.stderr)
     result = finished(started, {"summaries": summaries})
     write_results(args.results, result, rows)
