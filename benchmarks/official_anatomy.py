@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 from common import median, results_option
-from strict_vs_free import _casual, run_groups
+from strict_vs_free import casual_board, run_groups
 
 from rummisolve.board import Board
 from rummisolve.engine import homes
@@ -112,10 +112,6 @@ def root_lp_ms(mip: Mip, repeat: int) -> float:
             lp.close()
         times.append(time.perf_counter() - started)
     return round(median(times) * 1000, 3)
-
-
-def casual_board(board: Board) -> Board:
-    return dataclasses.replace(board, rules=board.rules.replace(**_casual()))
 
 
 def anatomy(board: Board, repeat: int, first: int) -> dict[str, Any]:

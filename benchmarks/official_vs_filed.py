@@ -19,7 +19,6 @@ the same number of tiles for the same points (the same rule, two engines).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +43,9 @@ def serve(args: argparse.Namespace) -> int:
         board = parse_board(text)
         if args.side == "old":
             return {"free": board}
-        from strict_vs_free import _casual
+        from strict_vs_free import casual_board
 
-        casual = dataclasses.replace(board, rules=board.rules.replace(**_casual()))
-        return {"official": board, "casual": casual}
+        return {"official": board, "casual": casual_board(board)}
 
     def solve(asked: dict[str, Any]) -> dict[str, Any]:
         boards = readings(asked["board"])

@@ -28,9 +28,8 @@ NAME = "strict-before-after"
 def serve(args: argparse.Namespace) -> int:
     """One side: for each `{"group", "position"}` asked, the medians and the official
     answer."""
-    import dataclasses
 
-    from strict_vs_free import GROUPS, _casual
+    from strict_vs_free import GROUPS, casual_board
 
     from rummisolve.board import Board
     from rummisolve.engine.solve import find_move
@@ -44,7 +43,7 @@ def serve(args: argparse.Namespace) -> int:
         if group not in boards:
             boards[group] = GROUPS[group].boards(args.positions, args.seed)
         official = boards[group][position]
-        casual = dataclasses.replace(official, rules=official.rules.replace(**_casual()))
+        casual = casual_board(official)
         times: dict[str, list[float]] = {"official": [], "casual": []}
         answer = {}
         for r in range(args.repeat):

@@ -60,7 +60,7 @@ GROUPS = {
 def solve_both(board: Board, repeat: int, first: int) -> dict[str, Any]:
     """Median seconds under official and casual, alternating which starts."""
     official = board
-    casual = dataclasses.replace(board, rules=board.rules.replace(**_casual()))
+    casual = casual_board(board)
     times: dict[str, list[float]] = {"official": [], "casual": []}
     moves = {}
     order = [("official", official), ("casual", casual)]
@@ -85,9 +85,12 @@ def solve_both(board: Board, repeat: int, first: int) -> dict[str, Any]:
     }
 
 
-def _casual() -> dict[str, object]:
+def casual_board(board: Board) -> Board:
+    """The board with its jokers moving freely (the casual profile's joker rule), its other
+    rules as they are: official and casual differ in that alone."""
     profile = PROFILES["casual"].rules
-    return {"profile": "casual", "joker_retrieval": profile.joker_retrieval}
+    changes = {"profile": "casual", "joker_retrieval": profile.joker_retrieval}
+    return dataclasses.replace(board, rules=board.rules.replace(**changes))
 
 
 def milliseconds(values: list[float]) -> dict[str, float]:
