@@ -313,3 +313,33 @@ def test_a_board_of_a_thousand_problems_gets_the_first_hundred_and_their_count()
     lines = answer["error"].splitlines()
     assert lines[0] == "board:2: unknown tile 'X1': colour must be K, R, O (or Y) or B"
     assert lines[100:] == ["board: 1100 more problems"]
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        pytest.param("evil.example", 403, id="another-name"),
+        pytest.param("evil.example:8000", 403, id="another-name-with-a-port"),
+        pytest.param("192.168.1.7", 403, id="another-address"),
+        pytest.param("localhost:8000", 200, id="localhost"),
+        pytest.param("127.0.0.1", 200, id="the-loopback-address"),
+        pytest.param("[::1]:8000", 200, id="the-ipv6-loopback"),
+    ],
+)
+def test_on_localhost_it_answers_only_requests_that_name_this_computer(
+    server: Server, host: str, status: int
+) -> None:
+    """DNS rebinding: a web page whose name is pointed at 127.0.0.1 could make a visitor's
+    browser post to the server and read its answers; the Host it sends names that page."""
+    with socket.create_connection((server.host, server.port), timeout=10) as connection:
+        request = f"GET /api/settings HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        connection.sendall(request.encode())
+        reply = b""
+        while chunk := connection.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.split()[1] == str(status).encode()
+    if status == 403:
+        assert json.loads(body)["error"] == (
+            f"this server answers at 127.0.0.1 and localhost only, not {host!r}"
+        )

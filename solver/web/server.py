@@ -6,6 +6,7 @@ than its limit."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import socket
 from pathlib import Path
@@ -14,10 +15,12 @@ import anyio
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import api
 
@@ -52,8 +55,40 @@ def wrong_method(allowed: str) -> Response:
     return Response(reply.text, 405, {"Allow": allowed}, api.JSON_TYPE)
 
 
-def make_app(settings: api.HintSettings) -> Starlette:
-    """The page at `/`, `POST /api/hint`, `GET /api/settings`; errors as JSON."""
+# The names this computer answers to from itself: what a browser sends as Host to a
+# server on a loopback address.
+LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
+
+
+class LocalNamesOnly:
+    """Behind a loopback address, a request whose Host names another computer is refused
+    (403): a web page whose name was pointed at 127.0.0.1 (DNS rebinding) cannot make a
+    visitor's browser use the server, nor read its answers."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not _local_host(scope):
+            named = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            reply = api.Reply.error(
+                403, f"this server answers at 127.0.0.1 and localhost only, not {named!r}"
+            )
+            await json_reply(reply)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def _local_host(scope: Scope) -> bool:
+    """Whether the request's Host names this computer (any port)."""
+    host = dict(scope["headers"]).get(b"host", b"").decode("latin-1").lower()
+    name = host.partition("]")[0] + "]" if host.startswith("[") else host.partition(":")[0]
+    return name in LOCAL_NAMES
+
+
+def make_app(settings: api.HintSettings, local_only: bool = True) -> Starlette:
+    """The page at `/`, `POST /api/hint`, `GET /api/settings`; errors as JSON.
+    `local_only`: only requests that name this computer (a server on a loopback address)."""
     one_solve = anyio.CapacityLimiter(1)
 
     async def hint(request: Request) -> Response:
@@ -94,6 +129,7 @@ def make_app(settings: api.HintSettings) -> Starlette:
             Mount("/", StaticFiles(directory=STATIC, html=True)),
         ],
         exception_handlers={HTTPException: http_error, Exception: crash},
+        middleware=[Middleware(LocalNamesOnly)] if local_only else [],
     )
 
 
@@ -143,8 +179,9 @@ def network_address() -> str | None:
 
 def serve(server: socket.socket, settings: api.HintSettings) -> None:
     """Serve until Ctrl-C (or TERM): uvicorn stops taking requests and ends the open ones."""
+    address = ipaddress.ip_address(server.getsockname()[0])
     config = uvicorn.Config(
-        make_app(settings),
+        make_app(settings, local_only=address.is_loopback),
         http="h11",
         ws="none",
         lifespan="off",
