@@ -9,7 +9,7 @@ from .actions import Do, TableAction, TableReading, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
-from .tiles import Colour, Tile, format_tile
+from .tiles import JOKER, Colour, Tile, format_tile
 
 _ANSI = {
     Colour.BLACK: "\x1b[1m",
@@ -36,12 +36,17 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
     rules = board.rules
     plan = plan_move(move, board)
     reading = plan.reading or TableReading(board)
+    table = move.table
     answer = {
         "status": move.status.value,
         "tiles_played": move.tiles_played,
         "value_played": move.value_played,
         "played": tiles_json(move.played),
-        "table": [tiles_json(row) for row in move.table],
+        "table": [tiles_json(row) for row in table],
+        # What each set's jokers stand for, in the order they lie: the next turn's reading.
+        "stand_for": [
+            tiles_json(reading.jokers(row) if JOKER in row else ()) for row in move.table
+        ],
         "rack": tiles_json(move.rack),
         "seconds": round(move.seconds, 6),
         "sets_changed": move.sets_changed,

@@ -8,7 +8,6 @@ README's pictures of the page."""
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,11 +76,11 @@ def shown_rows(page: Page) -> list[str]:
     """The new table as the page shows it, written as `hint` writes it: `R2* R3 ...`."""
     rows = []
     for item in page.locator("#after li").all():
-        tiles = [
-            str(tile.get_attribute("data-tile"))
-            + ("*" if "from-rack" in str(tile.get_attribute("class")) else "")
-            for tile in item.locator(".tile").all()
-        ]
+        tiles = []
+        for tile in item.locator(".tile").all():
+            face, _, stands = str(tile.get_attribute("data-tile")).partition("=")
+            star = "*" if "from-rack" in str(tile.get_attribute("class")) else ""
+            tiles.append(face + star + (f"={stands}" if stands else ""))
         rows.append(" ".join(tiles) + "   " + item.locator(".why").inner_text())
     return rows
 
@@ -110,7 +109,7 @@ def test_the_first_example_tapped_in_shows_the_move_hint_prints(page: Page) -> N
     assert page.inner_text("#headline") == lines[0].split(":")[0]
     actions = [line.split(". ", 1)[1] for line in lines[3:5]]
     assert page.locator("#actions li").all_inner_texts() == actions
-    table = [re.sub(r"=\S+", "", line).strip() for line in lines[7:10]]
+    table = [line.strip() for line in lines[7:10]]
     assert [row.split("   ")[0] for row in shown_rows(page)] == table
     assert page.inner_text("#rack-after") == "(empty: Rummikub!)"
 
@@ -430,3 +429,25 @@ def test_a_tap_on_the_rack_under_the_answer_leaves_the_answer_where_it_is(page: 
     page.locator("#rack").dispatch_event("click")  # a tap, with no scroll of Playwright's
     assert page.evaluate("window.scrollY") == 0
     assert page.is_visible("#answer")
+
+
+def test_next_turn_keeps_what_each_joker_stands_for(page: Page) -> None:
+    """A joker stands for its tile until freed: the answer shows it (J=O7), and Next turn
+    puts the table back with each joker saying so, as hint --next writes the board."""
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#new-set")
+    tap_tiles(page, "K7 R7 B7 J")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2 B5 O5 J")
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.tap("#next-turn")
+    position = [
+        [str(tile.get_attribute("data-tile")) for tile in row.locator(".tile").all()]
+        for row in page.locator("#sets .row").all()
+    ]
+    assert position == [["R2", "R3", "R4", "R5"], ["K7", "R7", "B7", "J=O7"], ["J=K5", "O5", "B5"]]
+    assert page.locator('#sets [data-tile="J=K5"]').get_attribute("title") == (
+        "joker, standing for black 5"
+    )

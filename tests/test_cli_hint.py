@@ -73,6 +73,7 @@ def test_json_output(board_file: Path) -> None:
         "value_played": 12,
         "played": ["R2", "B5", "O5"],
         "table": [["R2", "R3", "R4"], ["R5", "O5", "B5"], ["K7", "R7", "B7", "J"]],
+        "stand_for": [[], [], ["O7"]],
         "rack": ["K1"],
         "sets_changed": 1,
         "backend": "clp",

@@ -49,11 +49,15 @@ function el(tag, className, text) {
 }
 
 // A tile as a person sees it: the number in its colour, or a joker.
+// A tile word: "R5", "J", or "J=K5" (a joker of the table saying what it stands for).
 function tileChip(word, fromRack) {
-  const joker = word === "J";
-  const chip = el("span", "tile " + (joker ? "joker" : "c-" + word[0]), joker ? "J" : word.slice(1));
+  const [face, stands] = word.split("=");
+  const joker = face === "J";
+  const chip = el("span", "tile " + (joker ? "joker" : "c-" + face[0]), joker ? "J" : face.slice(1));
   if (fromRack) chip.classList.add("from-rack");
-  chip.title = joker ? "joker" : COLOUR_NAMES[word[0]] + " " + word.slice(1);
+  const name = (tile) => COLOUR_NAMES[tile[0]] + " " + tile.slice(1);
+  chip.title = joker ? "joker" + (stands ? ", standing for " + name(stands) : "") : name(face);
+  if (stands) chip.dataset.stands = stands;
   chip.dataset.tile = word;
   return chip;
 }
@@ -62,11 +66,17 @@ function tileRow(words, marked) {
   const row = el("div", "tiles");
   const left = marked ? marked.slice() : [];
   for (const word of words) {
-    const at = left.indexOf(word);
+    const at = left.indexOf(word.split("=")[0]);
     if (at >= 0) left.splice(at, 1);
     row.append(tileChip(word, at >= 0));
   }
   return row;
+}
+
+// A set's tile words with each joker saying what it stands for (`stand_for` of the answer).
+function declared(words, standFor) {
+  const roles = (standFor || []).slice();
+  return words.map((word) => (word === "J" && roles.length ? "J=" + roles.shift() : word));
 }
 
 function targetName(target) {
@@ -309,11 +319,13 @@ function showAnswer(reply, sent) {
   const after = $("after");
   after.replaceChildren();
   const played = reply.tiles_played > 0;
-  for (const step of played ? reply.steps : []) {
+  const standFor = reply.stand_for || [];
+  (played ? reply.steps : []).forEach((step, index) => {
     const item = el("li", step.action === "keep" ? "kept" : "changed");
-    item.append(tileRow(step.set, step.from_rack), el("span", "why", explain(step, sent)));
+    const row = tileRow(declared(step.set, standFor[index]), step.from_rack);
+    item.append(row, el("span", "why", explain(step, sent)));
     after.append(item);
-  }
+  });
   $("after-title").hidden = !played;
   after.hidden = !played;
   const actions = Array.isArray(reply.actions) ? reply.actions : null;
@@ -327,7 +339,8 @@ function showAnswer(reply, sent) {
   $("status").textContent = reply.status + ", " + ms + " ms, " + reply.backend + rules;
   $("next-turn").hidden = !played;
   $("next-turn").onclick = () => {
-    state.sets = reply.table.map((tiles) => tiles.slice());
+    // Each joker keeps standing for its tile until it is freed: the next board says which.
+    state.sets = reply.table.map((tiles, index) => declared(tiles, standFor[index]));
     state.rack = reply.rack.slice();
     state.opened = true;
     state.target = "rack";
