@@ -32,7 +32,7 @@ from .scoring import (
     score_game,
 )
 from .strategies import BUILT_IN, SetupError, strategy_named
-from .tiles import Tile, format_tile, sort_tiles, tile_value
+from .tiles import JOKER, Tile, format_tile, sort_tiles, tile_value
 from .view import Finder, PlayerView, Seen, Strategy, TurnAction
 
 __all__ = [  # the view's and the strategies' names, for those who import games from here
@@ -105,8 +105,11 @@ class Turn:
     table: tuple[TileRow, ...]
     racks: Mapping[str, TileRow]
     pool: int
+    # What the table's jokers stand for (`Board.declared`): the next player's reading.
+    declared: tuple[tuple[Tile | None, ...], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
+        said = self.declared or tuple((None,) * row.count(JOKER) for row in self.table)
         return {
             "game": self.game,
             "turn": self.number,
@@ -114,6 +117,7 @@ class Turn:
             "action": self.action.value,
             "played": _names(self.played),
             "table": [_names(s) for s in self.table],
+            "stand_for": [[format_tile(t) for t in roles if t is not None] for roles in said],
             "racks": {name: _names(rack) for name, rack in self.racks.items()},
             "pool": self.pool,
         }
@@ -247,7 +251,8 @@ def play_game(
         history.append(Seen(player.seat.name, action, played))
         if on_turn is not None:
             racks = {p.seat.name: p.rack for p in _in_seat_order(players, seats)}
-            on_turn(Turn(number, turns, player.seat.name, action, played, table, racks, len(pool)))
+            name, left = player.seat.name, len(pool)
+            on_turn(Turn(number, turns, name, action, played, table, racks, left, declared))
         if not player.rack:
             out = player
             break

@@ -401,8 +401,13 @@ def test_play_json_shape_and_log(tmp_path: Path) -> None:
     assert data["totals"] == {p: sum(g["scores"][p] for g in data["games"]) for p in ("P1", "P2")}
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(lines) == sum(g["turns"] for g in data["games"])
-    keys = {"game", "turn", "player", "action", "played", "table", "racks", "pool", "rules"}
-    assert set(lines[0]) == keys
+    keys = {"game", "turn", "player", "action", "played", "table", "stand_for", "racks", "pool"}
+    assert set(lines[0]) == keys | {"rules"}
+    for line in lines:  # what each joker of the table stands for, read back as a board
+        said = [[parse_tile(t) for t in roles] for roles in line["stand_for"]]
+        table = [tuple(parse_tile(t) for t in row) for row in line["table"]]
+        board = Board(tuple(table), declared=tuple(map(tuple, said)) if any(said) else ())
+        assert [len(r) for r in said] == [row.count(JOKER) for row in board.table]
     assert lines[0]["rules"] == data["rules"] == Rules().as_json()
     assert [line["game"] for line in lines] == sorted(line["game"] for line in lines)
     assert run(*args[:-2]) == (0, out, "")
