@@ -66,7 +66,7 @@ class TableReading:
     """What the jokers of each set stand for, as the table reads them: where the board
     said so (`J=R5`, `Board.declared`), that, for the set as it lies and as it is laid in
     order; where a move frees a joker in a reading the table left open, that reading
-    (`read_as_freed`); else by its place in a run laid in order, or as `read_meld` reads
+    (`read_as_moved`); else by its place in a run laid in order, or as `read_meld` reads
     the set (a group's joker cannot show its colour by its place)."""
 
     def __init__(self, board: Board) -> None:
@@ -93,24 +93,41 @@ class TableReading:
         row = self.board.table[number]
         return row if Counter(row) == Counter(tiles) else _laid(tiles, self.rules)
 
-    def read_as_freed(self, old_sets: Sequence[TileRow], new_sets: Sequence[TileRow]) -> None:
-        """For each old set whose jokers no board declared, the reading in which the move
-        frees most of them (a rack tile played for a tile that no joker stands for after):
-        `K8 K9 J` freed by the rack's K7 is read as the K7, not as the K10 its place shows."""
+    def read_as_moved(
+        self, old_sets: Sequence[TileRow], new_sets: Sequence[TileRow]
+    ) -> list[TileRow]:
+        """The old sets as the move reads them, where no board declared their jokers: in
+        the reading in which the move frees most of them (a rack tile played for a tile no
+        joker stands for after: `K8 K9 J` freed by the rack's K7 is the K7, not the K10
+        its place shows), else in which most of them stand for what jokers stand for after
+        (`B3 B4 B5 J` whose joker goes on beside the B3 as the B2), laid with each joker at
+        its place (`J B3 B4 B5`): a joker that stays goes along with a piece of its set."""
         after = Counter(s for row in new_sets for s in self.jokers(row))
         played = Counter(t for row in new_sets for t in row)
         played.subtract(t for row in old_sets for t in row)
         free = +played - after
+        read = []
         for row in old_sets:
-            if JOKER not in row or row in self.known:
-                continue
-            shown = self.jokers(row)
-            readings = sorted(joker_roles(row, self.rules), key=lambda r: [t.sort_key() for t in r])
-            frees = [sum((Counter(r) & free).values()) for r in (shown, *readings)]
-            most = max(range(len(frees)), key=frees.__getitem__)
-            if most:  # another reading than the one its place shows frees more
-                self.known[row] = readings[most - 1]
-                free -= Counter(readings[most - 1])
+            # Two sets alike are told apart by how they lie: their reading left as it shows.
+            if JOKER in row and row not in self.known and old_sets.count(row) == 1:
+                shown = self.jokers(row)
+                readings = [shown, *sorted(joker_roles(row, self.rules), key=_tiles_order)]
+                frees = [sum((Counter(r) & free).values()) for r in readings]
+                stays = [sum((Counter(r) & after).values()) for r in readings]
+                most = max(range(len(readings)), key=lambda k: (frees[k], stays[k], not k))
+                if frees[most] > frees[0]:
+                    self.known[row] = readings[most]
+                    free -= Counter(readings[most])
+                elif not frees[0] and stays[most] > stays[0]:
+                    row, roles = _lay(row, readings[most], self.rules)
+                    self.known[row] = roles
+                    after -= Counter(roles)
+            read.append(row)
+        return read
+
+
+def _tiles_order(tiles: Sequence[Tile]) -> list[tuple[int, int]]:
+    return [t.sort_key() for t in tiles]
 
 
 class TablePlan(NamedTuple):
@@ -122,6 +139,9 @@ class TablePlan(NamedTuple):
     tiles_moved: int
     from_rack: tuple[TileRow, ...]
     reading: TableReading | None = None
+    # The sets of the table the move changes, as read (each freed joker swapped already):
+    # what the actions start from.
+    old_sets: tuple[TileRow, ...] = ()
 
 
 def plan_move(move: Move, board: Board) -> TablePlan:
@@ -136,15 +156,13 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     old_sets = [reading.as_it_lies(i, old[i]) for i in sorted(old)]
     new_sets = [step.tiles for step in move.steps if step.action is not Action.KEEP]
     if not rules.by_replacement:
-        return plan_table(old_sets, new_sets, rules)._replace(reading=reading)
-    reading.read_as_freed(old_sets, new_sets)
+        plan = plan_table(old_sets, new_sets, rules)
+        return plan._replace(reading=reading, old_sets=tuple(old_sets))
+    old_sets = reading.read_as_moved(old_sets, new_sets)
     replaced = _freed(old_sets, new_sets, reading)
-    return plan_table(
-        [r.after[0] if r else o for o, r in zip(old_sets, replaced, strict=True)],
-        new_sets,
-        rules,
-        [r for r in replaced if r],
-    )._replace(reading=reading)
+    swapped = [r.after[0] if r else o for o, r in zip(old_sets, replaced, strict=True)]
+    plan = plan_table(swapped, new_sets, rules, [r for r in replaced if r])
+    return plan._replace(reading=reading, old_sets=tuple(swapped))
 
 
 def _freed(

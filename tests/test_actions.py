@@ -17,7 +17,7 @@ from rummisolve.legality import check_move
 from rummisolve.move import Action, Move
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import JokerRetrieval, Rules
-from rummisolve.sets import Kind, joker_roles, read_meld
+from rummisolve.sets import Kind, read_meld
 from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles
 
 from .positions import positions
@@ -190,40 +190,20 @@ def test_actions_move_as_few_tiles_as_the_new_table_allows() -> None:
     def check(board: Board) -> None:
         move = find_move(board)
         new = [s.tiles for s in move.steps if s.action is not Action.KEEP]
-        old, freed = joker_freed(changed_old_sets(move, board), new, board.rules)
+        plan = plan_move(move, board)
+        # From the sets as the plan reads them (its jokers' readings, each freed joker
+        # swapped for its tile; example tests below say how it reads them).
+        old = list(plan.old_sets)
+        assert Counter(t for row in old for t in row) == Counter(
+            t for row in changed_old_sets(move, board) for t in row
+        ) + Counter(a.tiles[0] for a in plan.actions if a.do is Do.REPLACE) - Counter(
+            JOKER for a in plan.actions if a.do is Do.REPLACE
+        )
+        freed = sum(a.do is Do.REPLACE for a in plan.actions)
         kept = most_kept(old, new, board.rules)
-        fewest = sum(map(len, old)) - kept + move.tiles_played + freed
-        assert plan_move(move, board).tiles_moved == fewest
+        assert plan.tiles_moved == sum(map(len, old)) - kept + move.tiles_played + freed
 
     check()
-
-
-def joker_freed(old: list[TileRow], new: list[TileRow], rules: Rules) -> tuple[list[TileRow], int]:
-    """The old sets once a joker the move frees has the rack's copy of its tile in its
-    place (the rules as written: a rack tile played for a tile no joker stands for after
-    the move; each set read as its place shows, or in the reading that frees more), laid
-    in order, and how many were freed so (each joker then moves once more)."""
-    if not rules.by_replacement:
-        return old, 0
-
-    def roles(row: TileRow) -> tuple[Tile, ...]:
-        return tuple(s for t, s in zip(row, stand_ins(row, rules), strict=True) if t.is_joker)
-
-    played = Counter(t for row in new for t in row) - Counter(t for row in old for t in row)
-    free = played - Counter(s for row in new for s in roles(row))
-    swapped, freed = [], 0
-    for row in old:
-        others = sorted(joker_roles(row, rules), key=lambda r: [t.sort_key() for t in r])
-        readings: list[tuple[Tile, ...]] = [roles(row), *others]
-        best = max(readings, key=lambda r: sum((Counter[Tile](r) & free).values()))
-        tile = next((t for t in best if free[t] > 0), None)
-        if JOKER in row and tile is not None:
-            free -= Counter(best)
-            freed += 1
-            k = row.index(JOKER)
-            row = laid((*row[:k], tile, *row[k + 1 :]), rules)
-        swapped.append(row)
-    return swapped, freed
 
 
 def test_a_freed_joker_is_shown_swapped_for_the_rack_tile_that_frees_it() -> None:
