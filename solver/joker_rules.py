@@ -143,8 +143,9 @@ def _jokers_follow(
     for i, old in enumerate(board.table):
         if JOKER not in old or i in pinned:
             continue
-        if all(t.is_joker for t in old):
-            # A set of jokers alone holds no tile to stay with: it stays as it lies.
+        if all(t.is_joker for t in old) and (by_role or not locked):
+            # A set of jokers alone holds no tile to stay with: it stays as it lies (with
+            # jokers free and sets locked it may grow, its jokers together: as a set).
             if old not in rows:
                 return None
             del number[rows.index(old)]

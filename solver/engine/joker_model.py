@@ -158,7 +158,9 @@ def plan_jokers(
         if JOKER not in row:
             continue
         real = frozenset(t for t in row if not t.is_joker)
-        if not real:
+        # A set of jokers alone stays as it lies, but where jokers move freely with sets
+        # locked: there it may grow, its jokers together (docs/rules.md, locked sets).
+        if not real and (by_role or not rules.locked_joker_sets):
             alone.append(number)
             continue
         readings: tuple[tuple[Tile | None, ...], ...] = (
@@ -276,7 +278,8 @@ def _hosts(
     takes_part = []
     for js in joker_sets:
         if rules.locked_joker_sets:
-            takes_part.append(frozenset.intersection(*(catalogue.holding[t] for t in js.real)))
+            every = frozenset(range(len(catalogue.shapes)))  # a set of jokers alone
+            takes_part.append(every.intersection(*(catalogue.holding[t] for t in js.real)))
         else:
             roles = {instances[i].role for i in by_set[js.number]}
             takes_part.append(frozenset().union(*(catalogue.holding[t] for t in roles if t)))

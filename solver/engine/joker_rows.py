@@ -220,7 +220,10 @@ class JokerRows:
                 entries[self.anchor[s, t]] = 1.0
             if self.real is not None:
                 entries[self.real[t]] = 1.0
-        for s in {s for s, _ in host.held}:
+        # A locked set lies here whole: its real tiles held, its jokers (a set of jokers
+        # alone has only these) here.
+        instances = self.plan.instances
+        for s in {s for s, _ in host.held} | {instances[i].set_number for i, _ in host.jokers}:
             if s in self.lock:
                 entries[self.lock[s]] = 1.0
         if not host.freeing:
