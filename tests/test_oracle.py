@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rummisolve.board import Board, parse_board
 from rummisolve.engine.every import every_best_move, move_key
 from rummisolve.engine.solve import find_move
+from rummisolve.errors import SolverError
 from rummisolve.generate import generate_boards
 from rummisolve.joker_rules import joker_problems
 from rummisolve.legality import check_move
@@ -460,3 +461,24 @@ def test_the_checker_lets_a_locked_set_of_jokers_alone_grow() -> None:
     move = Move(Status.OPTIMAL, parse_tiles("O9"), (row,), (), 1, 9, 0.0, (step,), "hand")
     assert judge(board, [row], Counter(parse_tiles("O9")))
     assert check_move(board, move) == []
+
+
+# pulp-highs: HiGHS through PuLP calls the homes model (solve.py's `_homes`) of this table
+# infeasible, and `hint --backend pulp-highs` fails ("the solver ended with Infeasible",
+# exit 1); the same model has a solution worth 221 that PuLP itself finds valid, which
+# highspy's own MIP (the highs backend's last resort) finds, and PuLP's HiGHS with
+# presolve off. Every other backend plays 2 tiles, 15 points.
+PULP_INFEASIBLE = """rules: official initial-meld=10 tile-set=160 joker-penalty=20
+table:
+R6 J O6
+K7 J K9 K10 J K12
+K8 K9 J K11
+rack: K4 K7 K8
+"""
+
+
+@pytest.mark.xfail(strict=True, raises=SolverError, reason="pulp-highs: HiGHS's presolve")
+def test_pulp_highs_finds_the_move_the_other_backends_find() -> None:
+    board = parse_board(PULP_INFEASIBLE)
+    assert best_move(board) == Best(2, 15, 1)
+    assert_proved_best(board, "tiles", "pulp-highs")
