@@ -3,8 +3,13 @@ reference (tests/reference.py) and to a judge of whole tables written here from
 docs/rules.md's words, on the positions the other property tests draw rarely: tables
 heavy with jokers (two in one set, sets of jokers alone), 12-13-1 runs, racks of jokers
 and duplicates, the 160-tile set, before the initial meld; every profile, with its
-options drawn over it. A differential campaign of some 40,000 such positions (every
-backend) found one defect, kept here as a strict xfail until the engine is fixed."""
+options drawn over it.
+
+A differential campaign (session 11: some 70,000 positions of these and positions.py's
+strategies, every profile and backend; 10,000 tables judged; every best move listed on
+5,000 boards; 4,000 searches under time limits) found two defects, kept at the end as
+strict xfails; until the first is fixed the property tests leave its positions aside
+(`grows_jokers_alone`)."""
 
 from __future__ import annotations
 
@@ -419,7 +424,7 @@ def test_every_best_move_is_listed_once_where_jokers_are_bound(board: Board) -> 
 MARGIN = 0.15
 
 
-@pytest.mark.parametrize("profile", ["official", "casual", "norwegian"])
+@pytest.mark.parametrize("profile", ["official", "casual", "norwegian", "hebrew"])
 @pytest.mark.parametrize("backend_name", ["highs", "clp"])
 def test_a_time_limit_cuts_a_large_joker_table_short_with_a_legal_move(
     profile: str, backend_name: str
