@@ -7,9 +7,8 @@ options drawn over it.
 
 A differential campaign (session 11: some 70,000 positions of these and positions.py's
 strategies, every profile and backend; 10,000 tables judged; every best move listed on
-5,000 boards; 4,000 searches under time limits) found two defects, kept at the end as
-strict xfails; until the first is fixed the property tests leave its positions aside
-(`grows_jokers_alone`)."""
+5,000 boards; 4,000 searches under time limits) found two defects, fixed since and kept
+at the end as tests."""
 
 from __future__ import annotations
 
@@ -24,7 +23,6 @@ from hypothesis import strategies as st
 from rummisolve.board import Board, parse_board
 from rummisolve.engine.every import every_best_move, move_key
 from rummisolve.engine.solve import find_move
-from rummisolve.errors import SolverError
 from rummisolve.generate import generate_boards
 from rummisolve.joker_rules import joker_problems
 from rummisolve.legality import check_move
@@ -118,18 +116,6 @@ def joker_positions(
     return Board(table=tuple(table), rack=rack, opened=is_open, rules=drawn)
 
 
-def grows_jokers_alone(board: Board) -> bool:
-    """The defect below: a set of jokers alone, where jokers move freely and sets with a
-    joker are locked (the reference lets it grow; the engine and checker do not)."""
-    rules = board.rules
-    return (
-        board.opened
-        and rules.joker_retrieval is JokerRetrieval.FREE
-        and rules.locked_joker_sets
-        and any(all(t == JOKER for t in row) for row in board.table)
-    )
-
-
 # --- Against the reference ------------------------------------------------------------
 
 
@@ -168,7 +154,6 @@ def assert_proved_best(board: Board, objective: str, backend: str | None = None)
 def test_joker_heavy_positions_under_every_profile_are_proved_best(
     board: Board, objective: str
 ) -> None:
-    assume(not grows_jokers_alone(board))
     assert_proved_best(board, objective)
 
 
@@ -176,7 +161,6 @@ def test_joker_heavy_positions_are_proved_best_on_every_backend(backend: str) ->
     @settings(max_examples=25)
     @given(board=joker_positions(max_sets=2, max_rack=5))
     def proved(board: Board) -> None:
-        assume(not grows_jokers_alone(board))
         assert_proved_best(board, "tiles", backend)
 
     proved()
@@ -189,7 +173,6 @@ WRAPAROUND = rules_drawn().map(lambda r: r.replace(wraparound=True))
 @given(board=joker_positions(rules=WRAPAROUND), objective=st.sampled_from(["tiles", "value"]))
 def test_wraparound_positions_are_proved_best(board: Board, objective: str) -> None:
     """12-13-1 runs, jokers wrapping past the 13, never 13-1-2."""
-    assume(not grows_jokers_alone(board))
     assert_proved_best(board, objective)
 
 
@@ -359,7 +342,6 @@ def test_the_checker_agrees_with_the_judge_on_every_cut_of_the_tiles(
 ) -> None:
     """Some played tiles, and every way (up to 20) to cut the table and them into sets:
     legal or not, the checker and the judge say the same of each."""
-    assume(not grows_jokers_alone(board))
     order = data.draw(st.permutations(board.rack))
     played = Counter(order[: data.draw(st.integers(0, len(order)))])
     if board.opened:
@@ -442,7 +424,7 @@ def test_a_time_limit_cuts_a_large_joker_table_short_with_a_legal_move(
             assert took < limit + MARGIN
 
 
-# --- The defect found --------------------------------------------------------------------
+# --- The defects found ------------------------------------------------------------------
 
 # Jokers free (casual), sets with a joker locked: a set of jokers alone may grow
 # (docs/rules.md: locked "Such a set may still grow"; point 7's "it stays as it lies" is
@@ -451,14 +433,12 @@ def test_a_time_limit_cuts_a_large_joker_table_short_with_a_legal_move(
 GROWS = "rules: casual locked-joker-sets tile-set=160\ntable:\nJ J J\nrack: O9\n"
 
 
-@pytest.mark.xfail(strict=True, reason="engine: a set of jokers alone is kept as it lies")
 def test_a_locked_set_of_jokers_alone_grows_where_jokers_move_freely() -> None:
     board = parse_board(GROWS)
     assert best_move(board) == Best(1, 9, 0)
     assert find_move(board).tiles_played == 1
 
 
-@pytest.mark.xfail(strict=True, reason="checker: 'a joker left the set it lay in'")
 def test_the_checker_lets_a_locked_set_of_jokers_alone_grow() -> None:
     board = parse_board(GROWS)
     row = parse_tiles("O9 J J J")
@@ -469,10 +449,10 @@ def test_the_checker_lets_a_locked_set_of_jokers_alone_grow() -> None:
 
 
 # pulp-highs: HiGHS through PuLP calls the homes model (solve.py's `_homes`) of this table
-# infeasible, and `hint --backend pulp-highs` fails ("the solver ended with Infeasible",
+# infeasible, and `hint --backend pulp-highs` failed ("the solver ended with Infeasible",
 # exit 1); the same model has a solution worth 221 that PuLP itself finds valid, which
 # highspy's own MIP (the highs backend's last resort) finds, and PuLP's HiGHS with
-# presolve off. Every other backend plays 2 tiles, 15 points.
+# presolve off (via_pulp.py now asks again so). Every other backend plays 2 tiles, 15 points.
 PULP_INFEASIBLE = """rules: official initial-meld=10 tile-set=160 joker-penalty=20
 table:
 R6 J O6
@@ -482,7 +462,6 @@ rack: K4 K7 K8
 """
 
 
-@pytest.mark.xfail(strict=True, raises=SolverError, reason="pulp-highs: HiGHS's presolve")
 def test_pulp_highs_finds_the_move_the_other_backends_find() -> None:
     board = parse_board(PULP_INFEASIBLE)
     assert best_move(board) == Best(2, 15, 1)
