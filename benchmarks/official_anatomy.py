@@ -18,13 +18,12 @@ median of `--repeat`, which goes first alternating); then:
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import time
 from typing import Any
 
 import numpy as np
-from common import median, results_option
+from common import median
 from strict_vs_free import casual_board, run_groups
 
 from rummisolve.board import Board
@@ -214,13 +213,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=100, help="per group")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=7)
-    results_option(parser)
-    args = parser.parse_args(argv)
-    return run_groups(NAME, args, anatomy, summary)
+    assert __doc__ is not None
+    return run_groups(NAME, __doc__, 100, anatomy, summary, argv)
 
 
 if __name__ == "__main__":

@@ -128,23 +128,27 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=200, help="per group")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=7)
-    results_option(parser)
-    args = parser.parse_args(argv)
-    return run_groups("strict-vs-free", args, solve_both, summary)
+    assert __doc__ is not None
+    return run_groups("strict-vs-free", __doc__, 200, solve_both, summary, argv)
 
 
 def run_groups(
     benchmark: str,
-    args: argparse.Namespace,
+    doc: str,
+    positions: int,
     measure: Callable[[Board, int, int], dict[str, Any]],
     summarise: Callable[[list[dict[str, Any]]], dict[str, Any]],
+    argv: list[str] | None,
 ) -> int:
-    """Each group's positions measured (`measure(board, repeat, position)`: its row) and
+    """A script over the groups: its options (`--positions`, `positions` by default),
+    each group's positions measured (`measure(board, repeat, position)`: its row) and
     summed up, each group's summary said as it ends; the results written and printed."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=positions, help="per group")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    results_option(parser)
+    args = parser.parse_args(argv)
     started = header(benchmark)
     rows, summaries = [], {}
     for name, spec in GROUPS.items():

@@ -139,13 +139,18 @@ def test_an_initial_meld_is_headed_as_hint_heads_it(page: Page) -> None:
     assert page.inner_text("#headline") == first.split(":")[0]
 
 
-def test_one_point_is_headed_in_the_singular_as_hint_heads_it(page: Page) -> None:
+def ask_for_the_r1(page: Page) -> None:
+    """R2 R3 R4 on the table, R1 on the rack: Best move, and its answer shown."""
     page.tap("#new-set")
     tap_tiles(page, "R2 R3 R4")
     page.tap("#to-rack")
     tap_tiles(page, "R1")
     page.tap("#solve")
     page.wait_for_selector("#answer:not([hidden])")
+
+
+def test_one_point_is_headed_in_the_singular_as_hint_heads_it(page: Page) -> None:
+    ask_for_the_r1(page)
     assert page.inner_text("#headline") == "Play 1 tile (1 point)"
 
 
@@ -308,12 +313,7 @@ def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best(page: Pag
         route.fulfill(json=answer | {"status": "feasible"})
 
     page.route("**/api/hint", cut_short)
-    page.tap("#new-set")
-    tap_tiles(page, "R2 R3 R4")
-    page.tap("#to-rack")
-    tap_tiles(page, "R1")
-    page.tap("#solve")
-    page.wait_for_selector("#answer:not([hidden])")
+    ask_for_the_r1(page)
     assert page.inner_text("#headline") == "Play 1 tile (1 point)"
     note = "Not proved best: the time limit cut the search short."
     assert page.inner_text("#cut-short") == note
