@@ -22,7 +22,7 @@ from typing import NamedTuple
 from .board import Board
 from .move import Action, Move
 from .rules import Rules
-from .sets import HIGH_ONE, Kind, joker_roles, read_meld, run_tile
+from .sets import HIGH_ONE, Kind, read_meld, readings_in_order, run_tile
 from .tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
@@ -111,7 +111,7 @@ class TableReading:
             # Two sets alike are told apart by how they lie: their reading left as it shows.
             if JOKER in row and row not in self.known and old_sets.count(row) == 1:
                 shown = self.jokers(row)
-                readings = [shown, *sorted(joker_roles(row, self.rules), key=_tiles_order)]
+                readings = [shown, *readings_in_order(row, self.rules)]
                 frees = [sum((Counter(r) & free).values()) for r in readings]
                 stays = [sum((Counter(r) & after).values()) for r in readings]
                 most = max(range(len(readings)), key=lambda k: (frees[k], stays[k], not k))
@@ -124,10 +124,6 @@ class TableReading:
                     after -= Counter(roles)
             read.append(row)
         return read
-
-
-def _tiles_order(tiles: Sequence[Tile]) -> list[tuple[int, int]]:
-    return [t.sort_key() for t in tiles]
 
 
 class TablePlan(NamedTuple):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import BoardError, Problem, TileError
 from .rules import NO_OVERRIDES, WHOLE_NUMBER, Overrides, Rules, parse_rule_word
-from .sets import MIN_SET, fits_declared, joker_roles, read_meld
+from .sets import MIN_SET, fits_declared, read_meld, readings_in_order
 from .tiles import JOKER, MAX_NUMBER, Tile, format_tile, format_tiles, parse_tile, split_tiles
 
 if TYPE_CHECKING:  # pathlib is ~3 ms of a hint's start, which needs no Path
@@ -347,10 +347,6 @@ def _line_of(data: bytes, offset: int) -> int:
     return len(_LINE_BREAK_BYTES.split(data[:offset]))
 
 
-def _tiles_order(tiles: tuple[Tile, ...]) -> list[tuple[int, int]]:
-    return [t.sort_key() for t in tiles]
-
-
 def _declared(table: list[_Set]) -> tuple[tuple[Tile | None, ...], ...]:
     """Board.declared for the sets read: () where no joker says what it stands for."""
     return tuple(s.declared for s in table) if any(any(s.declared) for s in table) else ()
@@ -542,7 +538,7 @@ class _Reader:
             elif read_meld(tiles, rules) is None:
                 self.problem(number, f"not a valid run or group: {shown}")
             elif any(declared):
-                readings = sorted(joker_roles(tiles, rules), key=_tiles_order)
+                readings = readings_in_order(tiles, rules)
                 if not any(fits_declared(r, declared) for r in readings):
                     jokers = "its joker stands" if len(readings[0]) == 1 else "its jokers stand"
                     options = " or ".join(format_tiles(r) for r in readings)

@@ -169,6 +169,11 @@ def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
     return {r for r in roles if len(r) == jokers}
 
 
+def readings_in_order(tiles: Sequence[Tile], rules: Rules) -> list[tuple[Tile, ...]]:
+    """`joker_roles` in one order (by their tiles), as messages and narrations list them."""
+    return sorted(joker_roles(tiles, rules), key=lambda roles: [t.sort_key() for t in roles])
+
+
 def fits_declared(reading: Iterable[Tile | None], declared: Iterable[Tile | None]) -> bool:
     """Whether a reading of a set's jokers holds every tile they were declared to stand for
     (`J=R5` in a board file; None: a joker not declared)."""

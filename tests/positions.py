@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from rummisolve.board import Board
 from rummisolve.rules import PROFILES, JokerRetrieval, Rules
-from rummisolve.sets import joker_roles
+from rummisolve.sets import readings_in_order
 from rummisolve.tiles import COLOURS, JOKER, Tile
 
 
@@ -130,7 +130,7 @@ def declarations(
     jokers or some, in any order (`Board.declared`)."""
     declared: list[tuple[Tile | None, ...]] = []
     for row in table:
-        readings = sorted(joker_roles(row, rules), key=lambda r: [t.sort_key() for t in r])
+        readings = readings_in_order(row, rules)
         if JOKER not in row or len(row) == row.count(JOKER) or not draw(st.booleans()):
             declared.append((None,) * row.count(JOKER))
             continue
