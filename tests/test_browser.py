@@ -91,13 +91,18 @@ def screenshot(page: Page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / name))
 
 
-def test_the_first_example_tapped_in_shows_the_move_hint_prints(page: Page) -> None:
+def tap_the_first_example(page: Page) -> None:
+    """The README's first example, tapped in: its two sets, then its rack."""
     page.tap("#new-set")
     tap_tiles(page, "R3 R4 R5")
     page.tap("#new-set")
     tap_tiles(page, "K7 R7 B7 J")
     page.tap("#to-rack")
     tap_tiles(page, "R2 B5 O5 J")
+
+
+def test_the_first_example_tapped_in_shows_the_move_hint_prints(page: Page) -> None:
+    tap_the_first_example(page)
     screenshot(page, "serve-position.png")
     page.tap("#solve")
     page.wait_for_selector("#answer:not([hidden])")
@@ -434,12 +439,7 @@ def test_a_tap_on_the_rack_under_the_answer_leaves_the_answer_where_it_is(page: 
 def test_next_turn_keeps_what_each_joker_stands_for(page: Page) -> None:
     """A joker stands for its tile until freed: the answer shows it (J=O7), and Next turn
     puts the table back with each joker saying so, as hint --next writes the board."""
-    page.tap("#new-set")
-    tap_tiles(page, "R3 R4 R5")
-    page.tap("#new-set")
-    tap_tiles(page, "K7 R7 B7 J")
-    page.tap("#to-rack")
-    tap_tiles(page, "R2 B5 O5 J")
+    tap_the_first_example(page)
     page.tap("#solve")
     page.wait_for_selector("#answer:not([hidden])")
     page.tap("#next-turn")

@@ -193,6 +193,12 @@ RACK, PLAIN = "rack", "plain"
 Origin = str | int | tuple[int, Tile | None]
 
 
+def tiles_add_up(board: Board, table: list[Row], played: Counter[Tile]) -> bool:
+    """The tiles played come from the rack, and the table is the old one's and them."""
+    table_tiles = Counter(t for row in table for t in row)
+    return not played - Counter(board.rack) and table_tiles == Counter(board.table_tiles) + played
+
+
 def judge(board: Board, table: list[Row], played: Counter[Tile]) -> bool:
     """Is this table a legal end of the turn? From docs/rules.md alone: valid sets of the
     table's tiles and the ones played; before the initial meld, the table as it lay and
@@ -205,9 +211,7 @@ def judge(board: Board, table: list[Row], played: Counter[Tile]) -> bool:
     rules = board.rules
     if any(set_value(row, rules.wraparound) is None for row in table):
         return False
-    if played - Counter(board.rack):
-        return False
-    if Counter(t for row in table for t in row) != Counter(board.table_tiles) + played:
+    if not tiles_add_up(board, table, played):
         return False
     if not board.opened:
         new = Counter(map(_key, table))
@@ -321,9 +325,7 @@ def checker_passes(board: Board, table: list[Row], played: Counter[Tile]) -> boo
     where, which the judge finds for itself): valid sets, the tiles, the meld, jokers."""
     if any(read_meld(row, board.rules) is None for row in table):
         return False
-    if played - Counter(board.rack):
-        return False
-    if Counter(t for row in table for t in row) != Counter(board.table_tiles) + played:
+    if not tiles_add_up(board, table, played):
         return False
     if not board.opened:
         new = Counter(table)
