@@ -88,6 +88,10 @@ class TableReading:
         """What each joker of the set stands for, in the order they lie."""
         return self.known.get(tuple(row)) or joker_stand_ins(row, self.rules)
 
+    def stand_for(self, table: Sequence[TileRow]) -> tuple[TileRow, ...]:
+        """For each set of a table, what its jokers stand for (none for a set without)."""
+        return tuple(self.jokers(row) if JOKER in row else () for row in table)
+
     def as_it_lies(self, number: int, tiles: Sequence[Tile]) -> TileRow:
         """Table set `number` (these tiles, all of it) as it lies on the table."""
         row = self.board.table[number]
@@ -249,8 +253,7 @@ def board_after(board: Board, move: Move) -> Board:
     """The board for the next turn: the new table, each joker declared to stand for the
     tile the answer shows it standing for (it keeps standing for it until freed), the
     rack left, opened once a move is made, the same rules."""
-    reading = TableReading(board)
-    declared = tuple(reading.jokers(row) if JOKER in row else () for row in move.table)
+    declared = TableReading(board).stand_for(move.table)
     opened = board.opened or move.is_move
     return Board(
         move.table, move.rack, opened, board.rules, declared=declared if any(declared) else ()

@@ -9,7 +9,7 @@ from .actions import Do, TableAction, TableReading, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
-from .tiles import JOKER, Colour, Tile, format_tile
+from .tiles import Colour, Tile, format_tile
 
 _ANSI = {
     Colour.BLACK: "\x1b[1m",
@@ -36,17 +36,14 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
     rules = board.rules
     plan = plan_move(move, board)
     reading = plan.reading or TableReading(board)
-    table = move.table
     answer = {
         "status": move.status.value,
         "tiles_played": move.tiles_played,
         "value_played": move.value_played,
         "played": tiles_json(move.played),
-        "table": [tiles_json(row) for row in table],
+        "table": [tiles_json(row) for row in move.table],
         # What each set's jokers stand for, in the order they lie: the next turn's reading.
-        "stand_for": [
-            tiles_json(reading.jokers(row) if JOKER in row else ()) for row in move.table
-        ],
+        "stand_for": [tiles_json(roles) for roles in reading.stand_for(move.table)],
         "rack": tiles_json(move.rack),
         "seconds": round(move.seconds, 6),
         "sets_changed": move.sets_changed,
@@ -107,11 +104,6 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     """What `hint` shows a person: the play, the actions at the table in order, the new
     table, the rack after."""
     rules = board.rules
-    reading = TableReading(board)
-
-    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
-        return _row(tiles, marked, reading, colour)
-
     # The rules, where they are not the official ones: "; rules: hebrew joker-penalty=20".
     words = rules.words()
     under = f"; rules: {' '.join(words)}" if words else ""
@@ -131,7 +123,11 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
         value = _meld_value(move, rules)
         worth = f", an initial meld worth {_points(value)} ({rules.initial_meld} needed)"
     plan = plan_move(move, board)
-    reading = plan.reading or reading  # (`row` reads it from here on)
+    reading = plan.reading or TableReading(board)
+
+    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
+        return _row(tiles, marked, reading, colour)
+
     played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):

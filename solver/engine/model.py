@@ -195,6 +195,15 @@ class _Position:
         )
 
 
+def jokers_bind(board: Board) -> bool:
+    """Whether the rules on jokers can bind: the player has opened, a joker lies on the
+    table, and the rules tie it to its set (joker retrieval by replacement, or locked sets)."""
+    rules = board.rules
+    if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
+        return False
+    return any(JOKER in s for s in board.table)
+
+
 def build_model(
     board: Board,
     objective: Objective,
@@ -208,12 +217,7 @@ def build_model(
     plan = None
     # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
     # would say None too, after counting the tiles in play).
-    rules = board.rules
-    if (
-        board.opened
-        and (rules.by_replacement or rules.locked_joker_sets)
-        and any(JOKER in s for s in position.table_sets)
-    ):
+    if jokers_bind(board):
         # The table's jokers under the rules as written: their instances and hosts, if any.
         # Copies in play, read from the tiles present only (a third of the 52, or fewer).
         available = position.available[:TILES]

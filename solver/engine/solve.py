@@ -24,6 +24,7 @@ from .model import (
     Arrangement,
     Layout,
     build_model,
+    jokers_bind,
     no_initial_meld,
     objective_value,
     read_solution,
@@ -52,7 +53,7 @@ def find_move(
     """
     solver = get_backend(backend)
     backend = solver.name
-    binds = _jokers_bind(board)
+    binds = jokers_bind(board)
     strict = binds and board.rules.joker_retrieval is JokerRetrieval.STRICT
     if time_limit is not None and strict and homes.applies(board):
         homes.prepare(board)  # one-off, before the clock: the limit is the search's
@@ -186,15 +187,6 @@ def _new_table(board: Board, arrangement: Arrangement) -> list[TileRow]:
     """Every set of the table after the move: the sets kept, and the sets laid."""
     kept = [board.table[i] for i in arrangement.kept]
     return kept + laid_sets(arrangement, board.rules)
-
-
-def _jokers_bind(board: Board) -> bool:
-    """Whether the rules on jokers can bind: the player has opened, a joker lies on the
-    table, and the rules tie it to its set (joker retrieval by replacement, or locked sets)."""
-    rules = board.rules
-    if not board.opened or not (rules.by_replacement or rules.locked_joker_sets):
-        return False
-    return any(JOKER in s for s in board.table)
 
 
 def _looser(board: Board) -> Board:
