@@ -139,6 +139,15 @@ def header(benchmark: str) -> dict[str, Any]:
     }
 
 
+def group_options(parser: argparse.ArgumentParser, positions: int) -> None:
+    """The options of the scripts over strict_vs_free's groups of positions: how many in
+    each group, how many solves of each (their median kept), the seed, `--results`."""
+    parser.add_argument("--positions", type=int, default=positions, help="per group")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    results_option(parser)
+
+
 def results_option(parser: argparse.ArgumentParser) -> None:
     """`--results DIR`: where the files go; a trial run elsewhere keeps results/ as it is."""
     parser.add_argument(

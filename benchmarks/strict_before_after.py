@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import old_side
-from common import median, results_option
+from common import group_options, median
 
 NAME = "strict-before-after"
 
@@ -80,11 +80,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", type=Path, metavar="PATH", help="an older checkout's solver/")
-    parser.add_argument("--positions", type=int, default=100, help="per group")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=7)
+    group_options(parser, 100)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
-    results_option(parser)
     args = parser.parse_args(argv)
     if args.serve:
         return serve(args)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from common import finished, header, median, percentile, results_option, write_results
+from common import finished, group_options, header, median, percentile, write_results
 
 from rummisolve.board import Board
 from rummisolve.engine.solve import find_move
@@ -144,10 +144,7 @@ def run_groups(
     each group's positions measured (`measure(board, repeat, position)`: its row) and
     summed up, each group's summary said as it ends; the results written and printed."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=positions, help="per group")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=7)
-    results_option(parser)
+    group_options(parser, positions)
     args = parser.parse_args(argv)
     started = header(benchmark)
     rows, summaries = [], {}
