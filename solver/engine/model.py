@@ -271,7 +271,7 @@ class _Builder:
             # Rack tiles that only a host's place can take still need their played column.
             in_sets[[TILE_INDEX[t] for h in plan.hosts for t in h.shape]] = True
         self.played = (in_sets & (position.rack[:TILES] > 0)).nonzero()[0]
-        self.stand_ins = in_sets.nonzero()[0] if position.jokers else np.zeros(0, np.int64)
+        self.stand_ins = in_sets.nonzero()[0] if self._wild(plan) else np.zeros(0, np.int64)
         self.rows = Rows()
         self.columns = Columns()
         table = position.table.copy()
@@ -281,6 +281,18 @@ class _Builder:
         bounds = table.tolist()
         self.rows.add(TILES + 1, bounds, bounds)
         self.meld_row = -1
+
+    def _wild(self, plan: JokerPlan | None) -> bool:
+        """Whether some joker may stand in for any tile: pinned, the table's jokers stay
+        (their readings stand for their tiles) unless a rack tile frees one, so where none
+        can be freed and the rack holds none, no joker is wild (a smaller, tighter LP)."""
+        position = self.position
+        if not position.jokers:
+            return False
+        if plan is None or not plan.pinned or position.rack_jokers:
+            return True
+        rack = position.rack
+        return any(i.role is not None and rack[TILE_INDEX[i.role]] > 0 for i in plan.instances)
 
     def build(self) -> tuple[Mip, Layout]:
         position, board = self.position, self.board
@@ -328,12 +340,24 @@ class _Builder:
             absent = frozenset(ALL_COLOURED[i] for i in (available[:TILES] == 0).nonzero()[0])
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
             return usable, absent, self.columns.add_block(*block)
+        rows = position.piece_rows
+        if self.plan is not None and not len(self.stand_ins):
+            # No joker is wild: a set needs a copy in play, or a staying joker's tile, of
+            # each tile it holds.
+            catalogue, held = position.catalogue, available.copy()
+            roles = [TILE_INDEX[i.role] for i in self.plan.instances if i.role is not None]
+            held[roles] += position.jokers
+            upper = held[catalogue.tiles[usable]].min(axis=1)
+            usable, upper = usable[upper > 0], upper[upper > 0]
+            fillable = np.zeros(len(catalogue.sets), dtype=np.bool_)
+            fillable[usable] = True
+            rows = catalogue.entry_row[fillable[catalogue.entry_set]]
         block_range = self.columns.add_block(
             upper=upper,
             cost=_zeros(len(usable)),
             lengths=position.catalogue.lengths[usable],
-            rows=position.piece_rows,
-            values=_ones(len(position.piece_rows)),
+            rows=rows,
+            values=_ones(len(rows)),
         )
         return usable, frozenset(), block_range
 
