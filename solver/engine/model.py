@@ -271,7 +271,8 @@ class _Builder:
             # Rack tiles that only a host's place can take still need their played column.
             in_sets[[TILE_INDEX[t] for h in plan.hosts for t in h.shape]] = True
         self.played = (in_sets & (position.rack[:TILES] > 0)).nonzero()[0]
-        self.stand_ins = in_sets.nonzero()[0] if self._wild(plan) else np.zeros(0, np.int64)
+        self.wild = self._wild(plan)
+        self.stand_ins = in_sets.nonzero()[0] if self.wild else np.zeros(0, np.int64)
         self.rows = Rows()
         self.columns = Columns()
         table = position.table.copy()
@@ -282,17 +283,17 @@ class _Builder:
         self.rows.add(TILES + 1, bounds, bounds)
         self.meld_row = -1
 
-    def _wild(self, plan: JokerPlan | None) -> bool:
-        """Whether some joker may stand in for any tile: pinned, the table's jokers stay
-        (their readings stand for their tiles) unless a rack tile frees one, so where none
-        can be freed and the rack holds none, no joker is wild (a smaller, tighter LP)."""
+    def _wild(self, plan: JokerPlan | None) -> int:
+        """How many jokers may stand in for any tile. Pinned, the table's jokers stay
+        (their readings stand for their tiles) unless freed, each by a rack copy of its
+        tile: only those and the rack's are wild (a smaller, tighter LP)."""
         position = self.position
-        if not position.jokers:
-            return False
-        if plan is None or not plan.pinned or position.rack_jokers:
-            return True
+        if plan is None or not plan.pinned:
+            return position.jokers
         rack = position.rack
-        return any(i.role is not None and rack[TILE_INDEX[i.role]] > 0 for i in plan.instances)
+        roles = {TILE_INDEX[i.role] for i in plan.instances if i.role is not None}
+        freeable = sum(int(rack[r]) for r in roles)
+        return position.rack_jokers + min(position.table_jokers, freeable)
 
     def build(self) -> tuple[Mip, Layout]:
         position, board = self.position, self.board
@@ -341,17 +342,18 @@ class _Builder:
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
             return usable, absent, self.columns.add_block(*block)
         rows = position.piece_rows
-        if self.plan is not None and not len(self.stand_ins):
-            # No joker is wild: a set needs a copy in play, or a staying joker's tile, of
-            # each tile it holds.
+        if self.plan is not None and self.plan.pinned and self.wild < position.jokers:
+            # Fewer jokers wild than in play: a set needs a copy in play, or a staying
+            # joker's tile, of each tile it holds but for as many as jokers are wild.
             catalogue, held = position.catalogue, available.copy()
             roles = [TILE_INDEX[i.role] for i in self.plan.instances if i.role is not None]
             held[roles] += position.jokers
-            upper = held[catalogue.tiles[usable]].min(axis=1)
-            usable, upper = usable[upper > 0], upper[upper > 0]
-            fillable = np.zeros(len(catalogue.sets), dtype=np.bool_)
-            fillable[usable] = True
-            rows = catalogue.entry_row[fillable[catalogue.entry_set]]
+            in_play = held[catalogue.tiles[usable]]
+            fillable = makeable(in_play, self.wild)
+            usable, upper = usable[fillable], in_play[fillable].min(axis=1) + self.wild
+            chosen = np.zeros(len(catalogue.sets), dtype=np.bool_)
+            chosen[usable] = True
+            rows = catalogue.entry_row[chosen[catalogue.entry_set]]
         block_range = self.columns.add_block(
             upper=upper,
             cost=_zeros(len(usable)),
@@ -387,7 +389,7 @@ class _Builder:
             _STAND_IN_ROWS[stand_ins], _STAND_IN_VALUES[:count], stand_ins
         )
         return self.columns.add_block(
-            upper=np.full(count, self.position.jokers),
+            upper=np.full(count, self.wild),
             cost=_zeros(count),
             lengths=lengths,
             rows=rows,
