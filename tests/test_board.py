@@ -167,6 +167,20 @@ MALFORMED = [
         ["b.txt:2: not a valid run or group: R12 O13 J B1"],
     ),
     (
+        "set-longer-than-any-run",
+        "table:\nR1-13 R1\nrack:",
+        ["b.txt:2: not a valid run or group: 14 tiles (a set holds at most 13)"],
+    ),
+    (
+        "copies-too-many-in-the-order-they-lie",
+        "rack: R2 R1 R1 R2 R2 K3 R1 K3\nK3",
+        [
+            "b.txt:1: too many copies of R2: the 106-tile set has 2",
+            "b.txt:1: too many copies of R1: the 106-tile set has 2",
+            "b.txt:2: too many copies of K3: the 106-tile set has 2",
+        ],
+    ),
+    (
         "third-copy-106",
         "table:\nR5 R6 R7\nK5 R5 B5\nrack: K1 R5",
         ["b.txt:4: too many copies of R5: the 106-tile set has 2"],
