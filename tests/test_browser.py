@@ -62,6 +62,21 @@ def page(browser: Browser, server: Server) -> Iterator[Page]:
     context.close()
 
 
+def test_the_page_loads_without_an_error(browser: Browser, server: Server) -> None:
+    """Chromium asked /favicon.ico, which was a 404: 'Failed to load resource' in the
+    console of every page opened."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.goto(server.url)
+    page.wait_for_selector("#profile option", state="attached")
+    page.wait_for_load_state("networkidle")
+    assert errors == []
+    page.close()
+
+
 def tap_tiles(page: Page, words: str) -> None:
     """Each tile as a player taps it: its colour (when it changes), then its number."""
     for word in words.split():

@@ -92,6 +92,17 @@ def test_the_page_and_its_files_are_served(server: Server) -> None:
     assert [p["name"] for p in settings["profiles"]][:2] == ["official", "casual"]
 
 
+def test_the_icon_is_served_where_a_browser_looks_for_it(server: Server) -> None:
+    """A browser asks /favicon.ico of every page, unless the page names its icon: it got
+    a 404, an error in the page's console."""
+    page = server.request("GET", "/")
+    assert '<link rel="icon" href="favicon.svg" type="image/svg+xml">' in page.text
+    named, asked = server.request("GET", "/favicon.svg"), server.request("GET", "/favicon.ico")
+    for reply in (named, asked):
+        assert (reply.status, reply.content_type) == (200, "image/svg+xml")
+    assert asked.text == named.text and asked.text.startswith("<svg ")
+
+
 @pytest.mark.parametrize(
     ("method", "path", "status", "message"),
     [
