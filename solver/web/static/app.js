@@ -114,7 +114,7 @@ function render() {
   $("solve").disabled = thinking || !solvable();
   if (focused) {
     const [kind, where, position] = focused.split(":");
-    const before = kind === "tile" ? `[data-key="tile:${where}:${position - 1}"]` : null;
+    const before = kind === "tile" ? `[data-key="tile:${where}:${Number(position) - 1}"]` : null;
     const again = document.querySelector(`[data-key="${focused}"]`)
       || (before && document.querySelector(before)) || pickOf(where);
     if (again) again.focus({ preventScroll: true });
@@ -142,10 +142,9 @@ function redraw() {
 function editableRow(tiles, index) {
   const row = el("div", "row target");
   row.dataset.where = String(index);
-  fillPlace(row, index, tiles, "Set " + (index + 1), "tap tiles in");
   const label = el("span", "label", String(index + 1));
-  label.setAttribute("aria-hidden", "true");
-  row.children[0].after(label);
+  label.setAttribute("aria-hidden", "true"); // its button says it
+  fillPlace(row, index, tiles, "Set " + (index + 1), "tap tiles in", [label]);
   row.addEventListener("click", () => {
     state.target = index;
     redraw();
@@ -155,8 +154,9 @@ function editableRow(tiles, index) {
 
 // A place taps go to (`where`: a set's index, or "rack"), as a group named for it: first
 // a button stretched over the whole row, which makes it where taps go (a tap anywhere on
-// the row, or Enter or Space), then its tiles, each a button that takes it out.
-function fillPlace(row, where, tiles, name, empty) {
+// the row, or Enter or Space), then what `shown` holds, then its tiles, each a button
+// that takes it out.
+function fillPlace(row, where, tiles, name, empty, shown = []) {
   const pick = el("button", "pick");
   pick.type = "button";
   pick.dataset.key = "pick:" + where;
@@ -165,7 +165,7 @@ function fillPlace(row, where, tiles, name, empty) {
   row.setAttribute("role", "group");
   row.setAttribute("aria-label", name);
   row.classList.toggle("active", state.target === where);
-  row.replaceChildren(pick, ...tiles.map((word, i) => removableChip(word, where, i, name)));
+  row.replaceChildren(pick, ...shown, ...tiles.map((word, i) => removableChip(word, where, i, name)));
   if (tiles.length === 0) row.append(el("span", "empty", empty));
 }
 
