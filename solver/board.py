@@ -133,8 +133,6 @@ def read_table_word(word: str) -> tuple[tuple[Tile, ...], tuple[Tile | None, ...
     return (JOKER,), (stands_for,)
 
 
-# A board of 1 MiB may hold 170,000 words `R1-13`: each is read once.
-@lru_cache(maxsize=1 << 10)
 def read_word(word: str) -> tuple[Tile, ...]:
     """The tiles one word stands for: a tile (`R5`, `J`), or a run written short as
     players say it, `R3-6` (`R3-R6` too) for R3 R4 R5 R6. `R12-1` is R12 R13 R1: whether
@@ -154,6 +152,37 @@ def read_word(word: str) -> tuple[Tile, ...]:
     raise TileError(
         f"a run written short goes up, as in R3-6 (or past the 13 to the 1, R12-1): {word!r}"
     )
+
+
+# What one word of a board reads as: its tiles and what its jokers were declared to
+# stand for, or the problem it is.
+_Reading = tuple[tuple[Tile, ...], tuple[Tile | None, ...]] | str
+# The longest word that can be a tile or tiles (`R10-R13*`, a run starred on the table).
+_LONGEST_TILE_WORD = 8
+
+
+def _reading(word: str, on_table: bool) -> _Reading:
+    """A word as `read_table_word` reads it (or, off the table, `read_word`), or the
+    problem it is. A word that can be tiles is read once (a board of 1 MiB repeats its
+    words: 170,000 `R1-13`, 350,000 `X9`); a longer one is not kept (a thousand words of
+    1 MiB would be a GiB)."""
+    if len(word) <= _LONGEST_TILE_WORD:
+        return _kept_reading(word, on_table)
+    return _read_once(word, on_table)
+
+
+def _read_once(word: str, on_table: bool) -> _Reading:
+    try:
+        if on_table:
+            return read_table_word(word)
+        if DECLARES in word:
+            return f"only a joker on the table says what it stands for: {word!r}"
+        return read_word(word), ()
+    except TileError as error:
+        return str(error)
+
+
+_kept_reading = lru_cache(maxsize=1 << 10)(_read_once)
 
 
 def format_sets(
@@ -408,18 +437,15 @@ class _Reader:
         tiles: list[Tile] = []
         ok = True
         for number, word in enumerate(split_tiles(text), start=1):
-            try:
-                if declared is not None:
-                    read, roles = read_table_word(word)
-                    declared.extend(roles)
-                elif DECLARES in word:
-                    raise TileError(f"only a joker on the table says what it stands for: {word!r}")
-                else:
-                    read = read_word(word)
-                tiles.extend(read)
-            except TileError as error:
-                self.problem(where.within(f"tile {number}") if tile_places else where, str(error))
+            reading = _reading(word, on_table=declared is not None)
+            if isinstance(reading, str):
+                self.problem(where.within(f"tile {number}") if tile_places else where, reading)
                 ok = False
+                continue
+            read, roles = reading
+            tiles.extend(read)
+            if declared is not None:
+                declared.extend(roles)
         return tuple(tiles) if ok else None
 
     def read(self, lines: list[str], overrides: Overrides) -> Board:

@@ -167,6 +167,13 @@ MALFORMED = [
         ["b.txt:2: not a valid run or group: R12 O13 J B1"],
     ),
     (
+        "a-bad-word-again-is-a-problem-again",
+        "table:\nX9 R2 X9\nrack: X9 R5=K5 X9",
+        [f"b.txt:{n}: unknown tile 'X9': colour must be K, R, O (or Y) or B" for n in (2, 2, 3)]
+        + ["b.txt:3: only a joker on the table says what it stands for: 'R5=K5'"]
+        + ["b.txt:3: unknown tile 'X9': colour must be K, R, O (or Y) or B"],
+    ),
+    (
         "set-longer-than-any-run",
         "table:\nR1-13 R1\nrack:",
         ["b.txt:2: not a valid run or group: 14 tiles (a set holds at most 13)"],
