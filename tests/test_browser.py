@@ -386,6 +386,10 @@ def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:
     page.wait_for_selector("#answer:not([hidden])")
     assert page.locator("#actions li").all_inner_texts() == ["add R2* to [R3 R4 R5]: R2* R3 R4 R5"]
     assert page.inner_text("#actions-title") == "In this order (* = from your rack)"
+    # The yellow of the table after, said to a screen reader too: it read "Table after the
+    # move from your rack".
+    after = page.get_by_role("heading", name="Table after the move yellow: from your rack")
+    assert after.is_visible()
 
 
 def test_a_position_of_many_problems_says_how_many_more(page: Page) -> None:
