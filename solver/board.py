@@ -10,8 +10,10 @@ import os
 import re
 import stat
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import BoardError, Problem, TileError
@@ -152,6 +154,37 @@ def read_word(word: str) -> tuple[Tile, ...]:
     )
 
 
+# What one word of a board reads as: its tiles and what its jokers were declared to
+# stand for, or the problem it is.
+_Reading = tuple[tuple[Tile, ...], tuple[Tile | None, ...]] | str
+# The longest word that can be a tile or tiles (`R10-R13*`, a run starred on the table).
+_LONGEST_TILE_WORD = 8
+
+
+def _reading(word: str, on_table: bool) -> _Reading:
+    """A word as `read_table_word` reads it (or, off the table, `read_word`), or the
+    problem it is. A word that can be tiles is read once (a board of 1 MiB repeats its
+    words: 170,000 `R1-13`, 350,000 `X9`); a longer one is not kept (a thousand words of
+    1 MiB would be a GiB)."""
+    if len(word) <= _LONGEST_TILE_WORD:
+        return _kept_reading(word, on_table)
+    return _read_once(word, on_table)
+
+
+def _read_once(word: str, on_table: bool) -> _Reading:
+    try:
+        if on_table:
+            return read_table_word(word)
+        if DECLARES in word:
+            return f"only a joker on the table says what it stands for: {word!r}"
+        return read_word(word), ()
+    except TileError as error:
+        return str(error)
+
+
+_kept_reading = lru_cache(maxsize=1 << 10)(_read_once)
+
+
 def format_sets(
     sets: Iterable[Iterable[Tile]], declared: Iterable[Iterable[Tile | None]] = ()
 ) -> str:
@@ -180,18 +213,19 @@ def parse_position(
             reader.problem(where, "holds no tiles (a '|' with no set before or after it)")
         elif read is not None:
             sets.append(read)
-    racked: list[tuple[_Where, Tile]] = []
+    racked: list[_Placed] = []
     words = split_tiles((rack or "").replace(SET_SEPARATOR, " "))
     for number, word in enumerate(words, start=1):
         where = _Where(0, RACK_OPTION, f"tile {number}")
-        racked.extend((where, t) for t in reader.words(word, where) or ())
+        racked.append((where, reader.words(word, where) or ()))
     rules = overrides.apply(Rules())
     reader.check_sets(sets, rules)
     reader.check_counts(sets, racked, rules)
     if reader.problems:
         raise BoardError(reader.problems)
     table_sets = tuple(s.tiles for s in sets)
-    return Board(table_sets, tuple(t for _, t in racked), opened, rules, declared=_declared(sets))
+    rack_tiles = tuple(t for _, tiles in racked for t in tiles)
+    return Board(table_sets, rack_tiles, opened, rules, declared=_declared(sets))
 
 
 def parse_board(text: str, source: str = "<board>", overrides: Overrides = NO_OVERRIDES) -> Board:
@@ -373,6 +407,10 @@ class _Set(NamedTuple):
     declared: tuple[Tile | None, ...]
 
 
+# Tiles as they lie at one place: a table set, a line of the rack, a word of --rack.
+_Placed = tuple[_Where, tuple[Tile, ...]]
+
+
 class _Reader:
     """One pass over a board's lines, collecting problems instead of stopping at the first."""
 
@@ -399,18 +437,15 @@ class _Reader:
         tiles: list[Tile] = []
         ok = True
         for number, word in enumerate(split_tiles(text), start=1):
-            try:
-                if declared is not None:
-                    read, roles = read_table_word(word)
-                    declared.extend(roles)
-                elif DECLARES in word:
-                    raise TileError(f"only a joker on the table says what it stands for: {word!r}")
-                else:
-                    read = read_word(word)
-                tiles.extend(read)
-            except TileError as error:
-                self.problem(where.within(f"tile {number}") if tile_places else where, str(error))
+            reading = _reading(word, on_table=declared is not None)
+            if isinstance(reading, str):
+                self.problem(where.within(f"tile {number}") if tile_places else where, reading)
                 ok = False
+                continue
+            read, roles = reading
+            tiles.extend(read)
+            if declared is not None:
+                declared.extend(roles)
         return tuple(tiles) if ok else None
 
     def read(self, lines: list[str], overrides: Overrides) -> Board:
@@ -418,7 +453,7 @@ class _Reader:
         expect: Expectation | None = None
         expect_line = 0
         table: list[_Set] = []
-        rack: list[tuple[_Where, Tile]] = []
+        rack: list[_Placed] = []
         seen: dict[str, int] = {}
         section = None
         for number, raw in enumerate(lines, start=1):
@@ -450,11 +485,11 @@ class _Reader:
                 elif name == "table" and rest:
                     self.table_line(number, rest, table)
                 elif name == "rack":
-                    rack.extend((_Where(number), t) for t in self.tiles(number, rest) or ())
+                    self.rack_line(number, rest, rack)
             elif section == "table":
                 self.table_line(number, line, table)
             elif section == "rack":
-                rack.extend((_Where(number), t) for t in self.tiles(number, line) or ())
+                self.rack_line(number, line, rack)
             elif section in ("rules", "opened"):
                 self.problem(
                     number, f"a line after {section}:, which takes its value on its own line"
@@ -470,17 +505,18 @@ class _Reader:
         self.check_counts(table, rack, rules)
         return Board(
             table=tuple(s.tiles for s in table),
-            rack=tuple(t for _, t in rack),
+            rack=tuple(t for _, tiles in rack for t in tiles),
             opened=opened,
             rules=rules,
             expect=expect,
             declared=_declared(table),
         )
 
-    def tiles(self, number: int, text: str) -> tuple[Tile, ...] | None:
-        """The tiles of one line, or None (with a problem for each bad word); a `|` among
-        rack tiles only groups them."""
-        return self.words(text.replace(SET_SEPARATOR, " "), _Where(number))
+    def rack_line(self, number: int, text: str, rack: list[_Placed]) -> None:
+        """The tiles of one line of the rack, and where; a problem for each bad word; a `|`
+        among rack tiles only groups them."""
+        where = _Where(number)
+        rack.append((where, self.words(text.replace(SET_SEPARATOR, " "), where) or ()))
 
     def table_line(self, number: int, text: str, table: list[_Set]) -> None:
         """One set, or several separated by `|`, each then named by its place (`set 2`)."""
@@ -532,11 +568,13 @@ class _Reader:
 
     def check_sets(self, table: Iterable[_Set], rules: Rules) -> None:
         for number, tiles, declared in table:
-            shown = format_tiles(tiles)
-            if len(tiles) < MIN_SET:
-                self.problem(number, f"a set needs at least {MIN_SET} tiles: {shown}")
+            if len(tiles) > MAX_NUMBER:  # no run or group: neither read nor quoted whole
+                count = f"{len(tiles)} tiles (a set holds at most {MAX_NUMBER})"
+                self.problem(number, f"not a valid run or group: {count}")
+            elif len(tiles) < MIN_SET:
+                self.problem(number, f"a set needs at least {MIN_SET} tiles: {format_tiles(tiles)}")
             elif read_meld(tiles, rules) is None:
-                self.problem(number, f"not a valid run or group: {shown}")
+                self.problem(number, f"not a valid run or group: {format_tiles(tiles)}")
             elif any(declared):
                 readings = readings_in_order(tiles, rules)
                 if not any(fits_declared(r, declared) for r in readings):
@@ -546,17 +584,44 @@ class _Reader:
                     plain = format_tiles(tiles)
                     self.problem(number, f"in {plain}, {jokers} for {options}, not {said}")
 
-    def check_counts(
-        self, table: list[_Set], rack: list[tuple[_Where, Tile]], rules: Rules
-    ) -> None:
+    def check_counts(self, table: list[_Set], rack: list[_Placed], rules: Rules) -> None:
+        """A tile of which the box holds fewer copies: said once, where the first copy too
+        many lies. All are counted at once (a rack of 1 MiB holds 2,000,000 tiles, `R1-13`
+        after `R1-13`); the places are looked through only for the tiles there are too many of."""
         box = rules.box
-        placed = [(s.where, t) for s in table for t in s.tiles] + rack
-        counts: dict[Tile, int] = {}
-        for number, tile in placed:
-            counts[tile] = counts.get(tile, 0) + 1
-            if counts[tile] == box.limit(tile) + 1:
+        places = [*((s.where, s.tiles) for s in table), *rack]
+        totals = Counter(itertools.chain.from_iterable(tiles for _, tiles in places))
+        over = {t for t, n in totals.items() if n > box.limit(t)}
+        before: Counter[Tile] = Counter()
+        for where, tiles in places:
+            if not over:
+                return
+            # Each tile the box runs out of here, with the index of its first copy too many.
+            here = {}
+            for tile, copies in _copies(tiles, over).items():
+                if before[tile] + copies > box.limit(tile):
+                    here[tile] = _copy_index(tiles, tile, box.limit(tile) - before[tile])
+                before[tile] += copies
+            for tile in sorted(here, key=here.__getitem__):
                 what = "jokers" if tile.is_joker else f"copies of {format_tile(tile)}"
                 self.problem(
-                    number,
-                    f"too many {what}: the {rules.tile_set}-tile set has {box.limit(tile)}",
+                    where, f"too many {what}: the {rules.tile_set}-tile set has {box.limit(tile)}"
                 )
+            over -= here.keys()
+
+
+def _copies(tiles: tuple[Tile, ...], among: set[Tile]) -> dict[Tile, int]:
+    """How many copies of each tile `among` the tiles hold: all counted in one pass where
+    the tiles outnumber them, else each tile's copies by themselves."""
+    if len(tiles) > len(among):
+        counted = Counter(tiles)
+        return {t: counted[t] for t in among}
+    return {t: tiles.count(t) for t in among}
+
+
+def _copy_index(tiles: tuple[Tile, ...], tile: Tile, copy: int) -> int:
+    """Where copy `copy` (0: the first) of the tile lies among the tiles."""
+    at = -1
+    for _ in range(copy + 1):
+        at = tiles.index(tile, at + 1)
+    return at

@@ -16,6 +16,8 @@ class TileError(RummisolveError):
 def printable(text: str) -> str:
     """A name as a terminal may show it: a control character (an ESC in a file name would
     reach the terminal, a line break would split a row) written as its escape."""
+    if text.isprintable():  # a problem's name, told for each of a bad board's 300,000
+        return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
@@ -34,11 +36,15 @@ class Problem(NamedTuple):
 
 
 class BoardError(RummisolveError):
-    """An input that is refused, with every problem found in it."""
+    """An input that is refused, with every problem found in it: its text, a line each,
+    is written only when asked for (the API tells the first 100 of 300,000)."""
 
     def __init__(self, problems: list[Problem]) -> None:
-        super().__init__("\n".join(str(p) for p in problems))
+        super().__init__(problems)
         self.problems = problems
+
+    def __str__(self) -> str:
+        return "\n".join(map(str, self.problems))
 
 
 class SolverError(RummisolveError):

@@ -35,6 +35,8 @@ _COLOUR_ORDER = {c: i for i, c in enumerate(Colour)}
 _COLOUR_LETTERS = {c.letter: c for c in Colour} | {"Y": Colour.ORANGE}
 # ASCII digits only: `\d` would also read other scripts' digits as numbers.
 _TILE_RE = re.compile(r"([A-Za-z])([0-9]+)")
+# What separates tiles: spaces and/or commas.
+_SEPARATORS = re.compile(r"[\s,]+")
 # A message quotes at most this much of a word that is not a tile.
 _LONGEST_SHOWN = 20
 
@@ -68,8 +70,20 @@ NUMBERS = range(MIN_NUMBER, MAX_NUMBER + 1)
 ALL_COLOURED: tuple[Tile, ...] = tuple(Tile(c, n) for c in COLOURS for n in NUMBERS)
 
 
+# Every word that is a tile, as written (any case), for the tile it is: a board's words
+# are read at a dict look-up each, the rules below only for those that are not tiles.
+_TILE_WORDS: dict[str, Tile] = {"J": JOKER, "j": JOKER, "*": JOKER} | {
+    letter + str(tile.number): tile
+    for tile in ALL_COLOURED
+    for upper in [k for k, c in _COLOUR_LETTERS.items() if c is tile.colour]
+    for letter in (upper, upper.lower())
+}
+
+
 def parse_tile(text: str) -> Tile:
     """Read one tile: `R5`, `k13`, `Y1` (orange), `J` or `*` (joker)."""
+    if (known := _TILE_WORDS.get(text)) is not None:
+        return known
     word = text.strip()
     if word.upper() == "J" or word == "*":
         return JOKER
@@ -95,7 +109,7 @@ def format_tile(tile: Tile) -> str:
 
 def split_tiles(text: str) -> list[str]:
     """Tiles are separated by spaces and/or commas."""
-    return [w for w in re.split(r"[\s,]+", text) if w]
+    return [w for w in _SEPARATORS.split(text) if w]
 
 
 def parse_tiles(text: str) -> tuple[Tile, ...]:

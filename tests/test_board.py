@@ -167,6 +167,27 @@ MALFORMED = [
         ["b.txt:2: not a valid run or group: R12 O13 J B1"],
     ),
     (
+        "a-bad-word-again-is-a-problem-again",
+        "table:\nX9 R2 X9\nrack: X9 R5=K5 X9",
+        [f"b.txt:{n}: unknown tile 'X9': colour must be K, R, O (or Y) or B" for n in (2, 2, 3)]
+        + ["b.txt:3: only a joker on the table says what it stands for: 'R5=K5'"]
+        + ["b.txt:3: unknown tile 'X9': colour must be K, R, O (or Y) or B"],
+    ),
+    (
+        "set-longer-than-any-run",
+        "table:\nR1-13 R1\nrack:",
+        ["b.txt:2: not a valid run or group: 14 tiles (a set holds at most 13)"],
+    ),
+    (
+        "copies-too-many-in-the-order-they-lie",
+        "rack: R2 R1 R1 R2 R2 K3 R1 K3\nK3",
+        [
+            "b.txt:1: too many copies of R2: the 106-tile set has 2",
+            "b.txt:1: too many copies of R1: the 106-tile set has 2",
+            "b.txt:2: too many copies of K3: the 106-tile set has 2",
+        ],
+    ),
+    (
         "third-copy-106",
         "table:\nR5 R6 R7\nK5 R5 B5\nrack: K1 R5",
         ["b.txt:4: too many copies of R5: the 106-tile set has 2"],

@@ -62,6 +62,21 @@ def page(browser: Browser, server: Server) -> Iterator[Page]:
     context.close()
 
 
+def test_the_page_loads_without_an_error(browser: Browser, server: Server) -> None:
+    """Chromium asked /favicon.ico, which was a 404: 'Failed to load resource' in the
+    console of every page opened."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.goto(server.url)
+    page.wait_for_selector("#profile option", state="attached")
+    page.wait_for_load_state("networkidle")
+    assert errors == []
+    page.close()
+
+
 def tap_tiles(page: Page, words: str) -> None:
     """Each tile as a player taps it: its colour (when it changes), then its number."""
     for word in words.split():
@@ -371,6 +386,10 @@ def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:
     page.wait_for_selector("#answer:not([hidden])")
     assert page.locator("#actions li").all_inner_texts() == ["add R2* to [R3 R4 R5]: R2* R3 R4 R5"]
     assert page.inner_text("#actions-title") == "In this order (* = from your rack)"
+    # The yellow of the table after, said to a screen reader too: it read "Table after the
+    # move from your rack".
+    after = page.get_by_role("heading", name="Table after the move yellow: from your rack")
+    assert after.is_visible()
 
 
 def test_a_position_of_many_problems_says_how_many_more(page: Page) -> None:
@@ -434,6 +453,74 @@ def test_a_tap_on_the_rack_under_the_answer_leaves_the_answer_where_it_is(page: 
     page.locator("#rack").dispatch_event("click")  # a tap, with no scroll of Playwright's
     assert page.evaluate("window.scrollY") == 0
     assert page.is_visible("#answer")
+
+
+def tab_to(page: Page, name: str) -> None:
+    """Tab, as a keyboard user does, until the button of that name has the focus."""
+    wanted = page.get_by_role("button", name=name, exact=True)
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if wanted.evaluate("button => button === document.activeElement"):
+            assert wanted.evaluate("button => button.matches(':focus-visible')")
+            ring = wanted.evaluate("button => getComputedStyle(button).outlineStyle")
+            assert ring == "solid", name
+            return
+    raise AssertionError(f"Tab never reaches {name!r}")
+
+
+def tiles_of(page: Page, where: str) -> list[str]:
+    row = page.locator(f'[data-where="{where}"]')
+    return [str(tile.get_attribute("data-tile")) for tile in row.locator(".tile").all()]
+
+
+def test_the_sets_and_the_rack_work_from_the_keyboard(page: Page) -> None:
+    """A set or the rack was made where taps go by a tap only, and a tile taken out by a
+    tap only: Tab reached a row, whose Enter did nothing, and never a tile."""
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#new-set")
+    tap_tiles(page, "K7 R7 B7")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2")
+    tab_to(page, "Set 1: tap tiles in")
+    page.keyboard.press("Enter")
+    assert page.get_attribute('[data-where="0"]', "class") == "row target active"
+    assert page.get_attribute('[data-key="pick:0"]', "aria-pressed") == "true"
+    tap_tiles(page, "R6")  # where a tap on the set would have sent it
+    assert tiles_of(page, "0") == ["R3", "R4", "R5", "R6"]
+
+    tab_to(page, "take out blue 7 from set 2")
+    page.keyboard.press("Enter")
+    assert tiles_of(page, "1") == ["K7", "R7"]
+    assert page.get_attribute('[data-where="1"]', "class") == "row target active"
+    page.keyboard.press("Space")  # the focus is where the B7 was: the set's last tile now
+    assert tiles_of(page, "1") == ["K7"]
+    page.keyboard.press("Space")
+    assert tiles_of(page, "1") == []
+
+    tab_to(page, "Your rack: tap tiles in")
+    page.keyboard.press("Space")
+    assert page.get_attribute('[data-key="pick:rack"]', "aria-pressed") == "true"
+    assert page.get_attribute('[data-key="pick:1"]', "aria-pressed") == "false"
+    tab_to(page, "take out red 2 from your rack")
+    page.keyboard.press("Enter")
+    assert tiles_of(page, "rack") == []
+
+
+def test_the_answer_takes_the_focus_from_best_move_which_it_hides(page: Page) -> None:
+    """The keypad, and Best move in it, hide under the answer: the focus was lost, and a
+    keyboard user started again from the top of the page."""
+    page.tap("#new-set")
+    tap_tiles(page, "R3 R4 R5")
+    page.tap("#to-rack")
+    tap_tiles(page, "R2")
+    page.focus("#solve")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.evaluate("document.activeElement.id") == "headline"
+    tab_to(page, "Edit position")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.key") == "pick:rack"
 
 
 def test_next_turn_keeps_what_each_joker_stands_for(page: Page) -> None:

@@ -92,6 +92,17 @@ def test_the_page_and_its_files_are_served(server: Server) -> None:
     assert [p["name"] for p in settings["profiles"]][:2] == ["official", "casual"]
 
 
+def test_the_icon_is_served_where_a_browser_looks_for_it(server: Server) -> None:
+    """A browser asks /favicon.ico of every page, unless the page names its icon: it got
+    a 404, an error in the page's console."""
+    page = server.request("GET", "/")
+    assert '<link rel="icon" href="favicon.svg" type="image/svg+xml">' in page.text
+    named, asked = server.request("GET", "/favicon.svg"), server.request("GET", "/favicon.ico")
+    for reply in (named, asked):
+        assert (reply.status, reply.content_type) == (200, "image/svg+xml")
+    assert asked.text == named.text and asked.text.startswith("<svg ")
+
+
 @pytest.mark.parametrize(
     ("method", "path", "status", "message"),
     [
@@ -313,6 +324,39 @@ def test_a_board_of_a_thousand_problems_gets_the_first_hundred_and_their_count()
     lines = answer["error"].splitlines()
     assert lines[0] == "board:2: unknown tile 'X1': colour must be K, R, O (or Y) or B"
     assert lines[100:] == ["board: 1100 more problems"]
+
+
+# Bodies of just under 1 MiB, each one line: bad tile words, and one set of 2,271,000 tiles.
+ONE_MIB_OF_BAD_WORDS = "rack: " + "X9 " * 349_000
+ONE_SET_OF_A_MIB = "table: " + "R1-13 " * 174_700 + "\nrack:"
+UNKNOWN_X9 = "unknown tile 'X9': colour must be K, R, O (or Y) or B"
+
+
+@pytest.mark.parametrize(
+    ("body", "first", "more"),
+    [
+        pytest.param(ONE_MIB_OF_BAD_WORDS, [UNKNOWN_X9] * 100, 349_000 - 100, id="bad-words"),
+        pytest.param(
+            ONE_SET_OF_A_MIB,
+            [f"not a valid run or group: {13 * 174_700} tiles (a set holds at most 13)"]
+            + [f"too many copies of R{n}: the 106-tile set has 2" for n in range(1, 14)],
+            0,
+            id="one-set-of-two-million-tiles",
+        ),
+    ],
+)
+def test_a_mib_of_a_bad_board_is_told_in_a_few_kilobytes(
+    server: Server, body: str, first: list[str], more: int
+) -> None:
+    """A set is never quoted whole: 1 MiB of `R1-13` words made one set of 2,271,000 tiles,
+    whose problem quoted every one, a 15 MB answer (and 9 s to read the board)."""
+    assert len(body.encode()) <= api.MAX_BODY_BYTES
+    reply = server.request("POST", "/api/hint", body, "text/plain")
+    assert reply.status == 422 and len(reply.text) < 20_000
+    answer = reply.json()
+    assert [p["message"] for p in answer["problems"]] == first
+    assert {p["line"] for p in answer["problems"]} == {1}
+    assert answer.get("more_problems", 0) == more
 
 
 @pytest.mark.parametrize(

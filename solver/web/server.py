@@ -17,7 +17,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -25,6 +25,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import api
 
 STATIC = Path(__file__).resolve().parent / "static"
+# The page's icon, which its <head> names; also where a browser looks for one unasked.
+ICON = STATIC / "favicon.svg"
 # Open connections at most; past them a request gets 503 at once instead of a queue.
 MAX_CONNECTIONS = 64
 # A request's line and headers at most (the API needs a few hundred bytes).
@@ -87,7 +89,8 @@ def _local_host(scope: Scope) -> bool:
 
 
 def make_app(settings: api.HintSettings, local_only: bool = True) -> Starlette:
-    """The page at `/`, `POST /api/hint`, `GET /api/settings`; errors as JSON.
+    """The page at `/` (its icon at `/favicon.ico` too), `POST /api/hint`,
+    `GET /api/settings`; errors as JSON.
     `local_only`: only requests that name this computer (a server on a loopback address)."""
     one_solve = anyio.CapacityLimiter(1)
 
@@ -111,6 +114,9 @@ def make_app(settings: api.HintSettings, local_only: bool = True) -> Starlette:
             return wrong_method("GET")
         return Response(json.dumps(api.settings_json(settings)), media_type=api.JSON_TYPE)
 
+    async def icon(request: Request) -> Response:
+        return FileResponse(ICON, media_type="image/svg+xml")
+
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         message = error.detail or "error"
@@ -126,6 +132,7 @@ def make_app(settings: api.HintSettings, local_only: bool = True) -> Starlette:
             # Every method reaches these, so that a wrong one is a 405, not the page's 404.
             Route("/api/hint", hint, methods=EVERY_METHOD),
             Route("/api/settings", settings_route, methods=EVERY_METHOD),
+            Route("/favicon.ico", icon, methods=["GET", "HEAD"]),
             Mount("/", StaticFiles(directory=STATIC, html=True)),
         ],
         exception_handlers={HTTPException: http_error, Exception: crash},

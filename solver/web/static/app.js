@@ -48,15 +48,26 @@ function el(tag, className, text) {
   return node;
 }
 
-// A tile as a person sees it: the number in its colour, or a joker.
-// A tile word: "R5", "J", or "J=K5" (a joker of the table saying what it stands for).
-function tileChip(word, fromRack) {
+// A tile word: "R5", "J", or "J=K5" (a joker of the table saying what it stands for),
+// as said aloud: "red 5", "joker, standing for black 5".
+function spoken(word) {
+  const [face, stands] = word.split("=");
+  const name = (tile) => COLOUR_NAMES[tile[0]] + " " + tile.slice(1);
+  return face === "J" ? "joker" + (stands ? ", standing for " + name(stands) : "") : name(face);
+}
+
+// A tile as a person sees it: the number in its colour, or a joker; an image to a screen
+// reader, named as said aloud (a `button` where a tap takes it out).
+function tileChip(word, fromRack, tag = "span") {
   const [face, stands] = word.split("=");
   const joker = face === "J";
-  const chip = el("span", "tile " + (joker ? "joker" : "c-" + face[0]), joker ? "J" : face.slice(1));
+  const chip = el(tag, "tile " + (joker ? "joker" : "c-" + face[0]), joker ? "J" : face.slice(1));
   if (fromRack) chip.classList.add("from-rack");
-  const name = (tile) => COLOUR_NAMES[tile[0]] + " " + tile.slice(1);
-  chip.title = joker ? "joker" + (stands ? ", standing for " + name(stands) : "") : name(face);
+  chip.title = spoken(word);
+  if (tag === "span") {
+    chip.setAttribute("role", "img");
+    chip.setAttribute("aria-label", spoken(word) + (fromRack ? ", from your rack" : ""));
+  }
   if (stands) chip.dataset.stands = stands;
   chip.dataset.tile = word;
   return chip;
@@ -79,30 +90,41 @@ function declared(words, standFor) {
   return words.map((word) => (word === "J" && roles.length ? "J=" + roles.shift() : word));
 }
 
-function targetName(target) {
-  return target === "rack" ? "your rack" : "set " + (target + 1);
-}
-
-// The position and the keypad, drawn again from `state` after every tap.
+// The position and the keypad, drawn again from `state` after every tap. Keyboard focus
+// on the position stays where it was (a tile taken out: on the next one, else the one
+// before, else its place's button).
 function render() {
+  const focused = document.activeElement ? document.activeElement.dataset.key : undefined;
   const sets = $("sets");
   sets.replaceChildren();
   state.sets.forEach((tiles, index) => sets.append(editableRow(tiles, index)));
   if (state.sets.length === 0) {
     sets.append(el("p", "empty", "No sets yet: + New set, then tap colour and number."));
   }
-  const rack = $("rack");
-  rack.replaceChildren(...state.rack.map((word, i) => removableChip(word, "rack", i)));
-  if (state.rack.length === 0) rack.append(el("span", "empty", "Tap Rack, then the tiles you hold."));
-  rack.classList.toggle("active", state.target === "rack");
+  fillPlace($("rack"), "rack", state.rack, "Your rack", "Tap Rack, then the tiles you hold.");
   for (const key of document.querySelectorAll("[data-colour]")) {
     key.setAttribute("aria-pressed", String(key.dataset.colour === state.colour));
+  }
+  for (const key of document.querySelectorAll("[data-number]")) {
+    key.setAttribute("aria-label", COLOUR_NAMES[state.colour] + " " + key.dataset.number);
   }
   $("numbers").dataset.colour = state.colour;
   $("opened").checked = state.opened;
   $("to-rack").classList.toggle("active", state.target === "rack");
   $("solve").disabled = thinking || !solvable();
+  if (focused) {
+    const [kind, where, position] = focused.split(":");
+    const before = kind === "tile" ? `[data-key="tile:${where}:${Number(position) - 1}"]` : null;
+    const again = document.querySelector(`[data-key="${focused}"]`)
+      || (before && document.querySelector(before)) || pickOf(where);
+    if (again) again.focus({ preventScroll: true });
+  }
   saveState();
+}
+
+// The button that makes a place (a set's index, or "rack") where taps go.
+function pickOf(where) {
+  return document.querySelector(`[data-key="pick:${where}"]`);
 }
 
 // After a tap on the position or the keypad: drawn again, and where taps go brought on
@@ -120,12 +142,9 @@ function redraw() {
 function editableRow(tiles, index) {
   const row = el("div", "row target");
   row.dataset.where = String(index);
-  row.setAttribute("role", "button");
-  row.tabIndex = 0;
-  row.classList.toggle("active", state.target === index);
-  row.append(el("span", "label", String(index + 1)));
-  tiles.forEach((word, i) => row.append(removableChip(word, index, i)));
-  if (tiles.length === 0) row.append(el("span", "empty", "tap tiles in"));
+  const label = el("span", "label", String(index + 1));
+  label.setAttribute("aria-hidden", "true"); // its button says it
+  fillPlace(row, index, tiles, "Set " + (index + 1), "tap tiles in", [label]);
   row.addEventListener("click", () => {
     state.target = index;
     redraw();
@@ -133,10 +152,28 @@ function editableRow(tiles, index) {
   return row;
 }
 
-function removableChip(word, where, position) {
-  const chip = tileChip(word, false);
-  chip.setAttribute("role", "button");
-  chip.setAttribute("aria-label", "take out " + word);
+// A place taps go to (`where`: a set's index, or "rack"), as a group named for it: first
+// a button stretched over the whole row, which makes it where taps go (a tap anywhere on
+// the row, or Enter or Space), then what `shown` holds, then its tiles, each a button
+// that takes it out.
+function fillPlace(row, where, tiles, name, empty, shown = []) {
+  const pick = el("button", "pick");
+  pick.type = "button";
+  pick.dataset.key = "pick:" + where;
+  pick.setAttribute("aria-label", name + ": tap tiles in");
+  pick.setAttribute("aria-pressed", String(state.target === where));
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", name);
+  row.classList.toggle("active", state.target === where);
+  row.replaceChildren(pick, ...shown, ...tiles.map((word, i) => removableChip(word, where, i, name)));
+  if (tiles.length === 0) row.append(el("span", "empty", empty));
+}
+
+function removableChip(word, where, position, place) {
+  const chip = tileChip(word, false, "button");
+  chip.type = "button";
+  chip.dataset.key = "tile:" + where + ":" + position;
+  chip.setAttribute("aria-label", "take out " + spoken(word) + " from " + place.toLowerCase());
   chip.addEventListener("click", (event) => {
     event.stopPropagation();
     targetTiles(where).splice(position, 1);
@@ -346,11 +383,14 @@ function showAnswer(reply, sent) {
     state.target = "rack";
     hideAnswer();
     redraw();
+    pickOf(state.target).focus({ preventScroll: true });
   };
   $("answer").hidden = false;
   document.body.classList.add("answering");
   window.scrollTo(0, 0);
   $("answer").scrollIntoView({ block: "start" });
+  // The keypad, and Best move in it, are hidden: keyboard focus goes on to the answer.
+  $("headline").focus({ preventScroll: true });
 }
 
 function showProfile() {
@@ -416,6 +456,7 @@ function setUp() {
   $("edit").addEventListener("click", () => {
     hideAnswer();
     redraw();
+    pickOf(state.target).focus({ preventScroll: true });
   });
   $("opened").addEventListener("change", () => {
     state.opened = $("opened").checked;
