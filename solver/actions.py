@@ -20,9 +20,10 @@ from itertools import permutations
 from typing import NamedTuple
 
 from .board import Board
-from .move import Action, Move
+from .joker_rules import Telling, tell_jokers
+from .move import Action, Move, kept_sets
 from .rules import Rules
-from .sets import HIGH_ONE, Kind, read_meld, readings_in_order, run_tile
+from .sets import HIGH_ONE, Kind, read_meld, run_tile
 from .tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
@@ -53,21 +54,24 @@ class TableAction(NamedTuple):
     put in the joker's place). `before`: the set as it looks before the action (a lay:
     empty). `after`: what is left (a take: the rest of the set, empty if none is left; a
     split: the pieces; an add, a lay or a replace: the set made). `from_rack`: the tiles
-    of an add, a lay or a replace that come from the rack."""
+    of an add, a lay or a replace that come from the rack. `marked`: the rack's tiles
+    played earlier in the turn that the action shows, in `before` or added from the hand:
+    a player stars them wherever they lie."""
 
     do: Do
     tiles: TileRow
     before: TileRow
     after: tuple[TileRow, ...]
     from_rack: TileRow = ()
+    marked: TileRow = ()
 
 
 class TableReading:
     """What the jokers of each set stand for, as the table reads them: where the board
     said so (`J=R5`, `Board.declared`), that, for the set as it lies and as it is laid in
-    order; where a move frees a joker in a reading the table left open, that reading
-    (`read_as_moved`); else by its place in a run laid in order, or as `read_meld` reads
-    the set (a group's joker cannot show its colour by its place)."""
+    order; for a move under the rules as written, the telling apart of its jokers that the
+    rules allow (`read_move`); else by its place in a run laid in order, or as `read_meld`
+    reads the set (a group's joker cannot show its colour by its place)."""
 
     def __init__(self, board: Board) -> None:
         self.rules = board.rules
@@ -83,51 +87,47 @@ class TableReading:
             laid, laid_roles = _lay(row, roles, self.rules)
             self.known[row] = roles
             self.known[laid] = laid_roles
+        # The move's telling apart (`read_move`), and for each set of its new table what
+        # its jokers stand for.
+        self.telling: Telling | None = None
+        self.after: tuple[TileRow, ...] = ()
 
     def jokers(self, row: Sequence[Tile]) -> TileRow:
         """What each joker of the set stands for, in the order they lie."""
         return self.known.get(tuple(row)) or joker_stand_ins(row, self.rules)
 
-    def stand_for(self, table: Sequence[TileRow]) -> tuple[TileRow, ...]:
-        """For each set of a table, what its jokers stand for (none for a set without)."""
-        return tuple(self.jokers(row) if JOKER in row else () for row in table)
+    def as_it_lies(self, number: int) -> TileRow:
+        """What the jokers of table set `number` stand for, as it lies before the move."""
+        said = self.board.declared_for(number)
+        if said and None not in said:
+            return tuple(t for t in said if t is not None)
+        return joker_stand_ins(self.board.table[number], self.rules)
 
-    def as_it_lies(self, number: int, tiles: Sequence[Tile]) -> TileRow:
-        """Table set `number` (these tiles, all of it) as it lies on the table."""
-        row = self.board.table[number]
-        return row if Counter(row) == Counter(tiles) else _laid(tiles, self.rules)
 
-    def read_as_moved(
-        self, old_sets: Sequence[TileRow], new_sets: Sequence[TileRow]
-    ) -> list[TileRow]:
-        """The old sets as the move reads them, where no board declared their jokers: in
-        the reading in which the move frees most of them (a rack tile played for a tile no
-        joker stands for after: `K8 K9 J` freed by the rack's K7 is the K7, not the K10
-        its place shows), else in which most of them stand for what jokers stand for after
-        (`B3 B4 B5 J` whose joker goes on beside the B3 as the B2), laid with each joker at
-        its place (`J B3 B4 B5`): a joker that stays goes along with a piece of its set."""
-        after = Counter(s for row in new_sets for s in self.jokers(row))
-        played = Counter(t for row in new_sets for t in row)
-        played.subtract(t for row in old_sets for t in row)
-        free = +played - after
-        read = []
-        for row in old_sets:
-            # Two sets alike are told apart by how they lie: their reading left as it shows.
-            if JOKER in row and row not in self.known and old_sets.count(row) == 1:
-                shown = self.jokers(row)
-                readings = [shown, *readings_in_order(row, self.rules)]
-                frees = [sum((Counter(r) & free).values()) for r in readings]
-                stays = [sum((Counter(r) & after).values()) for r in readings]
-                most = max(range(len(readings)), key=lambda k: (frees[k], stays[k], not k))
-                if frees[most] > frees[0]:
-                    self.known[row] = readings[most]
-                    free -= Counter(readings[most])
-                elif not frees[0] and stays[most] > stays[0]:
-                    row, roles = _lay(row, readings[most], self.rules)
-                    self.known[row] = roles
-                    after -= Counter(roles)
-            read.append(row)
-        return read
+def read_move(board: Board, move: Move) -> TableReading:
+    """The table's reading for the move: under the rules as written, its jokers told apart
+    as the rules allow (each old set read as it lies where it may be, each new set as its
+    place shows), so that a joker the move frees is one its tile frees and one it does not
+    free stays the tile it stood for; the new table's jokers, set by set (a set kept as it
+    lay, read as it lies: a twin of a set the move changes is not read as that one)."""
+    reading = TableReading(board)
+    rules = board.rules
+    pairs = kept_sets(board, move.steps)
+    kept = {n: i for i, n in pairs}
+    if rules.by_replacement and board.opened and any(JOKER in row for row in board.table):
+        reading.telling = tell_jokers(board, move.table, Counter(move.played), pairs)
+    after = []
+    for n, row in enumerate(move.table):
+        if n in kept:
+            roles = reading.as_it_lies(kept[n])
+        elif reading.telling is not None and n in reading.telling.new:
+            roles = _lay(row, reading.telling.new[n], rules)[1]  # type: ignore[arg-type]
+            reading.known[row] = roles
+        else:
+            roles = reading.jokers(row) if JOKER in row else ()
+        after.append(roles if JOKER in row else ())
+    reading.after = tuple(after)
+    return reading
 
 
 class TablePlan(NamedTuple):
@@ -148,49 +148,59 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     """The move's actions at the table, in an order a person can follow; each old set
     named as it lies."""
     rules = board.rules
-    reading = TableReading(board)
-    old: dict[int, list[Tile]] = {}
-    for step in move.steps:
-        for source in step.from_table:
-            old.setdefault(source.set_index, []).extend(source.tiles)
-    old_sets = [reading.as_it_lies(i, old[i]) for i in sorted(old)]
-    new_sets = [step.tiles for step in move.steps if step.action is not Action.KEEP]
-    if not rules.by_replacement:
+    reading = read_move(board, move)
+    changed = move.changed_sets
+    old_sets = [board.table[i] for i in changed]
+    new_at = [n for n, step in enumerate(move.steps) if step.action is not Action.KEEP]
+    new_sets = [move.table[n] for n in new_at]
+    telling = reading.telling
+    if telling is None:
         plan = plan_table(old_sets, new_sets, rules)
         return plan._replace(reading=reading, old_sets=tuple(old_sets))
-    old_sets = reading.read_as_moved(old_sets, new_sets)
-    replaced = _freed(old_sets, new_sets, reading)
-    swapped = [r.after[0] if r else o for o, r in zip(old_sets, replaced, strict=True)]
-    plan = plan_table(swapped, new_sets, rules, [r for r in replaced if r])
+    replaced: list[TableAction] = []
+    swapped, rack_in = [], []
+    for i, row in zip(changed, old_sets, strict=True):
+        roles = telling.old.get(i, ())
+        freed = telling.freed.get(i, ())
+        if roles and not freed and _lay(row, roles, rules)[0] != row:  # type: ignore[arg-type]
+            # A joker that stays goes along with a piece of its set: the set laid as read.
+            row, roles = _lay(row, roles, rules)  # type: ignore[arg-type]
+        elif roles:
+            roles = _in_lying_order(row, roles, rules)  # type: ignore[arg-type]
+        reading.known[row] = roles  # type: ignore[assignment]
+        put: Counter[Tile] = Counter()
+        for tile in freed:
+            assert tile is not None
+            action = _swap(row, tile, put, reading)
+            replaced.append(action)
+            row = action.after[0]
+            put[tile] += 1
+        swapped.append(row)
+        rack_in.append(put)
+    hosts = {new_at.index(n): host for n, host in telling.hosts.items()}
+    plan = plan_table(swapped, new_sets, rules, replaced, rack_in, hosts, reading)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
 
 
-def _freed(
-    old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], reading: TableReading
-) -> list[TableAction | None]:
-    """For each old set, the joker that the move frees there, if any, as the action that
-    puts the rack's copy of its tile in its place: where fewer jokers stand for a tile
-    after the move than before, and the rack gives that tile. The rules as written free a
-    joker so (and a player who shows it so is never challenged); the narration holds under
-    any reading, but only there do the rules ask for it."""
-    before = Counter(s for row in old_sets for s in reading.jokers(row))
-    after = Counter(s for row in new_sets for s in reading.jokers(row))
-    played = Counter(t for row in new_sets for t in row)
-    played.subtract(t for row in old_sets for t in row)
-    freeing = (before - after) & +played
-    replaced: list[TableAction | None] = []
-    for row in old_sets:
-        found = None
-        stands = iter(reading.jokers(row))
-        for place, tile in enumerate(row):
-            stood = next(stands) if tile.is_joker else None
-            if stood is not None and freeing[stood] > 0:
-                freeing[stood] -= 1
-                made = _laid((*row[:place], stood, *row[place + 1 :]), reading.rules)
-                found = TableAction(Do.REPLACE, (stood,), row, (made,), (stood,))
-                break
-        replaced.append(found)
-    return replaced
+def _in_lying_order(row: TileRow, roles: TileRow, rules: Rules) -> TileRow:
+    """A reading (in sorted order) as its jokers lie: their places where the set lies as
+    read, else in that order."""
+    laid, laid_roles = _lay(row, roles, rules)
+    return laid_roles if laid == row else roles
+
+
+def _swap(row: TileRow, tile: Tile, put: Counter[Tile], reading: TableReading) -> TableAction:
+    """The rack's `tile` put in the place of the joker of `row` that stands for it (`put`:
+    the rack's tiles swapped into it before), the joker into the hand."""
+    roles = list(reading.jokers(row))
+    place = [k for k, t in enumerate(row) if t.is_joker][roles.index(tile)]
+    del roles[roles.index(tile)]
+    made = (*row[:place], tile, *row[place + 1 :])
+    laid = _laid(made, reading.rules)
+    if JOKER in made:
+        laid, laid_roles = _lay(made, tuple(roles), reading.rules)
+        reading.known[laid] = laid_roles
+    return TableAction(Do.REPLACE, (tile,), row, (laid,), (tile,), tuple(put.elements()))
 
 
 def plan_table(
@@ -198,62 +208,114 @@ def plan_table(
     new_sets: Sequence[TileRow],
     rules: Rules,
     replaced: Sequence[TableAction] = (),
+    rack_in: Sequence[Counter[Tile]] = (),
+    hosts: dict[int, tuple[int, TileRow]] | None = None,
+    reading: TableReading | None = None,
 ) -> TablePlan:
     """The actions that turn the old sets (with tiles from the rack) into the new ones:
     takes and splits set by set in the order of the old table, then adds and lays in the
     order of the new one. Each set is named as it looks at that moment. `replaced`: the
     jokers freed first (`Do.REPLACE`), the old sets as they made them: each joker in the
-    hand, each tile put in its place from the rack."""
-    bases = _Bases(old_sets, new_sets, rules)
+    hand, each tile put in its place from the rack (`rack_in`: those of each old set).
+    `hosts`: the new sets (by place in `new_sets`) where freed jokers lie, each with how
+    many and the tiles there that must be the rack's (the rules ask two beside a freed
+    joker). `reading`: told what the pieces of old sets read as, as they are cut."""
+    hosts = hosts or {}
+    pins = [Counter(hosts[n][1]) if n in hosts else Counter() for n in range(len(new_sets))]
+    bases = _Bases(old_sets, new_sets, rules, pins, rack_in)
     groups = bases.best()
     actions: list[TableAction] = list(replaced)
     hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
-    # The rack's tiles already in the old sets: shown as the rack's in the new table.
-    swapped = Counter(t for r in replaced for t in r.tiles)
+    # The rack's tiles played earlier in the turn: in each old set, and in the hand.
+    on_table = [Counter(put) for put in rack_in] or [Counter() for _ in old_sets]
+    hand_racked: Counter[Tile] = Counter()
     live: dict[int, TileRow] = {}
+    live_racked: dict[int, Counter[Tile]] = {}
     for i, old in enumerate(old_sets):
         pieces = bases.pieces(i, groups[i])
         kept = {j for piece in pieces.values() for j in piece}
         rest = tuple(t for j, t in enumerate(old) if j in kept)
         taken = tuple(t for j, t in enumerate(old) if j not in kept)
+        racked = on_table[i]
+        if reading is not None:
+            _read_part(reading, old, sorted(kept))
         if taken:
-            actions.append(TableAction(Do.TAKE, taken, old, (rest,) if rest else ()))
+            marked = tuple((Counter(old) & racked).elements())
+            actions.append(TableAction(Do.TAKE, taken, old, (rest,) if rest else (), (), marked))
             hand.update(taken)
+            hand_racked += Counter(taken) & racked
+            racked = racked - Counter(taken)
         cut = [tuple(old[j] for j in pieces[n]) for n in sorted(pieces, key=lambda n: pieces[n])]
         if len(cut) > 1:
-            actions.append(TableAction(Do.SPLIT, rest, rest, tuple(cut)))
+            marked = tuple((Counter(rest) & racked).elements())
+            actions.append(TableAction(Do.SPLIT, rest, rest, tuple(cut), (), marked))
         for n, piece in pieces.items():
             live[n] = tuple(old[j] for j in piece)
+            live_racked[n] = Counter(live[n]) & racked
+            racked = racked - live_racked[n]
+            if reading is not None:
+                _read_part(reading, old, piece)
     played: Counter[Tile] = Counter(t for row in new_sets for t in row)
     played.subtract(t for row in old_sets for t in row)
     played.subtract(hand)  # the freed jokers: in the hand, not on the rack
-    racked: list[TileRow] = []
+    hand -= hand_racked  # the table's tiles (and the freed jokers), apart from the rack's
+    # Where each new set's missing tiles come from: the sets hosting freed jokers first,
+    # each with its freed jokers and the rack's copies the rules count there.
+    sources: dict[int, tuple[Counter[Tile], Counter[Tile], Counter[Tile]]] = {}
+    for n in sorted(range(len(new_sets)), key=lambda n: n not in hosts):
+        missing = Counter(new_sets[n]) - Counter(live.get(n, ()))
+        freed = (
+            Counter({JOKER: min(hosts[n][0], missing[JOKER], hand[JOKER])})
+            if n in hosts
+            else Counter()
+        )
+        hand -= freed
+        need = pins[n] - live_racked.get(n, Counter())
+        earlier = need & missing & hand_racked
+        hand_racked -= earlier
+        other = missing - freed - need
+        from_table = other & hand
+        hand -= from_table
+        moved_on = (other - from_table) & hand_racked
+        hand_racked -= moved_on
+        earlier += moved_on
+        sources[n] = (missing, from_table + freed, earlier)
+    racked_sets: list[TileRow] = []
     for n, new in enumerate(new_sets):
-        missing = Counter(new) - Counter(live.get(n, ()))
-        from_hand = missing & hand
-        hand -= from_hand
-        played.subtract(missing - from_hand)
-        added = _in_order_of(new, missing)
-        from_rack = _in_order_of(new, missing - from_hand)
-        earlier = (Counter(new) - Counter(from_rack)) & swapped
-        swapped -= earlier
-        racked.append(_in_order_of(new, Counter(from_rack) + earlier))
+        missing, from_table, earlier = sources[n]
+        from_rack = _in_order_of(new, missing - from_table - earlier)
+        played.subtract(from_rack)
+        before_racked = live_racked.get(n, Counter())
+        marked = tuple((before_racked + earlier).elements())
+        racked_sets.append(_in_order_of(new, Counter(from_rack) + before_racked + earlier))
         if not missing:
             continue
+        added = _in_order_of(new, missing)
         if n in live:
-            actions.append(TableAction(Do.ADD, added, live[n], (new,), from_rack))
+            actions.append(TableAction(Do.ADD, added, live[n], (new,), from_rack, marked))
         else:
-            actions.append(TableAction(Do.LAY, added, (), (new,), from_rack))
-    assert not +hand and not +played, "the new sets are not the old ones and the rack's"
+            actions.append(TableAction(Do.LAY, added, (), (new,), from_rack, marked))
+    assert not +hand and not +hand_racked and not +played, (
+        "the new sets are not the old ones and the rack's"
+    )
     moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
-    return TablePlan(tuple(actions), moved, tuple(racked))
+    return TablePlan(tuple(actions), moved, tuple(racked_sets))
+
+
+def _read_part(reading: TableReading, old: TileRow, places: Sequence[int]) -> None:
+    """The part of an old set at these places reads as its jokers did in the set."""
+    part = tuple(old[j] for j in places)
+    if JOKER in part and part not in reading.known:
+        stands = iter(reading.jokers(old))
+        roles = [next(stands) if t.is_joker else None for t in old]
+        reading.known[part] = tuple(r for j in places if (r := roles[j]) is not None)
 
 
 def board_after(board: Board, move: Move) -> Board:
     """The board for the next turn: the new table, each joker declared to stand for the
     tile the answer shows it standing for (it keeps standing for it until freed), the
     rack left, opened once a move is made, the same rules."""
-    declared = TableReading(board).stand_for(move.table)
+    declared = read_move(board, move).after
     opened = board.opened or move.is_move
     return Board(
         move.table, move.rack, opened, board.rules, declared=declared if any(declared) else ()
@@ -335,11 +397,29 @@ class _Bases:
     tiles in place."""
 
     def __init__(
-        self, old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: Rules
+        self,
+        old_sets: Sequence[TileRow],
+        new_sets: Sequence[TileRow],
+        rules: Rules,
+        pins: Sequence[Counter[Tile]] = (),
+        rack_in: Sequence[Counter[Tile]] = (),
     ) -> None:
         self.old, self.new, self.rules = old_sets, new_sets, rules
+        # Tiles of each new set that must be the rack's: none of an old set's copies stays
+        # there, unless the rack's copy lies in that old set already (`rack_in`); and no
+        # other new set keeps the rack's copy that one needs, where the rack has no other.
+        pins = list(pins) or [Counter() for _ in new_sets]
+        rack_in = list(rack_in) or [Counter() for _ in old_sets]
+        spare = Counter(t for row in new_sets for t in row)
+        spare.subtract(t for row in old_sets for t in row)
+        needed = sum(pins, Counter()) - spare
+        self.pins = [[pin - put + (put & (needed - pin)) for put in rack_in] for pin in pins]
         self.overlap = [
-            [sum((Counter(old) & Counter(new)).values()) for old in old_sets] for new in new_sets
+            [
+                sum((Counter(old) & (Counter(new) - pin)).values())
+                for old, pin in zip(old_sets, self.pins[n], strict=True)
+            ]
+            for n, new in enumerate(new_sets)
         ]
         self.runs = [_is_run(old, rules) for old in old_sets]
         self.runs_new = [_is_run(new, rules) for new in new_sets]
@@ -366,7 +446,10 @@ class _Bases:
         old = self.old[i]
         if len(group) <= 1:
             # One new set on the whole old set: it keeps every tile they have in common.
-            return {n: _places(old, Counter(old) & Counter(self.new[n])) for n in group}
+            return {
+                n: _places(old, Counter(old) & (Counter(self.new[n]) - self.pins[n][i]))
+                for n in group
+            }
         if not self.runs[i] or not all(self.runs_new[n] for n in group):
             return None
         # A run cut into runs: the pieces follow one another along the run as the new
@@ -378,7 +461,7 @@ class _Bases:
         orders = permutations(along) if len(along) <= _ORDERS_TRIED else [tuple(along)]
         best: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
         for runs in orders:
-            wanted = [Counter(_keys(self.new[n], self.rules)) for n in runs]
+            wanted = [self._wanted(n, i) for n in runs]
             found = _cut_in_order(old_keys, wanted)
             if found is not None and (best is None or found[0] > best[0]):
                 best = (found[0], found[1], runs)
@@ -388,7 +471,7 @@ class _Bases:
         pieces: dict[int, tuple[int, ...]] = {}
         start = 0
         for n, end in zip(runs, ends, strict=True):
-            left = Counter(_keys(self.new[n], self.rules))
+            left = self._wanted(n, i)
             places = []
             for j in range(start, end):
                 if left[old_keys[j]] > 0:
@@ -397,6 +480,13 @@ class _Bases:
             pieces[n] = tuple(places)
             start = end
         return pieces
+
+    def _wanted(self, n: int, i: int) -> Counter[tuple[Tile, Tile]]:
+        """New set n's tiles with what each stands for, less those that must be the rack's
+        (and not old set i's)."""
+        return Counter(_keys(self.new[n], self.rules)) - Counter(
+            {(t, t): count for t, count in self.pins[n][i].items()}
+        )
 
     def best(self) -> list[list[int]]:
         """For each old set, the new sets built on it: the most tiles kept in place. Sets

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -43,7 +44,7 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
         "played": tiles_json(move.played),
         "table": [tiles_json(row) for row in move.table],
         # What each set's jokers stand for, in the order they lie: the next turn's reading.
-        "stand_for": [tiles_json(roles) for roles in reading.stand_for(move.table)],
+        "stand_for": [tiles_json(roles) for roles in reading.after],
         "rack": tiles_json(move.rack),
         "seconds": round(move.seconds, 6),
         "sets_changed": move.sets_changed,
@@ -136,9 +137,9 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     # The rack's tiles are marked where the actions put them (the same tile may lie in
     # two sets: the steps of the model may name the other copy).
     from_rack = iter(plan.from_rack)
-    for step in move.steps:
+    for step, roles in zip(move.steps, reading.after, strict=True):
         marked = () if step.action is Action.KEEP else next(from_rack)
-        lines.append(f"  {row(step.tiles, marked)}")
+        lines.append(f"  {_row(step.tiles, marked, reading, colour, roles)}")
     lines.append("")
     lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
     if move.status is Status.FEASIBLE:
@@ -161,10 +162,10 @@ def _played(
         return _row(move.played, (), reading, colour)
     readings: list[Tile] = []
     marked = iter(from_rack)
-    for step in move.steps:
+    for step, roles in zip(move.steps, reading.after, strict=True):
         if step.action is not Action.KEEP:
             jokers = sum(t.is_joker for t in next(marked))
-            readings.extend(reading.jokers(step.tiles)[:jokers])
+            readings.extend(roles[:jokers])
     stands_for = iter(readings)
     return " ".join(
         paint(t, colour, stands_for=next(stands_for, None) if t.is_joker else None)
@@ -172,10 +173,17 @@ def _played(
     )
 
 
-def _row(tiles: Iterable[Tile], marked: Iterable[Tile], reading: TableReading, colour: bool) -> str:
-    """A set's tiles, those of `marked` starred, each joker with the tile it stands for."""
+def _row(
+    tiles: Iterable[Tile],
+    marked: Iterable[Tile],
+    reading: TableReading,
+    colour: bool,
+    roles: Iterable[Tile] | None = None,
+) -> str:
+    """A set's tiles, those of `marked` starred, each joker with the tile it stands for
+    (`roles`, where the set's place on the table says it; else as the table reads it)."""
     tiles = tuple(tiles)
-    stands_for = iter(reading.jokers(tiles))
+    stands_for = iter(reading.jokers(tiles) if roles is None else roles)
     left = list(marked)
     shown = []
     for t in tiles:
@@ -188,17 +196,27 @@ def _row(tiles: Iterable[Tile], marked: Iterable[Tile], reading: TableReading, c
 
 def _say(action: TableAction, row: Callable[..., str]) -> str:
     """One action as a person reads it; a set is named as it looks at that moment."""
+    marked = Counter(action.marked)
+    on_table = Counter(action.before) & marked
+    before = row(action.before, on_table.elements())
     if action.do is Do.TAKE:
         if not action.after:
-            return f"take all of [{row(action.before)}]"
-        return f"take {row(action.tiles)} from [{row(action.before)}]"
+            return f"take all of [{before}]"
+        return (
+            f"take {row(action.tiles, (Counter(action.tiles) & marked).elements())} from [{before}]"
+        )
     if action.do is Do.SPLIT:
-        pieces = " ".join(f"[{row(piece)}]" for piece in action.after)
-        return f"split [{row(action.before)}] into {pieces}"
-    made = row(action.after[0], action.from_rack)
+        left = Counter(marked)
+        pieces = []
+        for piece in action.after:
+            pieces.append(f"[{row(piece, (Counter(piece) & left).elements())}]")
+            left -= Counter(piece)
+        return f"split [{before}] into {' '.join(pieces)}"
+    made = row(action.after[0], (*action.from_rack, *action.marked))
     if action.do is Do.REPLACE:
         put = row(action.tiles, action.from_rack)
-        return f"swap {put} for the joker in [{row(action.before)}]: {made}, the joker in hand"
+        return f"swap {put} for the joker in [{before}]: {made}, the joker in hand"
     if action.do is Do.LAY:
         return f"lay {made} new"
-    return f"add {row(action.tiles, action.from_rack)} to [{row(action.before)}]: {made}"
+    added = row(action.tiles, (*action.from_rack, *(marked - on_table).elements()))
+    return f"add {added} to [{before}]: {made}"

@@ -126,7 +126,7 @@ def play_out(board: Board, move: Move) -> None:
             )
             made = (*action.before[:place], tile, *action.before[place + 1 :])
             assert len(action.after) == 1 and Counter(action.after[0]) == Counter(made)
-            assert action.after[0] == read_meld(made, board.rules).ordered  # type: ignore[union-attr]
+            assert read_meld(action.after[0], board.rules) is not None
             assert action.from_rack == action.tiles and tiles <= rack
             table.pop(find(action.before))
             table.append(Counter(action.after[0]))
@@ -201,7 +201,13 @@ def test_actions_move_as_few_tiles_as_the_new_table_allows() -> None:
         )
         freed = sum(a.do is Do.REPLACE for a in plan.actions)
         kept = most_kept(old, new, board.rules)
-        assert plan.tiles_moved == sum(map(len, old)) - kept + move.tiles_played + freed
+        least = sum(map(len, old)) - kept + move.tiles_played + freed
+        if freed and board.rules.joker_retrieval is JokerRetrieval.STRICT:
+            # A freed joker's set holds the rack's copies of two of its tiles, which may
+            # have to move there in place of the table's (the example test below).
+            assert plan.tiles_moved >= least
+        else:
+            assert plan.tiles_moved == least
 
     check()
 

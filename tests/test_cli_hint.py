@@ -363,8 +363,8 @@ def test_a_joker_that_goes_on_beside_a_tile_of_its_set_is_not_taken_alone() -> N
     assert code == 0
     said = [a["text"] for a in json.loads(out)["actions"]]
     assert said == [
-        "split [J=B2 B3 B4 B5] into [J B3] [B4 B5]",
-        "add B1* to [J B3]: B1* J=B2 B3",
+        "split [J=B2 B3 B4 B5] into [J=B2 B3] [B4 B5]",
+        "add B1* to [J=B2 B3]: B1* J=B2 B3",
         "add B3* to [B4 B5]: B3* B4 B5",
     ]
 
@@ -381,3 +381,113 @@ def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best() -> None
         " find a better move).",
         f"(feasible, {move.seconds * 1000:.0f} ms, clp)",
     ]
+
+
+def steps_and_table(out: str) -> list[str]:
+    """The lines of 'At the table' and 'Table after the move', without their headings."""
+    lines = out.splitlines()
+    start = lines.index("At the table (* = from your rack):")
+    end = next(n for n, line in enumerate(lines) if line.startswith("Rack after:"))
+    return [line for line in lines[start + 1 : end] if line.startswith("  ")]
+
+
+@pytest.mark.parametrize(
+    ("rack", "expected"),
+    [
+        pytest.param(
+            "O2",
+            ["  1. add O2* to [O3 J=O4 J=O5]: O2* O3 J=O4 J=O5", "  O2* O3 J=O4 J=O5"],
+            id="added-below-frees-nothing",
+        ),
+        pytest.param(
+            "O5",
+            ["  1. add O5* to [J=O2 O3 J=O4]: J=O2 O3 J=O4 O5*", "  J=O2 O3 J=O4 O5*"],
+            id="added-above-read-the-other-way",
+        ),
+        pytest.param(
+            "O1 O4",
+            [
+                "  1. swap O4* for the joker in [O3 J=O4 J=O5]: O3 O4* J=O5, the joker in hand",
+                "  2. add O1* J to [O3 O4* J=O5]: O1* J=O2 O3 O4* J=O5",
+                "  O1* J=O2 O3 O4* J=O5",
+            ],
+            id="freed-beside-two-rack-tiles",
+        ),
+        pytest.param(
+            "O2 K9 R9",
+            [
+                "  1. swap O2* for the joker in [O3 J=O1 J=O2]: J=O1 O2* O3, the joker in hand",
+                "  2. lay K9* R9* J=O9 new",
+                "  J=O1 O2* O3",
+                "  K9* R9* J=O9",
+            ],
+            id="freed-for-a-new-group",
+        ),
+    ],
+)
+def test_twin_joker_sets_free_only_what_the_move_frees_and_the_other_stays_as_it_lies(
+    rack: str, expected: list[str]
+) -> None:
+    """Two sets `O3 J J` alike: the narration read a joker of one as freed by the O2 (or
+    the O5) where the move only adds the tile (the freed joker then lay beside one rack
+    tile: a step the rules forbid), and showed the set left alone in that reading too."""
+    code, out, _ = run("hint", "--table", "O3 J J | O3 J J", "--rack", rack, "--tile-set", "160")
+    assert code == 0
+    assert steps_and_table(out) == [*expected, "  O3 J=O4 J=O5"]
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "expected"),
+    [
+        pytest.param(
+            "J R8 O8 | K8 J K10 K11",
+            "B8 K8",
+            [
+                "  1. swap K8* for the joker in [J=K8 R8 O8]: K8* R8 O8, the joker in hand",
+                "  2. take K8* from [K8* R8 O8]",
+                "  3. take K8 from [K8 J=K9 K10 K11]",
+                "  4. lay K8* J=R8 B8* new",
+                "  5. add K8 to [R8 O8]: K8 R8 O8",
+                "  K8* J=R8 B8*",
+                "  K8 R8 O8",
+                "  J=K9 K10 K11",
+            ],
+            id="taken-back-for-the-freed-joker",
+        ),
+        pytest.param(
+            "J K10 K11",
+            "K9 K9 K10",
+            [
+                "  1. swap K9* for the joker in [J=K9 K10 K11]: K9* K10 K11, the joker in hand",
+                "  2. lay J=K8 K9* K10* new",
+                "  J=K8 K9* K10*",
+                "  K9* K10 K11",
+            ],
+            id="the-rack-copy-stays",
+        ),
+    ],
+)
+def test_a_tile_from_the_rack_is_starred_in_every_step_and_lies_beside_the_joker_it_frees(
+    table: str, rack: str, expected: list[str]
+) -> None:
+    """The tile that freed a joker was shown unstarred in later steps; and the freed joker
+    was laid beside the table's copy of a tile while the rack's stayed where it freed it:
+    one tile from the rack beside the freed joker, which the rules forbid."""
+    code, out, _ = run("hint", "--table", table, "--rack", rack)
+    assert code == 0
+    assert steps_and_table(out) == expected
+
+
+def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
+    tmp_path: Path,
+) -> None:
+    """`K9 R9 O9 J` gives its O9 away: the joker it keeps stands for the B9, as it did.
+    Shown, in --json's stand_for and in --next's board, it read as the O9 (the first
+    reading of `K9 R9 J`): a tile the next player could free it with."""
+    position = ["--table", "K9 R9 O9 J | O10 O11 O12", "--rack", "O8"]
+    code, out, _ = run("hint", *position, "--next", str(tmp_path / "next.txt"))
+    assert code == 0
+    assert steps_and_table(out)[-2:] == ["  K9 R9 J=B9", "  O8* O9 O10 O11 O12"]
+    assert (tmp_path / "next.txt").read_text().splitlines()[3] == "K9 R9 J=B9"
+    code, out, _ = run("hint", *position, "--json")
+    assert json.loads(out)["stand_for"] == [["B9"], []]
