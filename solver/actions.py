@@ -130,6 +130,20 @@ def read_move(board: Board, move: Move) -> TableReading:
     return reading
 
 
+class Freeing(NamedTuple):
+    """What the rules on the table's jokers ask of the plan. `replaced`: the jokers freed
+    first (`Do.REPLACE`), each joker into the hand; `rack_in`: the rack's tiles each old
+    set then holds. For each new set (by its place among them): `hosts`, the freed jokers
+    it holds and its tiles that must be the rack's copies (the rules ask two beside a
+    freed joker); `newcomers`, what its jokers that are not the table's staying ones
+    stand for (none of an old set's jokers is kept in place for them)."""
+
+    replaced: tuple[TableAction, ...] = ()
+    rack_in: tuple[Counter[Tile], ...] = ()
+    hosts: tuple[tuple[int, TileRow], ...] = ()
+    newcomers: tuple[Counter[Tile], ...] = ()
+
+
 class TablePlan(NamedTuple):
     """The actions in order, the tiles they move (each from the rack, or taken from a set
     and put elsewhere, counts once), for each new set the tiles it gets from the rack, and
@@ -142,6 +156,9 @@ class TablePlan(NamedTuple):
     # The sets of the table the move changes, as read (each freed joker swapped already):
     # what the actions start from.
     old_sets: tuple[TileRow, ...] = ()
+    # For each new set, what the table's jokers kept in place there stand for: beside
+    # them a joker from the rack is the one starred.
+    staying: tuple[TileRow, ...] = ()
 
 
 def plan_move(move: Move, board: Board) -> TablePlan:
@@ -177,8 +194,15 @@ def plan_move(move: Move, board: Board) -> TablePlan:
             put[tile] += 1
         swapped.append(row)
         rack_in.append(put)
-    hosts = {new_at.index(n): host for n, host in telling.hosts.items()}
-    plan = plan_table(swapped, new_sets, rules, replaced, rack_in, hosts, reading)
+    hosts = tuple(telling.hosts.get(n, (0, ())) for n in new_at)
+    staying = Counter((n, role) for _, role, n in telling.stays)
+    newcomers: list[Counter[Tile]] = []
+    for n in new_at:
+        places: Counter[Tile] = Counter(telling.new.get(n, ()))  # type: ignore[arg-type]
+        places.subtract({role: staying[n, role] for role in places})
+        newcomers.append(+places)
+    freeing = Freeing(tuple(replaced), tuple(rack_in), hosts, tuple(newcomers))
+    plan = plan_table(swapped, new_sets, rules, freeing, reading)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
 
 
@@ -207,22 +231,19 @@ def plan_table(
     old_sets: Sequence[TileRow],
     new_sets: Sequence[TileRow],
     rules: Rules,
-    replaced: Sequence[TableAction] = (),
-    rack_in: Sequence[Counter[Tile]] = (),
-    hosts: dict[int, tuple[int, TileRow]] | None = None,
+    freeing: Freeing | None = None,
     reading: TableReading | None = None,
 ) -> TablePlan:
     """The actions that turn the old sets (with tiles from the rack) into the new ones:
     takes and splits set by set in the order of the old table, then adds and lays in the
-    order of the new one. Each set is named as it looks at that moment. `replaced`: the
-    jokers freed first (`Do.REPLACE`), the old sets as they made them: each joker in the
-    hand, each tile put in its place from the rack (`rack_in`: those of each old set).
-    `hosts`: the new sets (by place in `new_sets`) where freed jokers lie, each with how
-    many and the tiles there that must be the rack's (the rules ask two beside a freed
-    joker). `reading`: told what the pieces of old sets read as, as they are cut."""
-    hosts = hosts or {}
+    order of the new one. Each set is named as it looks at that moment. `freeing`: what
+    the rules on jokers ask (the jokers freed first, the old sets as they made them).
+    `reading`: told what the pieces of old sets read as, as they are cut."""
+    freeing = freeing or Freeing()
+    replaced, rack_in = freeing.replaced, freeing.rack_in
+    hosts = {n: host for n, host in enumerate(freeing.hosts) if host[0]}
     pins = [Counter(hosts[n][1]) if n in hosts else Counter() for n in range(len(new_sets))]
-    bases = _Bases(old_sets, new_sets, rules, pins, rack_in)
+    bases = _Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
     groups = bases.best()
     actions: list[TableAction] = list(replaced)
     hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
@@ -260,16 +281,14 @@ def plan_table(
     played.subtract(hand)  # the freed jokers: in the hand, not on the rack
     hand -= hand_racked  # the table's tiles (and the freed jokers), apart from the rack's
     # Where each new set's missing tiles come from: the sets hosting freed jokers first,
-    # each with its freed jokers and the rack's copies the rules count there.
+    # each with its freed jokers (set aside for it) and the rack's copies counted there.
+    aside = {n: min(hosts[n][0], hand[JOKER]) for n in sorted(hosts)}
+    hand[JOKER] -= sum(aside.values())
     sources: dict[int, tuple[Counter[Tile], Counter[Tile], Counter[Tile]]] = {}
-    for n in sorted(range(len(new_sets)), key=lambda n: n not in hosts):
+    for n in [*aside, *(n for n in range(len(new_sets)) if n not in aside)]:
         missing = Counter(new_sets[n]) - Counter(live.get(n, ()))
-        freed = (
-            Counter({JOKER: min(hosts[n][0], missing[JOKER], hand[JOKER])})
-            if n in hosts
-            else Counter()
-        )
-        hand -= freed
+        freed = Counter({JOKER: min(aside.get(n, 0), missing[JOKER])})
+        hand[JOKER] += aside.get(n, 0) - freed[JOKER]  # a host that kept a joker in place
         need = pins[n] - live_racked.get(n, Counter())
         earlier = need & missing & hand_racked
         hand_racked -= earlier
@@ -299,7 +318,11 @@ def plan_table(
         "the new sets are not the old ones and the rack's"
     )
     moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
-    return TablePlan(tuple(actions), moved, tuple(racked_sets))
+    staying = tuple(
+        reading.jokers(live[n]) if reading is not None and JOKER in live.get(n, ()) else ()
+        for n in range(len(new_sets))
+    )
+    return TablePlan(tuple(actions), moved, tuple(racked_sets), staying=staying)
 
 
 def _read_part(reading: TableReading, old: TileRow, places: Sequence[int]) -> None:
@@ -403,6 +426,7 @@ class _Bases:
         rules: Rules,
         pins: Sequence[Counter[Tile]] = (),
         rack_in: Sequence[Counter[Tile]] = (),
+        newcomers: Sequence[Counter[Tile]] = (),
     ) -> None:
         self.old, self.new, self.rules = old_sets, new_sets, rules
         # Tiles of each new set that must be the rack's: none of an old set's copies stays
@@ -414,6 +438,11 @@ class _Bases:
         spare.subtract(t for row in old_sets for t in row)
         needed = sum(pins, Counter()) - spare
         self.pins = [[pin - put + (put & (needed - pin)) for put in rack_in] for pin in pins]
+        # The places of jokers that are not the table's staying ones: kept for none.
+        self.newcomers = list(newcomers) or [Counter() for _ in new_sets]
+        for n, roles in enumerate(self.newcomers):
+            for pin in self.pins[n]:
+                pin[JOKER] += roles.total()
         self.overlap = [
             [
                 sum((Counter(old) & (Counter(new) - pin)).values())
@@ -484,9 +513,9 @@ class _Bases:
     def _wanted(self, n: int, i: int) -> Counter[tuple[Tile, Tile]]:
         """New set n's tiles with what each stands for, less those that must be the rack's
         (and not old set i's)."""
-        return Counter(_keys(self.new[n], self.rules)) - Counter(
-            {(t, t): count for t, count in self.pins[n][i].items()}
-        )
+        pinned = {(t, t): count for t, count in self.pins[n][i].items() if not t.is_joker}
+        pinned |= {(JOKER, role): count for role, count in self.newcomers[n].items()}
+        return Counter(_keys(self.new[n], self.rules)) - Counter(pinned)
 
     def best(self) -> list[list[int]]:
         """For each old set, the new sets built on it: the most tiles kept in place. Sets

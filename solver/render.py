@@ -6,11 +6,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .actions import Do, TableAction, TableReading, plan_move
+from .actions import Do, TableAction, TableReading, TileRow, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
-from .tiles import Colour, Tile, format_tile
+from .tiles import JOKER, Colour, Tile, format_tile
 
 _ANSI = {
     Colour.BLACK: "\x1b[1m",
@@ -70,8 +70,8 @@ def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
 
 
 def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
-    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
-        return _row(tiles, marked, reading, colour=False)
+    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = (), beside: TileRow = ()) -> str:
+        return _row(tiles, marked, reading, False, None, _table_jokers(beside, reading))
 
     return {
         "action": action.do.value,
@@ -126,8 +126,8 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     plan = plan_move(move, board)
     reading = plan.reading or TableReading(board)
 
-    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
-        return _row(tiles, marked, reading, colour)
+    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = (), beside: TileRow = ()) -> str:
+        return _row(tiles, marked, reading, colour, None, _table_jokers(beside, reading))
 
     played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
@@ -136,10 +136,12 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     lines.extend(["", "Table after the move:"])
     # The rack's tiles are marked where the actions put them (the same tile may lie in
     # two sets: the steps of the model may name the other copy).
-    from_rack = iter(plan.from_rack)
+    from_rack, staying = iter(plan.from_rack), iter(plan.staying)
     for step, roles in zip(move.steps, reading.after, strict=True):
-        marked = () if step.action is Action.KEEP else next(from_rack)
-        lines.append(f"  {_row(step.tiles, marked, reading, colour, roles)}")
+        marked, table_jokers = (
+            ((), ()) if step.action is Action.KEEP else (next(from_rack), next(staying, ()))
+        )
+        lines.append(f"  {_row(step.tiles, marked, reading, colour, roles, table_jokers)}")
     lines.append("")
     lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
     if move.status is Status.FEASIBLE:
@@ -179,19 +181,30 @@ def _row(
     reading: TableReading,
     colour: bool,
     roles: Iterable[Tile] | None = None,
+    table_jokers: Iterable[Tile] = (),
 ) -> str:
     """A set's tiles, those of `marked` starred, each joker with the tile it stands for
-    (`roles`, where the set's place on the table says it; else as the table reads it)."""
+    (`roles`, where the set's place on the table says it; else as the table reads it). A
+    joker standing for one of `table_jokers` is the table's: a starred one is another."""
     tiles = tuple(tiles)
     stands_for = iter(reading.jokers(tiles) if roles is None else roles)
     left = list(marked)
+    the_table: Counter[Tile | None] = Counter(table_jokers)
     shown = []
     for t in tiles:
-        mark = t in left
+        role = next(stands_for, None) if t.is_joker else None
+        mark = t in left and not the_table[role]
         if mark:
             left.remove(t)
-        shown.append(paint(t, colour, mark, next(stands_for, None) if t.is_joker else None))
+        elif t.is_joker and the_table[role]:
+            the_table[role] -= 1
+        shown.append(paint(t, colour, mark, role))
     return " ".join(shown)
+
+
+def _table_jokers(row: TileRow, reading: TableReading) -> TileRow:
+    """What the table's jokers in a set stand for (none where it holds none)."""
+    return reading.jokers(row) if JOKER in row else ()
 
 
 def _say(action: TableAction, row: Callable[..., str]) -> str:
@@ -212,7 +225,7 @@ def _say(action: TableAction, row: Callable[..., str]) -> str:
             pieces.append(f"[{row(piece, (Counter(piece) & left).elements())}]")
             left -= Counter(piece)
         return f"split [{before}] into {' '.join(pieces)}"
-    made = row(action.after[0], (*action.from_rack, *action.marked))
+    made = row(action.after[0], (*action.from_rack, *action.marked), action.before)
     if action.do is Do.REPLACE:
         put = row(action.tiles, action.from_rack)
         return f"swap {put} for the joker in [{before}]: {made}, the joker in hand"

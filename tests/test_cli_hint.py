@@ -491,3 +491,42 @@ def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
     assert (tmp_path / "next.txt").read_text().splitlines()[3] == "K9 R9 J=B9"
     code, out, _ = run("hint", *position, "--json")
     assert json.loads(out)["stand_for"] == [["B9"], []]
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "expected"),
+    [
+        pytest.param(
+            "R5 R6 J R8 R9",
+            "R11 J",
+            [
+                "  1. add J* R11* to [R5 R6 J=R7 R8 R9]: R5 R6 J=R7 R8 R9 J*=R10 R11*",
+                "  R5 R6 J=R7 R8 R9 J*=R10 R11*",
+            ],
+            id="the-rack-joker-beside-the-table-one",
+        ),
+        pytest.param(
+            "R8 J R10 | O6 O7 O8 J O10",
+            "R9 O9 K13 O13 J",
+            [
+                "  1. swap R9* for the joker in [R8 J=R9 R10]: R8 R9* R10, the joker in hand",
+                "  2. swap O9* for the joker in [O6 O7 O8 J=O9 O10]: O6 O7 O8 O9* O10,"
+                " the joker in hand",
+                "  3. add J* J to [R8 R9* R10]: J*=R6 J=R7 R8 R9* R10",
+                "  4. lay K13* J=R13 O13* new",
+                "  J*=R6 J=R7 R8 R9* R10",
+                "  O6 O7 O8 O9* O10",
+                "  K13* J=R13 O13*",
+            ],
+            id="two-freed-one-beside-the-rack-joker",
+        ),
+    ],
+)
+def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_tiles(
+    table: str, rack: str, expected: list[str]
+) -> None:
+    """The first joker of a set was starred, though the table's stood there (`J*=R7`); and
+    two freed jokers were laid beside the R9 alone, the rack's joker with the K13 O13."""
+    code, out, _ = run("hint", "--table", table, "--rack", rack, "--tile-set", "160")
+    assert code == 0
+    assert steps_and_table(out) == expected
