@@ -136,12 +136,15 @@ class Freeing(NamedTuple):
     set then holds. For each new set (by its place among them): `hosts`, the freed jokers
     it holds and its tiles that must be the rack's copies (the rules ask two beside a
     freed joker); `newcomers`, what its jokers that are not the table's staying ones
-    stand for (none of an old set's jokers is kept in place for them)."""
+    stand for (none of an old set's jokers is kept in place for them). `stays`: where
+    each joker that is not freed goes on, beside a tile of its set."""
 
     replaced: tuple[TableAction, ...] = ()
     rack_in: tuple[Counter[Tile], ...] = ()
     hosts: tuple[tuple[int, TileRow], ...] = ()
     newcomers: tuple[Counter[Tile], ...] = ()
+    # Each joker that stays: its old set, the tile it stands for, its new set (by place).
+    stays: tuple[tuple[int, Tile, int], ...] = ()
 
 
 class TablePlan(NamedTuple):
@@ -201,7 +204,12 @@ def plan_move(move: Move, board: Board) -> TablePlan:
         places: Counter[Tile] = Counter(telling.new.get(n, ()))  # type: ignore[arg-type]
         places.subtract({role: staying[n, role] for role in places})
         newcomers.append(+places)
-    freeing = Freeing(tuple(replaced), tuple(rack_in), hosts, tuple(newcomers))
+    stays = tuple(
+        (changed.index(i), role, new_at.index(n))
+        for i, role, n in telling.stays
+        if i in changed and role is not None
+    )
+    freeing = Freeing(tuple(replaced), tuple(rack_in), hosts, tuple(newcomers), stays)
     plan = plan_table(swapped, new_sets, rules, freeing, reading)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
 
@@ -245,6 +253,15 @@ def plan_table(
     pins = [Counter(hosts[n][1]) if n in hosts else Counter() for n in range(len(new_sets))]
     bases = _Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
     groups = bases.best()
+    roles = [_roles_at(old, reading) for old in old_sets]
+    if moving := _moving(freeing.stays, bases, groups, roles):
+        # A joker that leaves its set without being freed goes along with a tile of it:
+        # that tile goes where the joker goes, and that set takes that tile from no other.
+        for i, _, n in moving:
+            tile = next(t for t in old_sets[i] if not t.is_joker and t in new_sets[n])
+            bases.exclude(n, i, tile)
+        groups = bases.best()
+        moving = _moving(freeing.stays, bases, groups, roles)
     actions: list[TableAction] = list(replaced)
     hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
     # The rack's tiles played earlier in the turn: in each old set, and in the hand.
@@ -282,8 +299,13 @@ def plan_table(
     hand -= hand_racked  # the table's tiles (and the freed jokers), apart from the rack's
     # Where each new set's missing tiles come from: the sets hosting freed jokers first,
     # each with its freed jokers (set aside for it) and the rack's copies counted there.
-    aside = {n: min(hosts[n][0], hand[JOKER]) for n in sorted(hosts)}
-    hand[JOKER] -= sum(aside.values())
+    destined = Counter(n for _, _, n in moving)
+    for n, (count, _) in hosts.items():
+        destined[n] += count
+    aside: dict[int, int] = {}
+    for n in sorted(destined):
+        aside[n] = min(destined[n], hand[JOKER])
+        hand[JOKER] -= aside[n]
     sources: dict[int, tuple[Counter[Tile], Counter[Tile], Counter[Tile]]] = {}
     for n in [*aside, *(n for n in range(len(new_sets)) if n not in aside)]:
         missing = Counter(new_sets[n]) - Counter(live.get(n, ()))
@@ -329,9 +351,30 @@ def _read_part(reading: TableReading, old: TileRow, places: Sequence[int]) -> No
     """The part of an old set at these places reads as its jokers did in the set."""
     part = tuple(old[j] for j in places)
     if JOKER in part and part not in reading.known:
-        stands = iter(reading.jokers(old))
-        roles = [next(stands) if t.is_joker else None for t in old]
+        roles = _roles_at(old, reading)
         reading.known[part] = tuple(r for j in places if (r := roles[j]) is not None)
+
+
+def _roles_at(row: TileRow, reading: TableReading | None) -> list[Tile | None]:
+    """For each place of the set, what the joker there stands for (None: no joker)."""
+    stands = iter(reading.jokers(row) if reading is not None and JOKER in row else ())
+    return [next(stands, None) if t.is_joker else None for t in row]
+
+
+def _moving(
+    stays: Sequence[tuple[int, Tile, int]],
+    bases: _Bases,
+    groups: Sequence[Sequence[int]],
+    roles: Sequence[Sequence[Tile | None]],
+) -> list[tuple[int, Tile, int]]:
+    """The jokers that stay (each: its old set, the tile it stands for, its new set) but
+    are not kept in place there: they move."""
+    moving = []
+    for i, role, n in stays:
+        piece = bases.pieces(i, groups[i]).get(n, ())
+        if not any(roles[i][j] == role for j in piece):
+            moving.append((i, role, n))
+    return moving
 
 
 def board_after(board: Board, move: Move) -> Board:
@@ -443,16 +486,32 @@ class _Bases:
         for n, roles in enumerate(self.newcomers):
             for pin in self.pins[n]:
                 pin[JOKER] += roles.total()
-        self.overlap = [
-            [
-                sum((Counter(old) & (Counter(new) - pin)).values())
-                for old, pin in zip(old_sets, self.pins[n], strict=True)
-            ]
-            for n, new in enumerate(new_sets)
-        ]
         self.runs = [_is_run(old, rules) for old in old_sets]
         self.runs_new = [_is_run(new, rules) for new in new_sets]
         self.cache: dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, ...]] | None] = {}
+        self._measure()
+
+    def _measure(self) -> None:
+        """How many tiles each new set could keep of each old set, the pins aside."""
+        self.overlap = [
+            [
+                sum((Counter(old) & (Counter(new) - pin)).values())
+                for old, pin in zip(self.old, self.pins[n], strict=True)
+            ]
+            for n, new in enumerate(self.new)
+        ]
+        self.cache.clear()
+
+    def exclude(self, n: int, i: int, tile: Tile) -> None:
+        """New set n keeps `tile` from old set i only, and no other new set keeps old set
+        i's: the bases are searched again."""
+        for j, pin in enumerate(self.pins[n]):
+            if j != i and self.old[j].count(tile):
+                pin[tile] += 1
+        for m, pins in enumerate(self.pins):
+            if m != n:
+                pins[i][tile] += 1
+        self._measure()
 
     def pieces(self, i: int, group: Sequence[int]) -> dict[int, tuple[int, ...]]:
         """For each new set built on old set i, the places of the old tiles it keeps."""

@@ -70,12 +70,17 @@ def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
 
 
 def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
-    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = (), beside: TileRow = ()) -> str:
-        return _row(tiles, marked, reading, False, None, _table_jokers(beside, reading))
+    def row(
+        tiles: Iterable[Tile],
+        marked: Iterable[Tile] = (),
+        beside: TileRow = (),
+        roles: Iterable[Tile] | None = None,
+    ) -> str:
+        return _row(tiles, marked, reading, False, roles, _table_jokers(beside, reading))
 
     return {
         "action": action.do.value,
-        "text": _say(action, row),
+        "text": _say(action, row, reading),
         "tiles": tiles_json(action.tiles),
         "set": tiles_json(action.before),
         "after": [tiles_json(row) for row in action.after],
@@ -126,13 +131,18 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     plan = plan_move(move, board)
     reading = plan.reading or TableReading(board)
 
-    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = (), beside: TileRow = ()) -> str:
-        return _row(tiles, marked, reading, colour, None, _table_jokers(beside, reading))
+    def row(
+        tiles: Iterable[Tile],
+        marked: Iterable[Tile] = (),
+        beside: TileRow = (),
+        roles: Iterable[Tile] | None = None,
+    ) -> str:
+        return _row(tiles, marked, reading, colour, roles, _table_jokers(beside, reading))
 
     played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):
-        lines.append(f"  {number}. {_say(action, row)}")
+        lines.append(f"  {number}. {_say(action, row, reading)}")
     lines.extend(["", "Table after the move:"])
     # The rack's tiles are marked where the actions put them (the same tile may lie in
     # two sets: the steps of the model may name the other copy).
@@ -207,7 +217,7 @@ def _table_jokers(row: TileRow, reading: TableReading) -> TileRow:
     return reading.jokers(row) if JOKER in row else ()
 
 
-def _say(action: TableAction, row: Callable[..., str]) -> str:
+def _say(action: TableAction, row: Callable[..., str], reading: TableReading) -> str:
     """One action as a person reads it; a set is named as it looks at that moment."""
     marked = Counter(action.marked)
     on_table = Counter(action.before) & marked
@@ -215,9 +225,12 @@ def _say(action: TableAction, row: Callable[..., str]) -> str:
     if action.do is Do.TAKE:
         if not action.after:
             return f"take all of [{before}]"
-        return (
-            f"take {row(action.tiles, (Counter(action.tiles) & marked).elements())} from [{before}]"
-        )
+        # The jokers taken: the set's less those left (as a set of their own, the tiles
+        # taken may read otherwise: K7 K8 K9 J out of K7 K8 K9 K10 J K12 K13 holds the K11).
+        left = Counter(_table_jokers(action.after[0], reading))
+        roles = Counter(_table_jokers(action.before, reading)) - left
+        taken = row(action.tiles, (Counter(action.tiles) & marked).elements(), (), roles.elements())
+        return f"take {taken} from [{before}]"
     if action.do is Do.SPLIT:
         left = Counter(marked)
         pieces = []

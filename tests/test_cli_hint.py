@@ -530,3 +530,53 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
     code, out, _ = run("hint", "--table", table, "--rack", rack, "--tile-set", "160")
     assert code == 0
     assert steps_and_table(out) == expected
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "expected"),
+    [
+        pytest.param(
+            "K2 K3 K4 K5 J | K4 K5 K6",
+            "K7 R6 B6",
+            [
+                "  1. split [K2 K3 K4 K5 J=K6] into [K2 K3] [K4 K5 J=K6]",
+                "  2. take K4 K5 from [K4 K5 K6]",
+                "  3. add K7* to [K4 K5 J=K6]: K4 K5 J=K6 K7*",
+                "  4. add K4 K5 to [K2 K3]: K2 K3 K4 K5",
+                "  5. add R6* B6* to [K6]: K6 R6* B6*",
+            ],
+            id="the-piece-it-lies-in-stays",
+        ),
+        pytest.param(
+            "O10 O11 O12 | O9 O10 O11 O12 J",
+            "K10 R10",
+            [
+                "  1. take O9 O10 from [O9 O10 O11 O12 J=O13]",
+                "  2. add O9 to [O10 O11 O12]: O9 O10 O11 O12",
+                "  3. lay K10* R10* O10 new",
+            ],
+            id="its-set-gives-the-tiles-away",
+        ),
+        pytest.param(
+            "J B8 B9 B10 B11 B12 | B3 B4 B5 J",
+            "B8",
+            [
+                "  1. take J=B7 B8 from [J=B7 B8 B9 B10 B11 B12]",
+                "  2. add B8* to [B9 B10 B11 B12]: B8* B9 B10 B11 B12",
+                "  3. add J B8 to [B3 B4 B5 J=B6]: B3 B4 B5 J=B6 J=B7 B8",
+            ],
+            id="taken-with-a-tile-of-its-set",
+        ),
+    ],
+)
+def test_a_joker_that_is_not_freed_moves_only_along_with_a_tile_of_its_set(
+    table: str, rack: str, expected: list[str]
+) -> None:
+    """'take J from [K2 K3 K4 K5 J=K6]' then 'add J K7* to [K4 K5]': the new table is
+    legal (the K4 K5 there are tiles alike), but a player who takes a joker alone out of
+    a set, not freed, is challenged. The joker stays in a piece of its set, or goes with
+    a tile of it, and the tiles alike go where the others were."""
+    code, out, _ = run("hint", "--table", table, "--rack", rack)
+    assert code == 0
+    lines = steps_and_table(out)
+    assert lines[: len(expected)] == expected
