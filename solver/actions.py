@@ -247,21 +247,24 @@ def plan_table(
     order of the new one. Each set is named as it looks at that moment. `freeing`: what
     the rules on jokers ask (the jokers freed first, the old sets as they made them).
     `reading`: told what the pieces of old sets read as, as they are cut."""
+    # Under the rules as written, an old set's joker stays in place only where it stays.
+    roles = [_roles_at(old, reading) for old in old_sets] if freeing is not None else None
     freeing = freeing or Freeing()
     replaced, rack_in = freeing.replaced, freeing.rack_in
     hosts = {n: host for n, host in enumerate(freeing.hosts) if host[0]}
     pins = [Counter(hosts[n][1]) if n in hosts else Counter() for n in range(len(new_sets))]
     bases = _Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
+    if roles is not None:
+        bases.keep_jokers_where_they_stay(roles, freeing.stays)
     groups = bases.best()
-    roles = [_roles_at(old, reading) for old in old_sets]
-    if moving := _moving(freeing.stays, bases, groups, roles):
+    if roles is not None and (moving := _moving(freeing.stays, bases, groups, roles)):
         # A joker that leaves its set without being freed goes along with a tile of it:
         # that tile goes where the joker goes, and that set takes that tile from no other.
         for i, _, n in moving:
             tile = next(t for t in old_sets[i] if not t.is_joker and t in new_sets[n])
             bases.exclude(n, i, tile)
         groups = bases.best()
-        moving = _moving(freeing.stays, bases, groups, roles)
+    moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
     actions: list[TableAction] = list(replaced)
     hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
     # The rack's tiles played earlier in the turn: in each old set, and in the hand.
@@ -368,11 +371,12 @@ def _moving(
     roles: Sequence[Sequence[Tile | None]],
 ) -> list[tuple[int, Tile, int]]:
     """The jokers that stay (each: its old set, the tile it stands for, its new set) but
-    are not kept in place there: they move."""
+    are not kept in place there beside a tile of their set: they move."""
     moving = []
     for i, role, n in stays:
         piece = bases.pieces(i, groups[i]).get(n, ())
-        if not any(roles[i][j] == role for j in piece):
+        beside = any(not bases.old[i][j].is_joker for j in piece)
+        if not beside or not any(roles[i][j] == role for j in piece):
             moving.append((i, role, n))
     return moving
 
@@ -489,18 +493,40 @@ class _Bases:
         self.runs = [_is_run(old, rules) for old in old_sets]
         self.runs_new = [_is_run(new, rules) for new in new_sets]
         self.cache: dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, ...]] | None] = {}
+        self.roles: Sequence[Sequence[Tile | None]] | None = None
+        self.stays: Counter[tuple[int, Tile, int]] = Counter()
+        self._measure()
+
+    def keep_jokers_where_they_stay(
+        self, roles: Sequence[Sequence[Tile | None]], stays: Sequence[tuple[int, Tile, int]]
+    ) -> None:
+        """An old set's joker is kept in place only for the new set it stays in, as the
+        tile it stands for (`roles`: for each old set, what the joker at each place stands
+        for; `stays`: each joker's old set, tile and new set)."""
+        self.roles, self.stays = roles, Counter(stays)
         self._measure()
 
     def _measure(self) -> None:
         """How many tiles each new set could keep of each old set, the pins aside."""
         self.overlap = [
-            [
-                sum((Counter(old) & (Counter(new) - pin)).values())
-                for old, pin in zip(self.old, self.pins[n], strict=True)
-            ]
-            for n, new in enumerate(self.new)
+            [len(self._common(i, n)) for i in range(len(self.old))] for n in range(len(self.new))
         ]
         self.cache.clear()
+
+    def _common(self, i: int, n: int) -> tuple[int, ...]:
+        """The places of old set i's tiles that new set n could keep, the pins aside."""
+        old = self.old[i]
+        wanted = Counter(old) & (Counter(self.new[n]) - self.pins[n][i])
+        if self.roles is None:
+            return _places(old, wanted)
+        jokers = wanted.pop(JOKER, 0)
+        stay = Counter({role: k for (at, role, to), k in self.stays.items() if (at, to) == (i, n)})
+        kept: list[int] = []
+        for j, role in enumerate(self.roles[i]):
+            if role is not None and stay[role] > 0 and len(kept) < jokers:
+                stay[role] -= 1
+                kept.append(j)
+        return tuple(sorted((*_places(old, wanted), *kept)))
 
     def exclude(self, n: int, i: int, tile: Tile) -> None:
         """New set n keeps `tile` from old set i only, and no other new set keeps old set
@@ -534,10 +560,7 @@ class _Bases:
         old = self.old[i]
         if len(group) <= 1:
             # One new set on the whole old set: it keeps every tile they have in common.
-            return {
-                n: _places(old, Counter(old) & (Counter(self.new[n]) - self.pins[n][i]))
-                for n in group
-            }
+            return {n: self._common(i, n) for n in group}
         if not self.runs[i] or not all(self.runs_new[n] for n in group):
             return None
         # A run cut into runs: the pieces follow one another along the run as the new

@@ -567,6 +567,15 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
             ],
             id="taken-with-a-tile-of-its-set",
         ),
+        pytest.param(
+            "J K9 K10 K11 J",
+            "K9",
+            [
+                "  1. split [J=K7 J=K8 K9 K10 K11] into [J=K7 J=K8 K9] [K10 K11]",
+                "  2. add K9* to [K10 K11]: K9* K10 K11",
+            ],
+            id="not-cut-off-alone",
+        ),
     ],
 )
 def test_a_joker_that_is_not_freed_moves_only_along_with_a_tile_of_its_set(
