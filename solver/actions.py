@@ -121,7 +121,7 @@ def read_move(board: Board, move: Move) -> TableReading:
         if n in kept:
             roles = reading.as_it_lies(kept[n])
         elif reading.telling is not None and n in reading.telling.new:
-            roles = _lay(row, reading.telling.new[n], rules)[1]  # type: ignore[arg-type]
+            roles = _lay(row, _tiles(reading.telling.new[n]), rules)[1]
             reading.known[row] = roles
         else:
             roles = reading.jokers(row) if JOKER in row else ()
@@ -180,17 +180,16 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     replaced: list[TableAction] = []
     swapped, rack_in = [], []
     for i, row in zip(changed, old_sets, strict=True):
-        roles = telling.old.get(i, ())
-        freed = telling.freed.get(i, ())
-        if roles and not freed and _lay(row, roles, rules)[0] != row:  # type: ignore[arg-type]
+        roles = _tiles(telling.old.get(i, ()))
+        freed = _tiles(telling.freed.get(i, ()))
+        if roles and not freed and _lay(row, roles, rules)[0] != row:
             # A joker that stays goes along with a piece of its set: the set laid as read.
-            row, roles = _lay(row, roles, rules)  # type: ignore[arg-type]
+            row, roles = _lay(row, roles, rules)
         elif roles:
-            roles = _in_lying_order(row, roles, rules)  # type: ignore[arg-type]
-        reading.known[row] = roles  # type: ignore[assignment]
+            roles = _in_lying_order(row, roles, rules)
+        reading.known[row] = roles
         put: Counter[Tile] = Counter()
         for tile in freed:
-            assert tile is not None
             action = _swap(row, tile, put, reading)
             replaced.append(action)
             row = action.after[0]
@@ -201,7 +200,7 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     staying = Counter((n, role) for _, role, n in telling.stays)
     newcomers: list[Counter[Tile]] = []
     for n in new_at:
-        places: Counter[Tile] = Counter(telling.new.get(n, ()))  # type: ignore[arg-type]
+        places = Counter(_tiles(telling.new.get(n, ())))
         places.subtract({role: staying[n, role] for role in places})
         newcomers.append(+places)
     stays = tuple(
@@ -212,6 +211,12 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     freeing = Freeing(tuple(replaced), tuple(rack_in), hosts, tuple(newcomers), stays)
     plan = plan_table(swapped, new_sets, rules, freeing, reading)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
+
+
+def _tiles(roles: Sequence[Tile | None]) -> TileRow:
+    """A telling's tiles, under the rules as written (where every joker stands for one)."""
+    assert None not in roles, "under the rules as written, every joker stands for a tile"
+    return tuple(r for r in roles if r is not None)
 
 
 def _in_lying_order(row: TileRow, roles: TileRow, rules: Rules) -> TileRow:

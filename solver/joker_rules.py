@@ -255,7 +255,8 @@ def _tellings(
 
 def _lies_as(row: TileRow, roles: Sequence[Role], rules: Rules) -> bool:
     """Does the set lie as its jokers standing for `roles` lay it?"""
-    return None not in roles and lay_jokers(row, roles, rules) == row  # type: ignore[arg-type]
+    tiles = [r for r in roles if r is not None]
+    return len(tiles) == len(roles) and lay_jokers(row, tiles, rules) == row
 
 
 def _readings(row: TileRow, rules: Rules, by_role: bool) -> list[tuple[Role, ...]]:
