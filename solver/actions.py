@@ -56,7 +56,9 @@ class TableAction(NamedTuple):
     split: the pieces; an add, a lay or a replace: the set made). `from_rack`: the tiles
     of an add, a lay or a replace that come from the rack. `marked`: the rack's tiles
     played earlier in the turn that the action shows, in `before` or added from the hand:
-    a player stars them wherever they lie."""
+    a player stars them wherever they lie. `table_jokers`: of an add or a lay, what the
+    table's jokers that stay in the set made stand for (its other jokers are the rack's,
+    or freed)."""
 
     do: Do
     tiles: TileRow
@@ -64,6 +66,7 @@ class TableAction(NamedTuple):
     after: tuple[TileRow, ...]
     from_rack: TileRow = ()
     marked: TileRow = ()
+    table_jokers: TileRow = ()
 
 
 class TableReading:
@@ -329,6 +332,11 @@ def plan_table(
         hand_racked -= moved_on
         earlier += moved_on
         sources[n] = (missing, from_table + freed, earlier)
+    # What the table's jokers that stay in each new set stand for: kept there, or moved.
+    staying = tuple(
+        _table_roles(live.get(n, ()), reading) + tuple(role for _, role, m in moving if m == n)
+        for n in range(len(new_sets))
+    )
     racked_sets: list[TileRow] = []
     for n, new in enumerate(new_sets):
         missing, from_table, earlier = sources[n]
@@ -341,17 +349,15 @@ def plan_table(
             continue
         added = _in_order_of(new, missing)
         if n in live:
-            actions.append(TableAction(Do.ADD, added, live[n], (new,), from_rack, marked))
+            actions.append(
+                TableAction(Do.ADD, added, live[n], (new,), from_rack, marked, staying[n])
+            )
         else:
-            actions.append(TableAction(Do.LAY, added, (), (new,), from_rack, marked))
+            actions.append(TableAction(Do.LAY, added, (), (new,), from_rack, marked, staying[n]))
     assert not +hand and not +hand_racked and not +played, (
         "the new sets are not the old ones and the rack's"
     )
     moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
-    staying = tuple(
-        reading.jokers(live[n]) if reading is not None and JOKER in live.get(n, ()) else ()
-        for n in range(len(new_sets))
-    )
     return TablePlan(tuple(actions), moved, tuple(racked_sets), staying=staying)
 
 
@@ -361,6 +367,11 @@ def _read_part(reading: TableReading, old: TileRow, places: Sequence[int]) -> No
     if JOKER in part and part not in reading.known:
         roles = _roles_at(old, reading)
         reading.known[part] = tuple(r for j in places if (r := roles[j]) is not None)
+
+
+def _table_roles(row: TileRow, reading: TableReading | None) -> TileRow:
+    """What the jokers of a part of the table stand for, as read (none unread)."""
+    return reading.jokers(row) if reading is not None and JOKER in row else ()
 
 
 def _roles_at(row: TileRow, reading: TableReading | None) -> list[Tile | None]:

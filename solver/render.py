@@ -73,10 +73,10 @@ def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
     def row(
         tiles: Iterable[Tile],
         marked: Iterable[Tile] = (),
-        beside: TileRow = (),
+        table_jokers: Iterable[Tile] = (),
         roles: Iterable[Tile] | None = None,
     ) -> str:
-        return _row(tiles, marked, reading, False, roles, _table_jokers(beside, reading))
+        return _row(tiles, marked, reading, False, roles, table_jokers)
 
     return {
         "action": action.do.value,
@@ -134,10 +134,10 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     def row(
         tiles: Iterable[Tile],
         marked: Iterable[Tile] = (),
-        beside: TileRow = (),
+        table_jokers: Iterable[Tile] = (),
         roles: Iterable[Tile] | None = None,
     ) -> str:
-        return _row(tiles, marked, reading, colour, roles, _table_jokers(beside, reading))
+        return _row(tiles, marked, reading, colour, roles, table_jokers)
 
     played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
@@ -238,11 +238,21 @@ def _say(action: TableAction, row: Callable[..., str], reading: TableReading) ->
             pieces.append(f"[{row(piece, (Counter(piece) & left).elements())}]")
             left -= Counter(piece)
         return f"split [{before}] into {' '.join(pieces)}"
-    made = row(action.after[0], (*action.from_rack, *action.marked), action.before)
+    made = row(action.after[0], (*action.from_rack, *action.marked), action.table_jokers)
     if action.do is Do.REPLACE:
         put = row(action.tiles, action.from_rack)
         return f"swap {put} for the joker in [{before}]: {made}, the joker in hand"
     if action.do is Do.LAY:
         return f"lay {made} new"
-    added = row(action.tiles, (*action.from_rack, *(marked - on_table).elements()))
+    # The jokers added: those of the set made less those there before, in its order.
+    there = Counter(_table_jokers(action.before, reading))
+    added_roles = []
+    for role in reading.jokers(action.after[0]):
+        if there[role] > 0:
+            there[role] -= 1
+        else:
+            added_roles.append(role)
+    moved = Counter(action.table_jokers) - Counter(_table_jokers(action.before, reading))
+    marks = (*action.from_rack, *(marked - on_table).elements())
+    added = row(action.tiles, marks, moved, added_roles)
     return f"add {added} to [{before}]: {made}"

@@ -408,7 +408,7 @@ def steps_and_table(out: str) -> list[str]:
             "O1 O4",
             [
                 "  1. swap O4* for the joker in [O3 J=O4 J=O5]: O3 O4* J=O5, the joker in hand",
-                "  2. add O1* J to [O3 O4* J=O5]: O1* J=O2 O3 O4* J=O5",
+                "  2. add O1* J=O2 to [O3 O4* J=O5]: O1* J=O2 O3 O4* J=O5",
                 "  O1* J=O2 O3 O4* J=O5",
             ],
             id="freed-beside-two-rack-tiles",
@@ -500,7 +500,7 @@ def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
             "R5 R6 J R8 R9",
             "R11 J",
             [
-                "  1. add J* R11* to [R5 R6 J=R7 R8 R9]: R5 R6 J=R7 R8 R9 J*=R10 R11*",
+                "  1. add J*=R10 R11* to [R5 R6 J=R7 R8 R9]: R5 R6 J=R7 R8 R9 J*=R10 R11*",
                 "  R5 R6 J=R7 R8 R9 J*=R10 R11*",
             ],
             id="the-rack-joker-beside-the-table-one",
@@ -512,7 +512,7 @@ def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
                 "  1. swap R9* for the joker in [R8 J=R9 R10]: R8 R9* R10, the joker in hand",
                 "  2. swap O9* for the joker in [O6 O7 O8 J=O9 O10]: O6 O7 O8 O9* O10,"
                 " the joker in hand",
-                "  3. add J* J to [R8 R9* R10]: J*=R6 J=R7 R8 R9* R10",
+                "  3. add J*=R6 J=R7 to [R8 R9* R10]: J*=R6 J=R7 R8 R9* R10",
                 "  4. lay K13* J=R13 O13* new",
                 "  J*=R6 J=R7 R8 R9* R10",
                 "  O6 O7 O8 O9* O10",
@@ -563,7 +563,7 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
             [
                 "  1. take J=B7 B8 from [J=B7 B8 B9 B10 B11 B12]",
                 "  2. add B8* to [B9 B10 B11 B12]: B8* B9 B10 B11 B12",
-                "  3. add J B8 to [B3 B4 B5 J=B6]: B3 B4 B5 J=B6 J=B7 B8",
+                "  3. add J=B7 B8 to [B3 B4 B5 J=B6]: B3 B4 B5 J=B6 J=B7 B8",
             ],
             id="taken-with-a-tile-of-its-set",
         ),
@@ -589,3 +589,17 @@ def test_a_joker_that_is_not_freed_moves_only_along_with_a_tile_of_its_set(
     assert code == 0
     lines = steps_and_table(out)
     assert lines[: len(expected)] == expected
+
+
+def test_a_joker_moved_with_a_tile_of_its_set_is_not_the_starred_one() -> None:
+    """The jokers added to [O4 J=O6] are the table's O2, moved with its O3, and the
+    rack's: the step read them as the run J O3 J (J*=O2 ... J=O4) and starred the
+    table's, and the set made starred the O2 where the rack's joker is the O5."""
+    table = "K4 K5 K6 K7 K8 K9 K10 K11 K12 | J O4 O5 | J O3 O4"
+    rack = "K4 K13 R4 R5 R9 R10 O10 B1 B5 B9 B13 J"
+    code, out, _ = run("hint", "--table", table, "--rack", rack, "--tile-set", "160")
+    assert code == 0
+    lines = steps_and_table(out)
+    assert "  4. take J=O2 O3 from [J=O2 O3 O4]" in lines
+    assert "  8. add J=O2 O3 J*=O5 to [O4 J=O6]: J=O2 O3 O4 J*=O5 J=O6" in lines
+    assert "  J=O2 O3 O4 J*=O5 J=O6" in lines
