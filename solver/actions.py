@@ -124,7 +124,8 @@ def read_move(board: Board, move: Move) -> TableReading:
         if n in kept:
             roles = reading.as_it_lies(kept[n])
         elif reading.telling is not None and n in reading.telling.new:
-            roles = _lay(row, _tiles(reading.telling.new[n]), rules)[1]
+            told = _tiles(reading.telling.new[n])
+            roles = _as_it_lies(row, told, rules) or _lay(row, told, rules)[1]
             reading.known[row] = roles
         else:
             roles = reading.jokers(row) if JOKER in row else ()
@@ -185,11 +186,12 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     for i, row in zip(changed, old_sets, strict=True):
         roles = _tiles(telling.old.get(i, ()))
         freed = _tiles(telling.freed.get(i, ()))
-        if roles and not freed and _lay(row, roles, rules)[0] != row:
+        lying = _as_it_lies(row, roles, rules) if roles else ()
+        if lying is None and not freed:
             # A joker that stays goes along with a piece of its set: the set laid as read.
             row, roles = _lay(row, roles, rules)
-        elif roles:
-            roles = _in_lying_order(row, roles, rules)
+        elif lying is not None:
+            roles = lying
         reading.known[row] = roles
         put: Counter[Tile] = Counter()
         for tile in freed:
@@ -222,11 +224,15 @@ def _tiles(roles: Sequence[Tile | None]) -> TileRow:
     return tuple(r for r in roles if r is not None)
 
 
-def _in_lying_order(row: TileRow, roles: TileRow, rules: Rules) -> TileRow:
-    """A reading (in sorted order) as its jokers lie: their places where the set lies as
-    read, else in that order."""
+def _as_it_lies(row: TileRow, roles: TileRow, rules: Rules) -> TileRow | None:
+    """A reading of the set (in any order) in the order its jokers lie, where the set lies
+    as read: its places say so (`R11 R12 R13 J` with wraparound holds the R1), or it lies
+    as the reading lays it; else None."""
+    by_place = joker_stand_ins(row, rules)
+    if Counter(by_place) == Counter(roles):
+        return by_place
     laid, laid_roles = _lay(row, roles, rules)
-    return laid_roles if laid == row else roles
+    return laid_roles if laid == row else None
 
 
 def _swap(row: TileRow, tile: Tile, put: Counter[Tile], reading: TableReading) -> TableAction:
@@ -265,14 +271,19 @@ def plan_table(
     if roles is not None:
         bases.keep_jokers_where_they_stay(roles, freeing.stays)
     groups = bases.best()
-    if roles is not None and (moving := _moving(freeing.stays, bases, groups, roles)):
+    moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
+    anchored: set[tuple[int, int]] = set()
+    while roles is not None and {(i, n) for i, _, n in moving} - anchored:
         # A joker that leaves its set without being freed goes along with a tile of it:
         # that tile goes where the joker goes, and that set takes that tile from no other.
         for i, _, n in moving:
-            tile = next(t for t in old_sets[i] if not t.is_joker and t in new_sets[n])
-            bases.exclude(n, i, tile)
+            if (i, n) not in anchored:
+                anchored.add((i, n))
+                own = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
+                tile = next(t for t in own if not t.is_joker and t in new_sets[n])
+                bases.exclude(n, i, tile)
         groups = bases.best()
-    moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
+        moving = _moving(freeing.stays, bases, groups, roles)
     actions: list[TableAction] = list(replaced)
     hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
     # The rack's tiles played earlier in the turn: in each old set, and in the hand.

@@ -537,7 +537,7 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
     [
         pytest.param(
             "K2 K3 K4 K5 J | K4 K5 K6",
-            "K7 R6 B6",
+            ["--rack", "K7 R6 B6"],
             [
                 "  1. split [K2 K3 K4 K5 J=K6] into [K2 K3] [K4 K5 J=K6]",
                 "  2. take K4 K5 from [K4 K5 K6]",
@@ -549,7 +549,7 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
         ),
         pytest.param(
             "O10 O11 O12 | O9 O10 O11 O12 J",
-            "K10 R10",
+            ["--rack", "K10 R10"],
             [
                 "  1. take O9 O10 from [O9 O10 O11 O12 J=O13]",
                 "  2. add O9 to [O10 O11 O12]: O9 O10 O11 O12",
@@ -559,7 +559,7 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
         ),
         pytest.param(
             "J B8 B9 B10 B11 B12 | B3 B4 B5 J",
-            "B8",
+            ["--rack", "B8"],
             [
                 "  1. take J=B7 B8 from [J=B7 B8 B9 B10 B11 B12]",
                 "  2. add B8* to [B9 B10 B11 B12]: B8* B9 B10 B11 B12",
@@ -569,23 +569,55 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
         ),
         pytest.param(
             "J K9 K10 K11 J",
-            "K9",
+            ["--rack", "K9"],
             [
                 "  1. split [J=K7 J=K8 K9 K10 K11] into [J=K7 J=K8 K9] [K10 K11]",
                 "  2. add K9* to [K10 K11]: K9* K10 K11",
             ],
             id="not-cut-off-alone",
         ),
+        pytest.param(
+            "J J R11 R12 R13 | K1 K2 K3 | R10 R11 J R13",
+            ["--rack", "R10 O3 B7 B10", "--tile-set", "160"],
+            [
+                "  1. swap R10* for the joker in [J=R9 J=R10 R11 R12 R13]: J=R9 R10* R11 R12"
+                " R13, the joker in hand",
+                "  2. take R10* R12 from [J=R9 R10* R11 R12 R13]",
+                "  3. take R10 J=R12 from [R10 R11 J=R12 R13]",
+                "  4. add J=R12 R10 to [J=R9 R11 R13]: J=R9 R10 R11 J=R12 R13",
+                "  5. add R12 to [R11 R13]: R11 R12 R13",
+            ],
+            id="a-tile-of-its-set-not-the-racks",
+        ),
+        pytest.param(
+            "K2 R2 O2 B2 | K8 K9 K10 K11 | J K9 J K11",
+            ["--rack", "K7 K11 R9 R9 O9", "--tile-set", "160"],
+            [
+                "  1. take K8 K10 K11 from [K8 K9 K10 K11]",
+                "  2. split [K9 J=K10 K11 J=K12] into [K9 J=K10] [K11 J=K12]",
+            ],
+            id="both-jokers-of-a-set-each-with-a-tile",
+        ),
+        pytest.param(
+            "B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 J",
+            ["--rack", "B5 B11", "--rules", "hebrew"],
+            [
+                "  1. split [B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 J=B1] into [B2 B3 B4]"
+                " [B5 B6 B7 B8 B9 B10] [B11 B12 B13 J=B1]",
+            ],
+            id="wraparound-joker-where-it-lies",
+        ),
     ],
 )
 def test_a_joker_that_is_not_freed_moves_only_along_with_a_tile_of_its_set(
-    table: str, rack: str, expected: list[str]
+    table: str, rack: list[str], expected: list[str]
 ) -> None:
     """'take J from [K2 K3 K4 K5 J=K6]' then 'add J K7* to [K4 K5]': the new table is
     legal (the K4 K5 there are tiles alike), but a player who takes a joker alone out of
     a set, not freed, is challenged. The joker stays in a piece of its set, or goes with
-    a tile of it, and the tiles alike go where the others were."""
-    code, out, _ = run("hint", "--table", table, "--rack", rack)
+    a tile of it (its set's, not the rack's tile that freed its other joker), and the
+    tiles alike go where the others were."""
+    code, out, _ = run("hint", "--table", table, *rack)
     assert code == 0
     lines = steps_and_table(out)
     assert lines[: len(expected)] == expected

@@ -115,6 +115,11 @@ class Player:
     def find(self, tiles: list[Shown], step: str) -> list[Piece] | None:
         """The set the step names, on the table as it lies."""
         sets = [row for row in self.table if not self.agrees(row, tiles, whole=False)]
+        # Sets alike: the one whose jokers are known to stand as shown, else the newest
+        # (a piece just cut, not a set the steps have not touched yet).
+        shown_roles = Counter(r for t, star, r in tiles if t.is_joker and not star)
+        sets.sort(key=lambda row: -sum(p.role in shown_roles for p in row if p.table_joker))
+        sets.sort(key=lambda row: any(p.table_joker and p.role is None for p in row))
         if not sets:
             self.wrong.append(f"{step}: no such set on the table")
             return None
