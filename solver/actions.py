@@ -23,7 +23,7 @@ from .board import Board
 from .joker_rules import Telling, tell_jokers
 from .move import Action, Move, kept_sets
 from .rules import Rules
-from .sets import HIGH_ONE, Kind, read_meld, run_tile
+from .sets import HIGH_ONE, Kind, fits_declared, read_meld, readings_in_order, run_tile
 from .tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
@@ -58,7 +58,8 @@ class TableAction(NamedTuple):
     played earlier in the turn that the action shows, in `before` or added from the hand:
     a player stars them wherever they lie. `table_jokers`: of an add or a lay, what the
     table's jokers that stay in the set made stand for (its other jokers are the rack's,
-    or freed)."""
+    or freed). `readings`: what the jokers of `before` and of each set of `after` stand
+    for, in the order they lie, where the plan knows (sets alike may read otherwise)."""
 
     do: Do
     tiles: TileRow
@@ -67,6 +68,7 @@ class TableAction(NamedTuple):
     from_rack: TileRow = ()
     marked: TileRow = ()
     table_jokers: TileRow = ()
+    readings: tuple[TileRow, ...] = ()
 
 
 class TableReading:
@@ -100,11 +102,17 @@ class TableReading:
         return self.known.get(tuple(row)) or joker_stand_ins(row, self.rules)
 
     def as_it_lies(self, number: int) -> TileRow:
-        """What the jokers of table set `number` stand for, as it lies before the move."""
+        """What the jokers of table set `number` stand for, as it lies before the move: as
+        declared, else by their places, else (some declared otherwise) the first reading
+        that holds what was declared, each declared joker at its place."""
         said = self.board.declared_for(number)
-        if said and None not in said:
-            return tuple(t for t in said if t is not None)
-        return joker_stand_ins(self.board.table[number], self.rules)
+        row = self.board.table[number]
+        by_place = joker_stand_ins(row, self.rules)
+        if not any(said) or fits_declared(by_place, said):
+            return by_place if None in said else tuple(t for t in said if t is not None)
+        reading = next(r for r in readings_in_order(row, self.rules) if fits_declared(r, said))
+        left = Counter(reading) - Counter(t for t in said if t is not None)
+        return tuple(t if t is not None else _take_one(left) for t in said)
 
 
 def read_move(board: Board, move: Move) -> TableReading:
@@ -126,7 +134,6 @@ def read_move(board: Board, move: Move) -> TableReading:
         elif reading.telling is not None and n in reading.telling.new:
             told = _tiles(reading.telling.new[n])
             roles = _as_it_lies(row, told, rules) or _lay(row, told, rules)[1]
-            reading.known[row] = roles
         else:
             roles = reading.jokers(row) if JOKER in row else ()
         after.append(roles if JOKER in row else ())
@@ -149,6 +156,10 @@ class Freeing(NamedTuple):
     newcomers: tuple[Counter[Tile], ...] = ()
     # Each joker that stays: its old set, the tile it stands for, its new set (by place).
     stays: tuple[tuple[int, Tile, int], ...] = ()
+    # What the jokers of each old set (as swapped) and of each new set stand for, in the
+    # order they lie.
+    old_roles: tuple[TileRow, ...] = ()
+    new_roles: tuple[TileRow, ...] = ()
 
 
 class TablePlan(NamedTuple):
@@ -182,7 +193,7 @@ def plan_move(move: Move, board: Board) -> TablePlan:
         plan = plan_table(old_sets, new_sets, rules)
         return plan._replace(reading=reading, old_sets=tuple(old_sets))
     replaced: list[TableAction] = []
-    swapped, rack_in = [], []
+    swapped, rack_in, old_roles = [], [], []
     for i, row in zip(changed, old_sets, strict=True):
         roles = _tiles(telling.old.get(i, ()))
         freed = _tiles(telling.freed.get(i, ()))
@@ -192,14 +203,14 @@ def plan_move(move: Move, board: Board) -> TablePlan:
             row, roles = _lay(row, roles, rules)
         elif lying is not None:
             roles = lying
-        reading.known[row] = roles
         put: Counter[Tile] = Counter()
         for tile in freed:
-            action = _swap(row, tile, put, reading)
+            action = _swap(row, roles, tile, put, rules)
             replaced.append(action)
-            row = action.after[0]
+            row, roles = action.after[0], action.readings[1]
             put[tile] += 1
         swapped.append(row)
+        old_roles.append(roles)
         rack_in.append(put)
     hosts = tuple(telling.hosts.get(n, (0, ())) for n in new_at)
     staying = Counter((n, role) for _, role, n in telling.stays)
@@ -213,9 +224,19 @@ def plan_move(move: Move, board: Board) -> TablePlan:
         for i, role, n in telling.stays
         if i in changed and role is not None
     )
-    freeing = Freeing(tuple(replaced), tuple(rack_in), hosts, tuple(newcomers), stays)
-    plan = plan_table(swapped, new_sets, rules, freeing, reading)
+    new_roles = tuple(reading.after[n] for n in new_at)
+    freeing = Freeing(
+        tuple(replaced), tuple(rack_in), hosts, tuple(newcomers), stays, tuple(old_roles), new_roles
+    )
+    plan = plan_table(swapped, new_sets, rules, freeing)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
+
+
+def _take_one(tiles: Counter[Tile]) -> Tile:
+    """One of the tiles (the first), taken out of them."""
+    tile = next(tiles.elements())
+    tiles[tile] -= 1
+    return tile
 
 
 def _tiles(roles: Sequence[Tile | None]) -> TileRow:
@@ -235,18 +256,21 @@ def _as_it_lies(row: TileRow, roles: TileRow, rules: Rules) -> TileRow | None:
     return laid_roles if laid == row else None
 
 
-def _swap(row: TileRow, tile: Tile, put: Counter[Tile], reading: TableReading) -> TableAction:
-    """The rack's `tile` put in the place of the joker of `row` that stands for it (`put`:
-    the rack's tiles swapped into it before), the joker into the hand."""
-    roles = list(reading.jokers(row))
-    place = [k for k, t in enumerate(row) if t.is_joker][roles.index(tile)]
-    del roles[roles.index(tile)]
+def _swap(
+    row: TileRow, roles: TileRow, tile: Tile, put: Counter[Tile], rules: Rules
+) -> TableAction:
+    """The rack's `tile` put in the place of the joker of `row` (its jokers standing for
+    `roles`) that stands for it (`put`: the rack's tiles swapped into it before), the
+    joker into the hand."""
+    left = list(roles)
+    place = [k for k, t in enumerate(row) if t.is_joker][left.index(tile)]
+    del left[left.index(tile)]
     made = (*row[:place], tile, *row[place + 1 :])
-    laid = _laid(made, reading.rules)
-    if JOKER in made:
-        laid, laid_roles = _lay(made, tuple(roles), reading.rules)
-        reading.known[laid] = laid_roles
-    return TableAction(Do.REPLACE, (tile,), row, (laid,), (tile,), tuple(put.elements()))
+    laid, laid_roles = _lay(made, tuple(left), rules) if left else (_laid(made, rules), ())
+    readings = (roles, laid_roles)
+    return TableAction(
+        Do.REPLACE, (tile,), row, (laid,), (tile,), tuple(put.elements()), (), readings
+    )
 
 
 def plan_table(
@@ -254,15 +278,18 @@ def plan_table(
     new_sets: Sequence[TileRow],
     rules: Rules,
     freeing: Freeing | None = None,
-    reading: TableReading | None = None,
 ) -> TablePlan:
     """The actions that turn the old sets (with tiles from the rack) into the new ones:
     takes and splits set by set in the order of the old table, then adds and lays in the
     order of the new one. Each set is named as it looks at that moment. `freeing`: what
-    the rules on jokers ask (the jokers freed first, the old sets as they made them).
-    `reading`: told what the pieces of old sets read as, as they are cut."""
+    the rules on jokers ask (the jokers freed first, the old sets as they made them, and
+    how the jokers read)."""
     # Under the rules as written, an old set's joker stays in place only where it stays.
-    roles = [_roles_at(old, reading) for old in old_sets] if freeing is not None else None
+    roles = None
+    if freeing is not None:
+        roles = [
+            _roles_at(old, said) for old, said in zip(old_sets, freeing.old_roles, strict=True)
+        ]
     freeing = freeing or Freeing()
     replaced, rack_in = freeing.replaced, freeing.rack_in
     hosts = {n: host for n, host in enumerate(freeing.hosts) if host[0]}
@@ -291,30 +318,39 @@ def plan_table(
     hand_racked: Counter[Tile] = Counter()
     live: dict[int, TileRow] = {}
     live_racked: dict[int, Counter[Tile]] = {}
+    live_roles: dict[int, TileRow] = {}
     for i, old in enumerate(old_sets):
         pieces = bases.pieces(i, groups[i])
-        kept = {j for piece in pieces.values() for j in piece}
-        rest = tuple(t for j, t in enumerate(old) if j in kept)
+        kept = sorted(j for piece in pieces.values() for j in piece)
+        rest = tuple(old[j] for j in kept)
         taken = tuple(t for j, t in enumerate(old) if j not in kept)
         racked = on_table[i]
-        if reading is not None:
-            _read_part(reading, old, sorted(kept))
+
+        def part(places: Iterable[int], i: int = i) -> TileRow:
+            """What the jokers at these places of old set i stand for."""
+            return tuple(r for j in places if roles and (r := roles[i][j]) is not None)
+
         if taken:
             marked = tuple((Counter(old) & racked).elements())
-            actions.append(TableAction(Do.TAKE, taken, old, (rest,) if rest else (), (), marked))
+            after = (rest,) if rest else ()
+            readings: tuple[TileRow, ...] = (part(range(len(old))), part(kept)) if roles else ()
+            actions.append(
+                TableAction(Do.TAKE, taken, old, after, (), marked, (), readings[: 1 + len(after)])
+            )
             hand.update(taken)
             hand_racked += Counter(taken) & racked
             racked = racked - Counter(taken)
-        cut = [tuple(old[j] for j in pieces[n]) for n in sorted(pieces, key=lambda n: pieces[n])]
+        order = sorted(pieces, key=lambda n: pieces[n])
+        cut = [tuple(old[j] for j in pieces[n]) for n in order]
         if len(cut) > 1:
             marked = tuple((Counter(rest) & racked).elements())
-            actions.append(TableAction(Do.SPLIT, rest, rest, tuple(cut), (), marked))
+            readings = (part(kept), *(part(pieces[n]) for n in order)) if roles else ()
+            actions.append(TableAction(Do.SPLIT, rest, rest, tuple(cut), (), marked, (), readings))
         for n, piece in pieces.items():
             live[n] = tuple(old[j] for j in piece)
             live_racked[n] = Counter(live[n]) & racked
+            live_roles[n] = part(piece)
             racked = racked - live_racked[n]
-            if reading is not None:
-                _read_part(reading, old, piece)
     played: Counter[Tile] = Counter(t for row in new_sets for t in row)
     played.subtract(t for row in old_sets for t in row)
     played.subtract(hand)  # the freed jokers: in the hand, not on the rack
@@ -345,7 +381,7 @@ def plan_table(
         sources[n] = (missing, from_table + freed, earlier)
     # What the table's jokers that stay in each new set stand for: kept there, or moved.
     staying = tuple(
-        _table_roles(live.get(n, ()), reading) + tuple(role for _, role, m in moving if m == n)
+        live_roles.get(n, ()) + tuple(role for _, role, m in moving if m == n)
         for n in range(len(new_sets))
     )
     racked_sets: list[TileRow] = []
@@ -359,12 +395,11 @@ def plan_table(
         if not missing:
             continue
         added = _in_order_of(new, missing)
-        if n in live:
-            actions.append(
-                TableAction(Do.ADD, added, live[n], (new,), from_rack, marked, staying[n])
-            )
-        else:
-            actions.append(TableAction(Do.LAY, added, (), (new,), from_rack, marked, staying[n]))
+        readings = (live_roles.get(n, ()), freeing.new_roles[n]) if freeing.new_roles else ()
+        do, before = (Do.ADD, live[n]) if n in live else (Do.LAY, ())
+        actions.append(
+            TableAction(do, added, before, (new,), from_rack, marked, staying[n], readings)
+        )
     assert not +hand and not +hand_racked and not +played, (
         "the new sets are not the old ones and the rack's"
     )
@@ -372,22 +407,9 @@ def plan_table(
     return TablePlan(tuple(actions), moved, tuple(racked_sets), staying=staying)
 
 
-def _read_part(reading: TableReading, old: TileRow, places: Sequence[int]) -> None:
-    """The part of an old set at these places reads as its jokers did in the set."""
-    part = tuple(old[j] for j in places)
-    if JOKER in part and part not in reading.known:
-        roles = _roles_at(old, reading)
-        reading.known[part] = tuple(r for j in places if (r := roles[j]) is not None)
-
-
-def _table_roles(row: TileRow, reading: TableReading | None) -> TileRow:
-    """What the jokers of a part of the table stand for, as read (none unread)."""
-    return reading.jokers(row) if reading is not None and JOKER in row else ()
-
-
-def _roles_at(row: TileRow, reading: TableReading | None) -> list[Tile | None]:
+def _roles_at(row: TileRow, roles: TileRow) -> list[Tile | None]:
     """For each place of the set, what the joker there stands for (None: no joker)."""
-    stands = iter(reading.jokers(row) if reading is not None and JOKER in row else ())
+    stands = iter(roles)
     return [next(stands, None) if t.is_joker else None for t in row]
 
 

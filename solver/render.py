@@ -85,7 +85,7 @@ def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
         "set": tiles_json(action.before),
         "after": [tiles_json(row) for row in action.after],
         "from_rack": tiles_json(action.from_rack),
-        "jokers": [tiles_json(reading.jokers(row)) for row in action.after],
+        "jokers": [tiles_json(roles) for roles in _readings(action, reading)[1:]],
     }
 
 
@@ -217,42 +217,50 @@ def _table_jokers(row: TileRow, reading: TableReading) -> TileRow:
     return reading.jokers(row) if JOKER in row else ()
 
 
+def _readings(action: TableAction, reading: TableReading) -> tuple[TileRow, ...]:
+    """What the jokers of the action's set before and of each set after stand for: as
+    the plan read them, else as the table reads them."""
+    rows = (action.before, *action.after)
+    return action.readings or tuple(_table_jokers(row, reading) for row in rows)
+
+
 def _say(action: TableAction, row: Callable[..., str], reading: TableReading) -> str:
     """One action as a person reads it; a set is named as it looks at that moment."""
     marked = Counter(action.marked)
     on_table = Counter(action.before) & marked
-    before = row(action.before, on_table.elements())
+    read_before, *read_after = _readings(action, reading)
+    before = row(action.before, on_table.elements(), (), read_before)
     if action.do is Do.TAKE:
         if not action.after:
             return f"take all of [{before}]"
         # The jokers taken: the set's less those left (as a set of their own, the tiles
         # taken may read otherwise: K7 K8 K9 J out of K7 K8 K9 K10 J K12 K13 holds the K11).
-        left = Counter(_table_jokers(action.after[0], reading))
-        roles = Counter(_table_jokers(action.before, reading)) - left
+        roles = Counter(read_before) - Counter(read_after[0])
         taken = row(action.tiles, (Counter(action.tiles) & marked).elements(), (), roles.elements())
         return f"take {taken} from [{before}]"
     if action.do is Do.SPLIT:
         left = Counter(marked)
         pieces = []
-        for piece in action.after:
-            pieces.append(f"[{row(piece, (Counter(piece) & left).elements())}]")
+        for piece, roles_there in zip(action.after, read_after, strict=True):
+            pieces.append(f"[{row(piece, (Counter(piece) & left).elements(), (), roles_there)}]")
             left -= Counter(piece)
         return f"split [{before}] into {' '.join(pieces)}"
-    made = row(action.after[0], (*action.from_rack, *action.marked), action.table_jokers)
+    marks = (*action.from_rack, *action.marked)
+    made = row(action.after[0], marks, action.table_jokers, read_after[0])
     if action.do is Do.REPLACE:
         put = row(action.tiles, action.from_rack)
         return f"swap {put} for the joker in [{before}]: {made}, the joker in hand"
     if action.do is Do.LAY:
         return f"lay {made} new"
     # The jokers added: those of the set made less those there before, in its order.
-    there = Counter(_table_jokers(action.before, reading))
+    there = Counter(read_before)
     added_roles = []
-    for role in reading.jokers(action.after[0]):
+    for role in read_after[0]:
         if there[role] > 0:
             there[role] -= 1
         else:
             added_roles.append(role)
-    moved = Counter(action.table_jokers) - Counter(_table_jokers(action.before, reading))
+    moved = Counter(action.table_jokers) - Counter(read_before)
     marks = (*action.from_rack, *(marked - on_table).elements())
     added = row(action.tiles, marks, moved, added_roles)
     return f"add {added} to [{before}]: {made}"

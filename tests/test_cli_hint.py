@@ -635,3 +635,29 @@ def test_a_joker_moved_with_a_tile_of_its_set_is_not_the_starred_one() -> None:
     assert "  4. take J=O2 O3 from [J=O2 O3 O4]" in lines
     assert "  8. add J=O2 O3 J*=O5 to [O4 J=O6]: J=O2 O3 O4 J*=O5 J=O6" in lines
     assert "  J=O2 O3 O4 J*=O5 J=O6" in lines
+
+
+def test_two_sets_alike_once_laid_as_read_keep_their_own_readings() -> None:
+    """`J J O5` read as a group (K5, B5) and `O5 J J` as the O4 and O6 are both laid
+    `J O5 J` as read: looked up by their tiles, both showed the O4 and O6, and the group's
+    R5 was added to a run's jokers."""
+    position = ["--table", "J J O5 | O5 J J", "--rack", "R5 O7 K1", "--tile-set", "160"]
+    code, out, _ = run("hint", *position)
+    assert code == 0
+    assert steps_and_table(out) == [
+        "  1. add R5* to [J=K5 O5 J=B5]: J=K5 R5* O5 J=B5",
+        "  2. add O7* to [J=O4 O5 J=O6]: J=O4 O5 J=O6 O7*",
+        "  J=K5 R5* O5 J=B5",
+        "  J=O4 O5 J=O6 O7*",
+    ]
+
+
+def test_a_set_with_one_joker_declared_reads_the_other_as_its_set_allows(tmp_path: Path) -> None:
+    """`J=K3 J O3`: its first joker is the K3, so the set is a group; the other was read
+    by its place in a run (the O2), a set no group reading holds, and --next wrote it so."""
+    board = tmp_path / "board.txt"
+    board.write_text("table:\nJ=K3 J O3\nrack: K1 R1 O1\n")
+    code, out, _ = run("hint", str(board), "--next", str(tmp_path / "next.txt"))
+    assert code == 0
+    assert steps_and_table(out)[-2:] == ["  J=K3 J=R3 O3", "  K1* R1* O1*"]
+    assert "J=K3 J=R3 O3" in (tmp_path / "next.txt").read_text().splitlines()

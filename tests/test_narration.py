@@ -19,7 +19,7 @@ from rummisolve.actions import board_after, joker_stand_ins
 from rummisolve.board import Board
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
-from rummisolve.move import Action
+from rummisolve.move import kept_sets
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.sets import joker_roles, read_meld
@@ -263,13 +263,15 @@ def problems(board: Board) -> list[str]:
     declared = board_after(board, move).declared or tuple(() for _ in move.table)
     if [tuple(roles) for roles in declared] != said:
         wrong.append("--next reads the jokers otherwise")
-    for step, roles in zip(move.steps, said, strict=True):
-        if step.action is Action.KEEP and JOKER in step.tiles:
-            i = board.table.index(step.tiles)
+    for i, n in kept_sets(board, move.steps):
+        if JOKER in board.table[i]:
+            roles = said[n]
             told = board.declared_for(i)
-            lies = told if told and None not in told else joker_stand_ins(step.tiles, board.rules)
+            by_place = joker_stand_ins(board.table[i], board.rules)
+            # As declared where it was (each declared joker at its place), else by place.
+            lies = [t or r for t, r in zip(told, roles, strict=True)] if any(told) else by_place
             if tuple(lies) != roles:
-                wrong.append(f"a set left alone is not read as it lies: {step.tiles}")
+                wrong.append(f"a set left alone is not read as it lies: {board.table[i]}")
     return wrong + ["\n".join(text)] * bool(wrong)
 
 
@@ -288,9 +290,10 @@ def test_dealt_joker_positions_can_be_followed_literally(
         assert problems(board) == []
 
 
-def test_positions_that_free_jokers_can_be_followed_literally() -> None:
+@pytest.mark.parametrize("declaring", [False, True], ids=["read-as-they-lie", "declared"])
+def test_positions_that_free_jokers_can_be_followed_literally(declaring: bool) -> None:
     @settings(max_examples=100 * SCALE)
-    @given(board=positions(max_sets=4, max_rack=6, freeing=True))
+    @given(board=positions(max_sets=4, max_rack=6, freeing=True, declaring=declaring))
     def check(board: Board) -> None:
         assert problems(board) == []
 
