@@ -20,9 +20,10 @@ from itertools import permutations
 from typing import NamedTuple
 
 from .board import Board
-from .move import Action, Move
+from .joker_rules import Telling, tell_jokers
+from .move import Action, Move, kept_sets
 from .rules import Rules
-from .sets import HIGH_ONE, Kind, read_meld, readings_in_order, run_tile
+from .sets import HIGH_ONE, Kind, fits_declared, read_meld, readings_in_order, run_tile
 from .tiles import JOKER, MAX_NUMBER, Tile
 
 TileRow = tuple[Tile, ...]
@@ -53,21 +54,29 @@ class TableAction(NamedTuple):
     put in the joker's place). `before`: the set as it looks before the action (a lay:
     empty). `after`: what is left (a take: the rest of the set, empty if none is left; a
     split: the pieces; an add, a lay or a replace: the set made). `from_rack`: the tiles
-    of an add, a lay or a replace that come from the rack."""
+    of an add, a lay or a replace that come from the rack. `marked`: the rack's tiles
+    played earlier in the turn that the action shows, in `before` or added from the hand:
+    a player stars them wherever they lie. `table_jokers`: of an add or a lay, what the
+    table's jokers that stay in the set made stand for (its other jokers are the rack's,
+    or freed). `readings`: what the jokers of `before` and of each set of `after` stand
+    for, in the order they lie, where the plan knows (sets alike may read otherwise)."""
 
     do: Do
     tiles: TileRow
     before: TileRow
     after: tuple[TileRow, ...]
     from_rack: TileRow = ()
+    marked: TileRow = ()
+    table_jokers: TileRow = ()
+    readings: tuple[TileRow, ...] = ()
 
 
 class TableReading:
     """What the jokers of each set stand for, as the table reads them: where the board
     said so (`J=R5`, `Board.declared`), that, for the set as it lies and as it is laid in
-    order; where a move frees a joker in a reading the table left open, that reading
-    (`read_as_moved`); else by its place in a run laid in order, or as `read_meld` reads
-    the set (a group's joker cannot show its colour by its place)."""
+    order; for a move under the rules as written, the telling apart of its jokers that the
+    rules allow (`read_move`); else by its place in a run laid in order, or as `read_meld`
+    reads the set (a group's joker cannot show its colour by its place)."""
 
     def __init__(self, board: Board) -> None:
         self.rules = board.rules
@@ -83,51 +92,74 @@ class TableReading:
             laid, laid_roles = _lay(row, roles, self.rules)
             self.known[row] = roles
             self.known[laid] = laid_roles
+        # The move's telling apart (`read_move`), and for each set of its new table what
+        # its jokers stand for.
+        self.telling: Telling | None = None
+        self.after: tuple[TileRow, ...] = ()
 
     def jokers(self, row: Sequence[Tile]) -> TileRow:
         """What each joker of the set stands for, in the order they lie."""
         return self.known.get(tuple(row)) or joker_stand_ins(row, self.rules)
 
-    def stand_for(self, table: Sequence[TileRow]) -> tuple[TileRow, ...]:
-        """For each set of a table, what its jokers stand for (none for a set without)."""
-        return tuple(self.jokers(row) if JOKER in row else () for row in table)
-
-    def as_it_lies(self, number: int, tiles: Sequence[Tile]) -> TileRow:
-        """Table set `number` (these tiles, all of it) as it lies on the table."""
+    def as_it_lies(self, number: int) -> TileRow:
+        """What the jokers of table set `number` stand for, as it lies before the move: as
+        declared, else by their places, else (some declared otherwise) the first reading
+        that holds what was declared, each declared joker at its place."""
+        said = self.board.declared_for(number)
         row = self.board.table[number]
-        return row if Counter(row) == Counter(tiles) else _laid(tiles, self.rules)
+        by_place = joker_stand_ins(row, self.rules)
+        if not any(said) or fits_declared(by_place, said):
+            return by_place if None in said else tuple(t for t in said if t is not None)
+        reading = next(r for r in readings_in_order(row, self.rules) if fits_declared(r, said))
+        left = Counter(reading) - Counter(t for t in said if t is not None)
+        return tuple(t if t is not None else _take_one(left) for t in said)
 
-    def read_as_moved(
-        self, old_sets: Sequence[TileRow], new_sets: Sequence[TileRow]
-    ) -> list[TileRow]:
-        """The old sets as the move reads them, where no board declared their jokers: in
-        the reading in which the move frees most of them (a rack tile played for a tile no
-        joker stands for after: `K8 K9 J` freed by the rack's K7 is the K7, not the K10
-        its place shows), else in which most of them stand for what jokers stand for after
-        (`B3 B4 B5 J` whose joker goes on beside the B3 as the B2), laid with each joker at
-        its place (`J B3 B4 B5`): a joker that stays goes along with a piece of its set."""
-        after = Counter(s for row in new_sets for s in self.jokers(row))
-        played = Counter(t for row in new_sets for t in row)
-        played.subtract(t for row in old_sets for t in row)
-        free = +played - after
-        read = []
-        for row in old_sets:
-            # Two sets alike are told apart by how they lie: their reading left as it shows.
-            if JOKER in row and row not in self.known and old_sets.count(row) == 1:
-                shown = self.jokers(row)
-                readings = [shown, *readings_in_order(row, self.rules)]
-                frees = [sum((Counter(r) & free).values()) for r in readings]
-                stays = [sum((Counter(r) & after).values()) for r in readings]
-                most = max(range(len(readings)), key=lambda k: (frees[k], stays[k], not k))
-                if frees[most] > frees[0]:
-                    self.known[row] = readings[most]
-                    free -= Counter(readings[most])
-                elif not frees[0] and stays[most] > stays[0]:
-                    row, roles = _lay(row, readings[most], self.rules)
-                    self.known[row] = roles
-                    after -= Counter(roles)
-            read.append(row)
-        return read
+
+def read_move(board: Board, move: Move) -> TableReading:
+    """The table's reading for the move: under the rules as written, its jokers told apart
+    as the rules allow (each old set read as it lies where it may be, each new set as its
+    place shows), so that a joker the move frees is one its tile frees and one it does not
+    free stays the tile it stood for; the new table's jokers, set by set (a set kept as it
+    lay, read as it lies: a twin of a set the move changes is not read as that one)."""
+    reading = TableReading(board)
+    rules = board.rules
+    pairs = kept_sets(board, move.steps)
+    kept = {n: i for i, n in pairs}
+    if rules.by_replacement and board.opened and any(JOKER in row for row in board.table):
+        reading.telling = tell_jokers(board, move.table, Counter(move.played), pairs)
+    after = []
+    for n, row in enumerate(move.table):
+        if n in kept:
+            roles = reading.as_it_lies(kept[n])
+        elif reading.telling is not None and n in reading.telling.new:
+            told = _tiles(reading.telling.new[n])
+            roles = _as_it_lies(row, told, rules) or _lay(row, told, rules)[1]
+        else:
+            roles = reading.jokers(row) if JOKER in row else ()
+        after.append(roles if JOKER in row else ())
+    reading.after = tuple(after)
+    return reading
+
+
+class Freeing(NamedTuple):
+    """What the rules on the table's jokers ask of the plan. `replaced`: the jokers freed
+    first (`Do.REPLACE`), each joker into the hand; `rack_in`: the rack's tiles each old
+    set then holds. For each new set (by its place among them): `hosts`, the freed jokers
+    it holds and its tiles that must be the rack's copies (the rules ask two beside a
+    freed joker); `newcomers`, what its jokers that are not the table's staying ones
+    stand for (none of an old set's jokers is kept in place for them). `stays`: where
+    each joker that is not freed goes on, beside a tile of its set."""
+
+    replaced: tuple[TableAction, ...] = ()
+    rack_in: tuple[Counter[Tile], ...] = ()
+    hosts: tuple[tuple[int, TileRow], ...] = ()
+    newcomers: tuple[Counter[Tile], ...] = ()
+    # Each joker that stays: its old set, the tile it stands for, its new set (by place).
+    stays: tuple[tuple[int, Tile, int], ...] = ()
+    # What the jokers of each old set (as swapped) and of each new set stand for, in the
+    # order they lie.
+    old_roles: tuple[TileRow, ...] = ()
+    new_roles: tuple[TileRow, ...] = ()
 
 
 class TablePlan(NamedTuple):
@@ -142,118 +174,267 @@ class TablePlan(NamedTuple):
     # The sets of the table the move changes, as read (each freed joker swapped already):
     # what the actions start from.
     old_sets: tuple[TileRow, ...] = ()
+    # For each new set, what the table's jokers kept in place there stand for: beside
+    # them a joker from the rack is the one starred.
+    staying: tuple[TileRow, ...] = ()
 
 
 def plan_move(move: Move, board: Board) -> TablePlan:
     """The move's actions at the table, in an order a person can follow; each old set
     named as it lies."""
     rules = board.rules
-    reading = TableReading(board)
-    old: dict[int, list[Tile]] = {}
-    for step in move.steps:
-        for source in step.from_table:
-            old.setdefault(source.set_index, []).extend(source.tiles)
-    old_sets = [reading.as_it_lies(i, old[i]) for i in sorted(old)]
-    new_sets = [step.tiles for step in move.steps if step.action is not Action.KEEP]
-    if not rules.by_replacement:
+    reading = read_move(board, move)
+    changed = move.changed_sets
+    old_sets = [board.table[i] for i in changed]
+    new_at = [n for n, step in enumerate(move.steps) if step.action is not Action.KEEP]
+    new_sets = [move.table[n] for n in new_at]
+    telling = reading.telling
+    if telling is None:
         plan = plan_table(old_sets, new_sets, rules)
         return plan._replace(reading=reading, old_sets=tuple(old_sets))
-    old_sets = reading.read_as_moved(old_sets, new_sets)
-    replaced = _freed(old_sets, new_sets, reading)
-    swapped = [r.after[0] if r else o for o, r in zip(old_sets, replaced, strict=True)]
-    plan = plan_table(swapped, new_sets, rules, [r for r in replaced if r])
+    replaced: list[TableAction] = []
+    swapped, rack_in, old_roles = [], [], []
+    for i, row in zip(changed, old_sets, strict=True):
+        roles = _tiles(telling.old.get(i, ()))
+        freed = _tiles(telling.freed.get(i, ()))
+        lying = _as_it_lies(row, roles, rules) if roles else ()
+        if lying is None and not freed:
+            # A joker that stays goes along with a piece of its set: the set laid as read.
+            row, roles = _lay(row, roles, rules)
+        elif lying is not None:
+            roles = lying
+        put: Counter[Tile] = Counter()
+        for tile in freed:
+            action = _swap(row, roles, tile, put, rules)
+            replaced.append(action)
+            row, roles = action.after[0], action.readings[1]
+            put[tile] += 1
+        swapped.append(row)
+        old_roles.append(roles)
+        rack_in.append(put)
+    hosts = tuple(telling.hosts.get(n, (0, ())) for n in new_at)
+    staying = Counter((n, role) for _, role, n in telling.stays)
+    newcomers: list[Counter[Tile]] = []
+    for n in new_at:
+        places = Counter(_tiles(telling.new.get(n, ())))
+        places.subtract({role: staying[n, role] for role in places})
+        newcomers.append(+places)
+    stays = tuple(
+        (changed.index(i), role, new_at.index(n))
+        for i, role, n in telling.stays
+        if i in changed and role is not None
+    )
+    new_roles = tuple(reading.after[n] for n in new_at)
+    freeing = Freeing(
+        tuple(replaced), tuple(rack_in), hosts, tuple(newcomers), stays, tuple(old_roles), new_roles
+    )
+    plan = plan_table(swapped, new_sets, rules, freeing)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
 
 
-def _freed(
-    old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], reading: TableReading
-) -> list[TableAction | None]:
-    """For each old set, the joker that the move frees there, if any, as the action that
-    puts the rack's copy of its tile in its place: where fewer jokers stand for a tile
-    after the move than before, and the rack gives that tile. The rules as written free a
-    joker so (and a player who shows it so is never challenged); the narration holds under
-    any reading, but only there do the rules ask for it."""
-    before = Counter(s for row in old_sets for s in reading.jokers(row))
-    after = Counter(s for row in new_sets for s in reading.jokers(row))
-    played = Counter(t for row in new_sets for t in row)
-    played.subtract(t for row in old_sets for t in row)
-    freeing = (before - after) & +played
-    replaced: list[TableAction | None] = []
-    for row in old_sets:
-        found = None
-        stands = iter(reading.jokers(row))
-        for place, tile in enumerate(row):
-            stood = next(stands) if tile.is_joker else None
-            if stood is not None and freeing[stood] > 0:
-                freeing[stood] -= 1
-                made = _laid((*row[:place], stood, *row[place + 1 :]), reading.rules)
-                found = TableAction(Do.REPLACE, (stood,), row, (made,), (stood,))
-                break
-        replaced.append(found)
-    return replaced
+def _take_one(tiles: Counter[Tile]) -> Tile:
+    """One of the tiles (the first), taken out of them."""
+    tile = next(tiles.elements())
+    tiles[tile] -= 1
+    return tile
+
+
+def _tiles(roles: Sequence[Tile | None]) -> TileRow:
+    """A telling's tiles, under the rules as written (where every joker stands for one)."""
+    assert None not in roles, "under the rules as written, every joker stands for a tile"
+    return tuple(r for r in roles if r is not None)
+
+
+def _as_it_lies(row: TileRow, roles: TileRow, rules: Rules) -> TileRow | None:
+    """A reading of the set (in any order) in the order its jokers lie, where the set lies
+    as read: its places say so (`R11 R12 R13 J` with wraparound holds the R1), or it lies
+    as the reading lays it; else None."""
+    by_place = joker_stand_ins(row, rules)
+    if Counter(by_place) == Counter(roles):
+        return by_place
+    laid, laid_roles = _lay(row, roles, rules)
+    return laid_roles if laid == row else None
+
+
+def _swap(
+    row: TileRow, roles: TileRow, tile: Tile, put: Counter[Tile], rules: Rules
+) -> TableAction:
+    """The rack's `tile` put in the place of the joker of `row` (its jokers standing for
+    `roles`) that stands for it (`put`: the rack's tiles swapped into it before), the
+    joker into the hand."""
+    left = list(roles)
+    place = [k for k, t in enumerate(row) if t.is_joker][left.index(tile)]
+    del left[left.index(tile)]
+    made = (*row[:place], tile, *row[place + 1 :])
+    laid, laid_roles = _lay(made, tuple(left), rules) if left else (_laid(made, rules), ())
+    readings = (roles, laid_roles)
+    return TableAction(
+        Do.REPLACE, (tile,), row, (laid,), (tile,), tuple(put.elements()), (), readings
+    )
 
 
 def plan_table(
     old_sets: Sequence[TileRow],
     new_sets: Sequence[TileRow],
     rules: Rules,
-    replaced: Sequence[TableAction] = (),
+    freeing: Freeing | None = None,
 ) -> TablePlan:
     """The actions that turn the old sets (with tiles from the rack) into the new ones:
     takes and splits set by set in the order of the old table, then adds and lays in the
-    order of the new one. Each set is named as it looks at that moment. `replaced`: the
-    jokers freed first (`Do.REPLACE`), the old sets as they made them: each joker in the
-    hand, each tile put in its place from the rack."""
-    bases = _Bases(old_sets, new_sets, rules)
+    order of the new one. Each set is named as it looks at that moment. `freeing`: what
+    the rules on jokers ask (the jokers freed first, the old sets as they made them, and
+    how the jokers read)."""
+    # Under the rules as written, an old set's joker stays in place only where it stays.
+    roles = None
+    if freeing is not None:
+        roles = [
+            _roles_at(old, said) for old, said in zip(old_sets, freeing.old_roles, strict=True)
+        ]
+    freeing = freeing or Freeing()
+    replaced, rack_in = freeing.replaced, freeing.rack_in
+    hosts = {n: host for n, host in enumerate(freeing.hosts) if host[0]}
+    pins = [Counter(hosts[n][1]) if n in hosts else Counter() for n in range(len(new_sets))]
+    bases = _Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
+    if roles is not None:
+        bases.keep_jokers_where_they_stay(roles, freeing.stays)
     groups = bases.best()
+    moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
+    anchored: set[tuple[int, int]] = set()
+    while roles is not None and {(i, n) for i, _, n in moving} - anchored:
+        # A joker that leaves its set without being freed goes along with a tile of it:
+        # that tile goes where the joker goes, and that set takes that tile from no other.
+        for i, _, n in moving:
+            if (i, n) not in anchored:
+                anchored.add((i, n))
+                own = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
+                tile = next(t for t in own if not t.is_joker and t in new_sets[n])
+                bases.exclude(n, i, tile)
+        groups = bases.best()
+        moving = _moving(freeing.stays, bases, groups, roles)
     actions: list[TableAction] = list(replaced)
     hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
-    # The rack's tiles already in the old sets: shown as the rack's in the new table.
-    swapped = Counter(t for r in replaced for t in r.tiles)
+    # The rack's tiles played earlier in the turn: in each old set, and in the hand.
+    on_table = [Counter(put) for put in rack_in] or [Counter() for _ in old_sets]
+    hand_racked: Counter[Tile] = Counter()
     live: dict[int, TileRow] = {}
+    live_racked: dict[int, Counter[Tile]] = {}
+    live_roles: dict[int, TileRow] = {}
     for i, old in enumerate(old_sets):
         pieces = bases.pieces(i, groups[i])
-        kept = {j for piece in pieces.values() for j in piece}
-        rest = tuple(t for j, t in enumerate(old) if j in kept)
+        kept = sorted(j for piece in pieces.values() for j in piece)
+        rest = tuple(old[j] for j in kept)
         taken = tuple(t for j, t in enumerate(old) if j not in kept)
+        racked = on_table[i]
+
+        def part(places: Iterable[int], i: int = i) -> TileRow:
+            """What the jokers at these places of old set i stand for."""
+            return tuple(r for j in places if roles and (r := roles[i][j]) is not None)
+
         if taken:
-            actions.append(TableAction(Do.TAKE, taken, old, (rest,) if rest else ()))
+            marked = tuple((Counter(old) & racked).elements())
+            after = (rest,) if rest else ()
+            readings: tuple[TileRow, ...] = (part(range(len(old))), part(kept)) if roles else ()
+            actions.append(
+                TableAction(Do.TAKE, taken, old, after, (), marked, (), readings[: 1 + len(after)])
+            )
             hand.update(taken)
-        cut = [tuple(old[j] for j in pieces[n]) for n in sorted(pieces, key=lambda n: pieces[n])]
+            hand_racked += Counter(taken) & racked
+            racked = racked - Counter(taken)
+        order = sorted(pieces, key=lambda n: pieces[n])
+        cut = [tuple(old[j] for j in pieces[n]) for n in order]
         if len(cut) > 1:
-            actions.append(TableAction(Do.SPLIT, rest, rest, tuple(cut)))
+            marked = tuple((Counter(rest) & racked).elements())
+            readings = (part(kept), *(part(pieces[n]) for n in order)) if roles else ()
+            actions.append(TableAction(Do.SPLIT, rest, rest, tuple(cut), (), marked, (), readings))
         for n, piece in pieces.items():
             live[n] = tuple(old[j] for j in piece)
+            live_racked[n] = Counter(live[n]) & racked
+            live_roles[n] = part(piece)
+            racked = racked - live_racked[n]
     played: Counter[Tile] = Counter(t for row in new_sets for t in row)
     played.subtract(t for row in old_sets for t in row)
     played.subtract(hand)  # the freed jokers: in the hand, not on the rack
-    racked: list[TileRow] = []
+    hand -= hand_racked  # the table's tiles (and the freed jokers), apart from the rack's
+    # Where each new set's missing tiles come from: the sets hosting freed jokers first,
+    # each with its freed jokers (set aside for it) and the rack's copies counted there.
+    destined = Counter(n for _, _, n in moving)
+    for n, (count, _) in hosts.items():
+        destined[n] += count
+    aside: dict[int, int] = {}
+    for n in sorted(destined):
+        aside[n] = min(destined[n], hand[JOKER])
+        hand[JOKER] -= aside[n]
+    sources: dict[int, tuple[Counter[Tile], Counter[Tile], Counter[Tile]]] = {}
+    for n in [*aside, *(n for n in range(len(new_sets)) if n not in aside)]:
+        missing = Counter(new_sets[n]) - Counter(live.get(n, ()))
+        freed = Counter({JOKER: min(aside.get(n, 0), missing[JOKER])})
+        hand[JOKER] += aside.get(n, 0) - freed[JOKER]  # a host that kept a joker in place
+        need = pins[n] - live_racked.get(n, Counter())
+        earlier = need & missing & hand_racked
+        hand_racked -= earlier
+        other = missing - freed - need
+        from_table = other & hand
+        hand -= from_table
+        moved_on = (other - from_table) & hand_racked
+        hand_racked -= moved_on
+        earlier += moved_on
+        sources[n] = (missing, from_table + freed, earlier)
+    # What the table's jokers that stay in each new set stand for: kept there, or moved.
+    staying = tuple(
+        live_roles.get(n, ()) + tuple(role for _, role, m in moving if m == n)
+        for n in range(len(new_sets))
+    )
+    racked_sets: list[TileRow] = []
     for n, new in enumerate(new_sets):
-        missing = Counter(new) - Counter(live.get(n, ()))
-        from_hand = missing & hand
-        hand -= from_hand
-        played.subtract(missing - from_hand)
-        added = _in_order_of(new, missing)
-        from_rack = _in_order_of(new, missing - from_hand)
-        earlier = (Counter(new) - Counter(from_rack)) & swapped
-        swapped -= earlier
-        racked.append(_in_order_of(new, Counter(from_rack) + earlier))
+        missing, from_table, earlier = sources[n]
+        from_rack = _in_order_of(new, missing - from_table - earlier)
+        played.subtract(from_rack)
+        before_racked = live_racked.get(n, Counter())
+        marked = tuple((before_racked + earlier).elements())
+        racked_sets.append(_in_order_of(new, Counter(from_rack) + before_racked + earlier))
         if not missing:
             continue
-        if n in live:
-            actions.append(TableAction(Do.ADD, added, live[n], (new,), from_rack))
-        else:
-            actions.append(TableAction(Do.LAY, added, (), (new,), from_rack))
-    assert not +hand and not +played, "the new sets are not the old ones and the rack's"
+        added = _in_order_of(new, missing)
+        readings = (live_roles.get(n, ()), freeing.new_roles[n]) if freeing.new_roles else ()
+        do, before = (Do.ADD, live[n]) if n in live else (Do.LAY, ())
+        actions.append(
+            TableAction(do, added, before, (new,), from_rack, marked, staying[n], readings)
+        )
+    assert not +hand and not +hand_racked and not +played, (
+        "the new sets are not the old ones and the rack's"
+    )
     moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
-    return TablePlan(tuple(actions), moved, tuple(racked))
+    return TablePlan(tuple(actions), moved, tuple(racked_sets), staying=staying)
+
+
+def _roles_at(row: TileRow, roles: TileRow) -> list[Tile | None]:
+    """For each place of the set, what the joker there stands for (None: no joker)."""
+    stands = iter(roles)
+    return [next(stands, None) if t.is_joker else None for t in row]
+
+
+def _moving(
+    stays: Sequence[tuple[int, Tile, int]],
+    bases: _Bases,
+    groups: Sequence[Sequence[int]],
+    roles: Sequence[Sequence[Tile | None]],
+) -> list[tuple[int, Tile, int]]:
+    """The jokers that stay (each: its old set, the tile it stands for, its new set) but
+    are not kept in place there beside a tile of their set: they move."""
+    moving = []
+    for i, role, n in stays:
+        piece = bases.pieces(i, groups[i]).get(n, ())
+        beside = any(not bases.old[i][j].is_joker for j in piece)
+        if not beside or not any(roles[i][j] == role for j in piece):
+            moving.append((i, role, n))
+    return moving
 
 
 def board_after(board: Board, move: Move) -> Board:
     """The board for the next turn: the new table, each joker declared to stand for the
     tile the answer shows it standing for (it keeps standing for it until freed), the
     rack left, opened once a move is made, the same rules."""
-    declared = TableReading(board).stand_for(move.table)
+    declared = read_move(board, move).after
     opened = board.opened or move.is_move
     return Board(
         move.table, move.rack, opened, board.rules, declared=declared if any(declared) else ()
@@ -335,15 +516,77 @@ class _Bases:
     tiles in place."""
 
     def __init__(
-        self, old_sets: Sequence[TileRow], new_sets: Sequence[TileRow], rules: Rules
+        self,
+        old_sets: Sequence[TileRow],
+        new_sets: Sequence[TileRow],
+        rules: Rules,
+        pins: Sequence[Counter[Tile]] = (),
+        rack_in: Sequence[Counter[Tile]] = (),
+        newcomers: Sequence[Counter[Tile]] = (),
     ) -> None:
         self.old, self.new, self.rules = old_sets, new_sets, rules
-        self.overlap = [
-            [sum((Counter(old) & Counter(new)).values()) for old in old_sets] for new in new_sets
-        ]
+        # Tiles of each new set that must be the rack's: none of an old set's copies stays
+        # there, unless the rack's copy lies in that old set already (`rack_in`); and no
+        # other new set keeps the rack's copy that one needs, where the rack has no other.
+        pins = list(pins) or [Counter() for _ in new_sets]
+        rack_in = list(rack_in) or [Counter() for _ in old_sets]
+        spare = Counter(t for row in new_sets for t in row)
+        spare.subtract(t for row in old_sets for t in row)
+        needed = sum(pins, Counter()) - spare
+        self.pins = [[pin - put + (put & (needed - pin)) for put in rack_in] for pin in pins]
+        # The places of jokers that are not the table's staying ones: kept for none.
+        self.newcomers = list(newcomers) or [Counter() for _ in new_sets]
+        for n, roles in enumerate(self.newcomers):
+            for pin in self.pins[n]:
+                pin[JOKER] += roles.total()
         self.runs = [_is_run(old, rules) for old in old_sets]
         self.runs_new = [_is_run(new, rules) for new in new_sets]
         self.cache: dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, ...]] | None] = {}
+        self.roles: Sequence[Sequence[Tile | None]] | None = None
+        self.stays: Counter[tuple[int, Tile, int]] = Counter()
+        self._measure()
+
+    def keep_jokers_where_they_stay(
+        self, roles: Sequence[Sequence[Tile | None]], stays: Sequence[tuple[int, Tile, int]]
+    ) -> None:
+        """An old set's joker is kept in place only for the new set it stays in, as the
+        tile it stands for (`roles`: for each old set, what the joker at each place stands
+        for; `stays`: each joker's old set, tile and new set)."""
+        self.roles, self.stays = roles, Counter(stays)
+        self._measure()
+
+    def _measure(self) -> None:
+        """How many tiles each new set could keep of each old set, the pins aside."""
+        self.overlap = [
+            [len(self._common(i, n)) for i in range(len(self.old))] for n in range(len(self.new))
+        ]
+        self.cache.clear()
+
+    def _common(self, i: int, n: int) -> tuple[int, ...]:
+        """The places of old set i's tiles that new set n could keep, the pins aside."""
+        old = self.old[i]
+        wanted = Counter(old) & (Counter(self.new[n]) - self.pins[n][i])
+        if self.roles is None:
+            return _places(old, wanted)
+        jokers = wanted.pop(JOKER, 0)
+        stay = Counter({role: k for (at, role, to), k in self.stays.items() if (at, to) == (i, n)})
+        kept: list[int] = []
+        for j, role in enumerate(self.roles[i]):
+            if role is not None and stay[role] > 0 and len(kept) < jokers:
+                stay[role] -= 1
+                kept.append(j)
+        return tuple(sorted((*_places(old, wanted), *kept)))
+
+    def exclude(self, n: int, i: int, tile: Tile) -> None:
+        """New set n keeps `tile` from old set i only, and no other new set keeps old set
+        i's: the bases are searched again."""
+        for j, pin in enumerate(self.pins[n]):
+            if j != i and self.old[j].count(tile):
+                pin[tile] += 1
+        for m, pins in enumerate(self.pins):
+            if m != n:
+                pins[i][tile] += 1
+        self._measure()
 
     def pieces(self, i: int, group: Sequence[int]) -> dict[int, tuple[int, ...]]:
         """For each new set built on old set i, the places of the old tiles it keeps."""
@@ -366,7 +609,7 @@ class _Bases:
         old = self.old[i]
         if len(group) <= 1:
             # One new set on the whole old set: it keeps every tile they have in common.
-            return {n: _places(old, Counter(old) & Counter(self.new[n])) for n in group}
+            return {n: self._common(i, n) for n in group}
         if not self.runs[i] or not all(self.runs_new[n] for n in group):
             return None
         # A run cut into runs: the pieces follow one another along the run as the new
@@ -378,7 +621,7 @@ class _Bases:
         orders = permutations(along) if len(along) <= _ORDERS_TRIED else [tuple(along)]
         best: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
         for runs in orders:
-            wanted = [Counter(_keys(self.new[n], self.rules)) for n in runs]
+            wanted = [self._wanted(n, i) for n in runs]
             found = _cut_in_order(old_keys, wanted)
             if found is not None and (best is None or found[0] > best[0]):
                 best = (found[0], found[1], runs)
@@ -388,7 +631,7 @@ class _Bases:
         pieces: dict[int, tuple[int, ...]] = {}
         start = 0
         for n, end in zip(runs, ends, strict=True):
-            left = Counter(_keys(self.new[n], self.rules))
+            left = self._wanted(n, i)
             places = []
             for j in range(start, end):
                 if left[old_keys[j]] > 0:
@@ -397,6 +640,13 @@ class _Bases:
             pieces[n] = tuple(places)
             start = end
         return pieces
+
+    def _wanted(self, n: int, i: int) -> Counter[tuple[Tile, Tile]]:
+        """New set n's tiles with what each stands for, less those that must be the rack's
+        (and not old set i's)."""
+        pinned = {(t, t): count for t, count in self.pins[n][i].items() if not t.is_joker}
+        pinned |= {(JOKER, role): count for role, count in self.newcomers[n].items()}
+        return Counter(_keys(self.new[n], self.rules)) - Counter(pinned)
 
     def best(self) -> list[list[int]]:
         """For each old set, the new sets built on it: the most tiles kept in place. Sets

@@ -112,6 +112,32 @@ def _locked_problem(board: Board, table: Sequence[TileRow]) -> str:
     return "a joker left the set it lay in, which stays whole (locked-joker-sets)"
 
 
+class Telling(NamedTuple):
+    """One way of telling the jokers apart that the rules allow: what the jokers of each
+    old set stood for (by its index on the table before), which of them the move freed,
+    what the jokers of each new set stand for (by its index on the new table), where each
+    joker that stayed lies, and (STRICT) the sets the freed jokers lie in, each with how
+    many lie there and the tiles there counted as the rack's copies."""
+
+    old: dict[int, tuple[Role, ...]]
+    freed: dict[int, tuple[Role, ...]]
+    new: dict[int, tuple[Role, ...]]
+    stays: tuple[tuple[int, Role, int], ...]  # (old set, the tile its joker stands for, new set)
+    hosts: dict[int, tuple[int, TileRow]]
+
+
+def tell_jokers(
+    board: Board, table: Sequence[TileRow], played: Counter[Tile], kept: Sequence[tuple[int, int]]
+) -> Telling | None:
+    """The telling apart a person at the table sees, for the narration: each old set read
+    as it lies where the rules allow it, each new set's jokers where they lie (a run's
+    place says what its joker stands for), else any; None if none fits the board's rules."""
+    rules = board.rules
+    retrieval, locked = rules.joker_retrieval, rules.locked_joker_sets
+    laid = _tellings(board, table, played, retrieval, locked, kept, as_laid=True)
+    return next(laid, None) or next(_tellings(board, table, played, retrieval, locked, kept), None)
+
+
 def _jokers_follow(
     board: Board,
     table: Sequence[TileRow],
@@ -121,15 +147,29 @@ def _jokers_follow(
     kept: Sequence[tuple[int, int]] = (),
 ) -> dict[int, tuple[Role, ...]] | None:
     """Can the jokers of the new table be told apart so that every table joker stayed with
-    its set or was freed, as `retrieval` and `locked` say?
+    its set or was freed, as `retrieval` and `locked` say? For each new set holding a joker
+    (by its index), what its jokers stand for in one such telling apart; None if none."""
+    found = next(_tellings(board, table, played, retrieval, locked, kept), None)
+    return None if found is None else found.new
+
+
+def _tellings(
+    board: Board,
+    table: Sequence[TileRow],
+    played: Counter[Tile],
+    retrieval: JokerRetrieval,
+    locked: bool,
+    kept: Sequence[tuple[int, int]] = (),
+    as_laid: bool = False,
+) -> Iterator[Telling]:
+    """Every telling apart of the new table's jokers that follows the rules (and repeats).
 
     Jokers are alike, and so are copies of one tile: the new table is legal if some telling
     apart fits. A table joker not freed stands for the same tile in a new set holding a real
     tile of its old set (with locked sets: the one new set holding all of them); one freed
     had its tile played from the rack and (STRICT) lies in a set with two tiles played from
-    the rack. The jokers are few, so every telling apart is tried. The answer: for each new
-    set holding a joker (by its index), what its jokers stand for in one such telling
-    apart; None if there is none.
+    the rack. The jokers are few, so every telling apart is tried. `as_laid`: the readings
+    the sets' places show first (old sets), or alone where one fits (new sets).
     """
     rules = board.rules
     by_role = retrieval is not JokerRetrieval.FREE
@@ -139,7 +179,7 @@ def _jokers_follow(
     for n in sorted((n for _, n in kept), reverse=True):
         del rows[n], number[n]
     pinned = {i for i, _ in kept}
-    old_sets, old_declared = [], []
+    old_sets, old_declared, old_number = [], [], []
     for i, old in enumerate(board.table):
         if JOKER not in old or i in pinned:
             continue
@@ -147,21 +187,37 @@ def _jokers_follow(
             # A set of jokers alone holds no tile to stay with: it stays as it lies (with
             # jokers free and sets locked it may grow, its jokers together: as a set).
             if old not in rows:
-                return None
+                return
             del number[rows.index(old)]
             rows.remove(old)
         else:
             old_sets.append(old)
             old_declared.append(board.declared_for(i))
+            old_number.append(i)
     with_jokers = [n for n, row in enumerate(rows) if JOKER in row]
+    new_readings = [_readings(rows[n], rules, by_role) for n in with_jokers]
+    if as_laid:
+        new_readings = [
+            [r for r in readings if _lies_as(rows[n], r, rules)] or readings
+            for n, readings in zip(with_jokers, new_readings, strict=True)
+        ]
     if not old_sets:
-        return {number[n]: _readings(rows[n], rules, by_role)[0] for n in with_jokers}
+        new = {
+            number[n]: readings[0] for n, readings in zip(with_jokers, new_readings, strict=True)
+        }
+        yield Telling({}, {}, new, (), {})
+        return
     # A joker declared to stand for a tile (`J=R5`) has the readings that say so only.
     old_readings = [
         [r for r in _readings(old, rules, by_role) if not by_role or fits_declared(r, said)]
         for old, said in zip(old_sets, old_declared, strict=True)
     ]
-    new_readings = [_readings(rows[n], rules, by_role) for n in with_jokers]
+    if as_laid:
+        old_readings = [
+            [r for r in readings if _lies_as(old, r, rules)]
+            + [r for r in readings if not _lies_as(old, r, rules)]
+            for old, readings in zip(old_sets, old_readings, strict=True)
+        ]
     for old_roles in product(*old_readings):
         instances = [(i, role) for i, roles in enumerate(old_roles) for role in roles]
         for new_roles in product(*new_readings):
@@ -172,16 +228,35 @@ def _jokers_follow(
             ]
             for homes, freed in _fates(instances, places, played, by_role):
                 kept_at = {(instances[i][0], places[p].row) for i, p in homes.items()}
-                witness = {
-                    number[n]: roles for n, roles in zip(with_jokers, new_roles, strict=True)
-                }
+                freed_at: dict[int, tuple[Role, ...]] = {}
+                for k, (i, role) in enumerate(instances):
+                    if k not in homes:
+                        freed_at[old_number[i]] = (*freed_at.get(old_number[i], ()), role)
+                telling = Telling(
+                    {old_number[i]: roles for i, roles in enumerate(old_roles)},
+                    freed_at,
+                    {number[n]: roles for n, roles in zip(with_jokers, new_roles, strict=True)},
+                    tuple(
+                        (old_number[instances[k][0]], instances[k][1], number[places[p].row])
+                        for k, p in homes.items()
+                    ),
+                    {},
+                )
                 for anchors in _anchors(old_sets, rows, kept_at, locked):
                     if retrieval is not JokerRetrieval.STRICT or not freed:
-                        return witness
+                        yield telling
+                        continue
                     loose = [p for p in range(len(places)) if p not in homes.values()]
-                    if _freed_hosted(rows, places, loose, sum(freed.values()), anchors, played):
-                        return witness
-    return None
+                    for hosts in _freed_hosts(
+                        rows, places, loose, sum(freed.values()), anchors, played
+                    ):
+                        yield telling._replace(hosts={number[n]: host for n, host in hosts.items()})
+
+
+def _lies_as(row: TileRow, roles: Sequence[Role], rules: Rules) -> bool:
+    """Does the set lie as its jokers standing for `roles` lay it?"""
+    tiles = [r for r in roles if r is not None]
+    return len(tiles) == len(roles) and lay_jokers(row, tiles, rules) == row
 
 
 def _readings(row: TileRow, rules: Rules, by_role: bool) -> list[tuple[Role, ...]]:
@@ -320,17 +395,18 @@ def _anchors(
     yield from give(0)
 
 
-def _freed_hosted(
+def _freed_hosts(
     rows: list[TileRow],
     places: list[_Place],
     loose: list[int],
     freed: int,
     anchors: frozenset[tuple[int, Tile]],
     played: Counter[Tile],
-) -> bool:
-    """STRICT: can `freed` of the loose joker places (the others hold rack jokers) be the
-    freed jokers, each in a row with two tiles played from the rack: rack jokers, or real
-    tiles counted as the rack's copies (no more than were played, none of `anchors`)?"""
+) -> Iterator[dict[int, tuple[int, TileRow]]]:
+    """STRICT: every way `freed` of the loose joker places (the others hold rack jokers)
+    can be the freed jokers, each in a row with two tiles played from the rack: rack
+    jokers, or real tiles counted as the rack's copies (no more than were played, none of
+    `anchors`). Each way: for each such row, the freed jokers there and the tiles counted."""
     tried: set[tuple[int, ...]] = set()
     for chosen in combinations(loose, freed):
         hosts = tuple(sorted(places[p].row for p in chosen))
@@ -352,8 +428,7 @@ def _freed_hosted(
             )
             for n, need in short.items()
         ]
-        if any(
-            not Counter(t for pick in picks for t in pick) - played for picks in product(*choices)
-        ):
-            return True
-    return False
+        for picks in product(*choices):
+            if not Counter(t for pick in picks for t in pick) - played:
+                counted = dict(zip(short, picks, strict=True))
+                yield {n: (hosts.count(n), counted.get(n, ())) for n in set(hosts)}

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .actions import Do, TableAction, TableReading, plan_move
+from .actions import Do, TableAction, TableReading, TileRow, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
-from .tiles import Colour, Tile, format_tile
+from .tiles import JOKER, Colour, Tile, format_tile
 
 _ANSI = {
     Colour.BLACK: "\x1b[1m",
@@ -43,7 +44,7 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
         "played": tiles_json(move.played),
         "table": [tiles_json(row) for row in move.table],
         # What each set's jokers stand for, in the order they lie: the next turn's reading.
-        "stand_for": [tiles_json(roles) for roles in reading.stand_for(move.table)],
+        "stand_for": [tiles_json(roles) for roles in reading.after],
         "rack": tiles_json(move.rack),
         "seconds": round(move.seconds, 6),
         "sets_changed": move.sets_changed,
@@ -69,17 +70,22 @@ def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
 
 
 def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
-    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
-        return _row(tiles, marked, reading, colour=False)
+    def row(
+        tiles: Iterable[Tile],
+        marked: Iterable[Tile] = (),
+        table_jokers: Iterable[Tile] = (),
+        roles: Iterable[Tile] | None = None,
+    ) -> str:
+        return _row(tiles, marked, reading, False, roles, table_jokers)
 
     return {
         "action": action.do.value,
-        "text": _say(action, row),
+        "text": _say(action, row, reading),
         "tiles": tiles_json(action.tiles),
         "set": tiles_json(action.before),
         "after": [tiles_json(row) for row in action.after],
         "from_rack": tiles_json(action.from_rack),
-        "jokers": [tiles_json(reading.jokers(row)) for row in action.after],
+        "jokers": [tiles_json(roles) for roles in _readings(action, reading)[1:]],
     }
 
 
@@ -125,20 +131,27 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     plan = plan_move(move, board)
     reading = plan.reading or TableReading(board)
 
-    def row(tiles: Iterable[Tile], marked: Iterable[Tile] = ()) -> str:
-        return _row(tiles, marked, reading, colour)
+    def row(
+        tiles: Iterable[Tile],
+        marked: Iterable[Tile] = (),
+        table_jokers: Iterable[Tile] = (),
+        roles: Iterable[Tile] | None = None,
+    ) -> str:
+        return _row(tiles, marked, reading, colour, roles, table_jokers)
 
     played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):
-        lines.append(f"  {number}. {_say(action, row)}")
+        lines.append(f"  {number}. {_say(action, row, reading)}")
     lines.extend(["", "Table after the move:"])
     # The rack's tiles are marked where the actions put them (the same tile may lie in
     # two sets: the steps of the model may name the other copy).
-    from_rack = iter(plan.from_rack)
-    for step in move.steps:
-        marked = () if step.action is Action.KEEP else next(from_rack)
-        lines.append(f"  {row(step.tiles, marked)}")
+    from_rack, staying = iter(plan.from_rack), iter(plan.staying)
+    for step, roles in zip(move.steps, reading.after, strict=True):
+        marked, table_jokers = (
+            ((), ()) if step.action is Action.KEEP else (next(from_rack), next(staying, ()))
+        )
+        lines.append(f"  {_row(step.tiles, marked, reading, colour, roles, table_jokers)}")
     lines.append("")
     lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
     if move.status is Status.FEASIBLE:
@@ -161,10 +174,10 @@ def _played(
         return _row(move.played, (), reading, colour)
     readings: list[Tile] = []
     marked = iter(from_rack)
-    for step in move.steps:
+    for step, roles in zip(move.steps, reading.after, strict=True):
         if step.action is not Action.KEEP:
             jokers = sum(t.is_joker for t in next(marked))
-            readings.extend(reading.jokers(step.tiles)[:jokers])
+            readings.extend(roles[:jokers])
     stands_for = iter(readings)
     return " ".join(
         paint(t, colour, stands_for=next(stands_for, None) if t.is_joker else None)
@@ -172,33 +185,82 @@ def _played(
     )
 
 
-def _row(tiles: Iterable[Tile], marked: Iterable[Tile], reading: TableReading, colour: bool) -> str:
-    """A set's tiles, those of `marked` starred, each joker with the tile it stands for."""
+def _row(
+    tiles: Iterable[Tile],
+    marked: Iterable[Tile],
+    reading: TableReading,
+    colour: bool,
+    roles: Iterable[Tile] | None = None,
+    table_jokers: Iterable[Tile] = (),
+) -> str:
+    """A set's tiles, those of `marked` starred, each joker with the tile it stands for
+    (`roles`, where the set's place on the table says it; else as the table reads it). A
+    joker standing for one of `table_jokers` is the table's: a starred one is another."""
     tiles = tuple(tiles)
-    stands_for = iter(reading.jokers(tiles))
+    stands_for = iter(reading.jokers(tiles) if roles is None else roles)
     left = list(marked)
+    the_table: Counter[Tile | None] = Counter(table_jokers)
     shown = []
     for t in tiles:
-        mark = t in left
+        role = next(stands_for, None) if t.is_joker else None
+        mark = t in left and not the_table[role]
         if mark:
             left.remove(t)
-        shown.append(paint(t, colour, mark, next(stands_for, None) if t.is_joker else None))
+        elif t.is_joker and the_table[role]:
+            the_table[role] -= 1
+        shown.append(paint(t, colour, mark, role))
     return " ".join(shown)
 
 
-def _say(action: TableAction, row: Callable[..., str]) -> str:
+def _table_jokers(row: TileRow, reading: TableReading) -> TileRow:
+    """What the table's jokers in a set stand for (none where it holds none)."""
+    return reading.jokers(row) if JOKER in row else ()
+
+
+def _readings(action: TableAction, reading: TableReading) -> tuple[TileRow, ...]:
+    """What the jokers of the action's set before and of each set after stand for: as
+    the plan read them, else as the table reads them."""
+    rows = (action.before, *action.after)
+    return action.readings or tuple(_table_jokers(row, reading) for row in rows)
+
+
+def _say(action: TableAction, row: Callable[..., str], reading: TableReading) -> str:
     """One action as a person reads it; a set is named as it looks at that moment."""
+    marked = Counter(action.marked)
+    on_table = Counter(action.before) & marked
+    read_before, *read_after = _readings(action, reading)
+    before = row(action.before, on_table.elements(), (), read_before)
     if action.do is Do.TAKE:
         if not action.after:
-            return f"take all of [{row(action.before)}]"
-        return f"take {row(action.tiles)} from [{row(action.before)}]"
+            return f"take all of [{before}]"
+        # The jokers taken: the set's less those left (as a set of their own, the tiles
+        # taken may read otherwise: K7 K8 K9 J out of K7 K8 K9 K10 J K12 K13 holds the K11).
+        roles = Counter(read_before) - Counter(read_after[0])
+        taken = row(action.tiles, (Counter(action.tiles) & marked).elements(), (), roles.elements())
+        return f"take {taken} from [{before}]"
     if action.do is Do.SPLIT:
-        pieces = " ".join(f"[{row(piece)}]" for piece in action.after)
-        return f"split [{row(action.before)}] into {pieces}"
-    made = row(action.after[0], action.from_rack)
+        left = Counter(marked)
+        pieces = []
+        for piece, roles_there in zip(action.after, read_after, strict=True):
+            pieces.append(f"[{row(piece, (Counter(piece) & left).elements(), (), roles_there)}]")
+            left -= Counter(piece)
+        return f"split [{before}] into {' '.join(pieces)}"
+    marks = (*action.from_rack, *action.marked)
+    made = row(action.after[0], marks, action.table_jokers, read_after[0])
     if action.do is Do.REPLACE:
         put = row(action.tiles, action.from_rack)
-        return f"swap {put} for the joker in [{row(action.before)}]: {made}, the joker in hand"
+        return f"swap {put} for the joker in [{before}]: {made}, the joker in hand"
     if action.do is Do.LAY:
         return f"lay {made} new"
-    return f"add {row(action.tiles, action.from_rack)} to [{row(action.before)}]: {made}"
+    # The jokers added: those of the set made less those there before, in its order.
+    there = Counter(read_before)
+    added_roles = []
+    for role in read_after[0]:
+        if there[role] > 0:
+            there[role] -= 1
+        else:
+            added_roles.append(role)
+    moved = Counter(action.table_jokers) - Counter(read_before)
+    marks = (*action.from_rack, *(marked - on_table).elements())
+    added = row(action.tiles, marks, moved, added_roles)
+    return f"add {added} to [{before}]: {made}"

@@ -363,8 +363,8 @@ def test_a_joker_that_goes_on_beside_a_tile_of_its_set_is_not_taken_alone() -> N
     assert code == 0
     said = [a["text"] for a in json.loads(out)["actions"]]
     assert said == [
-        "split [J=B2 B3 B4 B5] into [J B3] [B4 B5]",
-        "add B1* to [J B3]: B1* J=B2 B3",
+        "split [J=B2 B3 B4 B5] into [J=B2 B3] [B4 B5]",
+        "add B1* to [J=B2 B3]: B1* J=B2 B3",
         "add B3* to [B4 B5]: B3* B4 B5",
     ]
 
@@ -381,3 +381,283 @@ def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best() -> None
         " find a better move).",
         f"(feasible, {move.seconds * 1000:.0f} ms, clp)",
     ]
+
+
+def steps_and_table(out: str) -> list[str]:
+    """The lines of 'At the table' and 'Table after the move', without their headings."""
+    lines = out.splitlines()
+    start = lines.index("At the table (* = from your rack):")
+    end = next(n for n, line in enumerate(lines) if line.startswith("Rack after:"))
+    return [line for line in lines[start + 1 : end] if line.startswith("  ")]
+
+
+@pytest.mark.parametrize(
+    ("rack", "expected"),
+    [
+        pytest.param(
+            "O2",
+            ["  1. add O2* to [O3 J=O4 J=O5]: O2* O3 J=O4 J=O5", "  O2* O3 J=O4 J=O5"],
+            id="added-below-frees-nothing",
+        ),
+        pytest.param(
+            "O5",
+            ["  1. add O5* to [J=O2 O3 J=O4]: J=O2 O3 J=O4 O5*", "  J=O2 O3 J=O4 O5*"],
+            id="added-above-read-the-other-way",
+        ),
+        pytest.param(
+            "O1 O4",
+            [
+                "  1. swap O4* for the joker in [O3 J=O4 J=O5]: O3 O4* J=O5, the joker in hand",
+                "  2. add O1* J=O2 to [O3 O4* J=O5]: O1* J=O2 O3 O4* J=O5",
+                "  O1* J=O2 O3 O4* J=O5",
+            ],
+            id="freed-beside-two-rack-tiles",
+        ),
+        pytest.param(
+            "O2 K9 R9",
+            [
+                "  1. swap O2* for the joker in [O3 J=O1 J=O2]: J=O1 O2* O3, the joker in hand",
+                "  2. lay K9* R9* J=O9 new",
+                "  J=O1 O2* O3",
+                "  K9* R9* J=O9",
+            ],
+            id="freed-for-a-new-group",
+        ),
+    ],
+)
+def test_twin_joker_sets_free_only_what_the_move_frees_and_the_other_stays_as_it_lies(
+    rack: str, expected: list[str]
+) -> None:
+    """Two sets `O3 J J` alike: the narration read a joker of one as freed by the O2 (or
+    the O5) where the move only adds the tile (the freed joker then lay beside one rack
+    tile: a step the rules forbid), and showed the set left alone in that reading too."""
+    code, out, _ = run("hint", "--table", "O3 J J | O3 J J", "--rack", rack, "--tile-set", "160")
+    assert code == 0
+    assert steps_and_table(out) == [*expected, "  O3 J=O4 J=O5"]
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "expected"),
+    [
+        pytest.param(
+            "J R8 O8 | K8 J K10 K11",
+            "B8 K8",
+            [
+                "  1. swap K8* for the joker in [J=K8 R8 O8]: K8* R8 O8, the joker in hand",
+                "  2. take K8* from [K8* R8 O8]",
+                "  3. take K8 from [K8 J=K9 K10 K11]",
+                "  4. lay K8* J=R8 B8* new",
+                "  5. add K8 to [R8 O8]: K8 R8 O8",
+                "  K8* J=R8 B8*",
+                "  K8 R8 O8",
+                "  J=K9 K10 K11",
+            ],
+            id="taken-back-for-the-freed-joker",
+        ),
+        pytest.param(
+            "J K10 K11",
+            "K9 K9 K10",
+            [
+                "  1. swap K9* for the joker in [J=K9 K10 K11]: K9* K10 K11, the joker in hand",
+                "  2. lay J=K8 K9* K10* new",
+                "  J=K8 K9* K10*",
+                "  K9* K10 K11",
+            ],
+            id="the-rack-copy-stays",
+        ),
+    ],
+)
+def test_a_tile_from_the_rack_is_starred_in_every_step_and_lies_beside_the_joker_it_frees(
+    table: str, rack: str, expected: list[str]
+) -> None:
+    """The tile that freed a joker was shown unstarred in later steps; and the freed joker
+    was laid beside the table's copy of a tile while the rack's stayed where it freed it:
+    one tile from the rack beside the freed joker, which the rules forbid."""
+    code, out, _ = run("hint", "--table", table, "--rack", rack)
+    assert code == 0
+    assert steps_and_table(out) == expected
+
+
+def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
+    tmp_path: Path,
+) -> None:
+    """`K9 R9 O9 J` gives its O9 away: the joker it keeps stands for the B9, as it did.
+    Shown, in --json's stand_for and in --next's board, it read as the O9 (the first
+    reading of `K9 R9 J`): a tile the next player could free it with."""
+    position = ["--table", "K9 R9 O9 J | O10 O11 O12", "--rack", "O8"]
+    code, out, _ = run("hint", *position, "--next", str(tmp_path / "next.txt"))
+    assert code == 0
+    assert steps_and_table(out)[-2:] == ["  K9 R9 J=B9", "  O8* O9 O10 O11 O12"]
+    assert (tmp_path / "next.txt").read_text().splitlines()[3] == "K9 R9 J=B9"
+    code, out, _ = run("hint", *position, "--json")
+    assert json.loads(out)["stand_for"] == [["B9"], []]
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "expected"),
+    [
+        pytest.param(
+            "R5 R6 J R8 R9",
+            "R11 J",
+            [
+                "  1. add J*=R10 R11* to [R5 R6 J=R7 R8 R9]: R5 R6 J=R7 R8 R9 J*=R10 R11*",
+                "  R5 R6 J=R7 R8 R9 J*=R10 R11*",
+            ],
+            id="the-rack-joker-beside-the-table-one",
+        ),
+        pytest.param(
+            "R8 J R10 | O6 O7 O8 J O10",
+            "R9 O9 K13 O13 J",
+            [
+                "  1. swap R9* for the joker in [R8 J=R9 R10]: R8 R9* R10, the joker in hand",
+                "  2. swap O9* for the joker in [O6 O7 O8 J=O9 O10]: O6 O7 O8 O9* O10,"
+                " the joker in hand",
+                "  3. add J*=R6 J=R7 to [R8 R9* R10]: J*=R6 J=R7 R8 R9* R10",
+                "  4. lay K13* J=R13 O13* new",
+                "  J*=R6 J=R7 R8 R9* R10",
+                "  O6 O7 O8 O9* O10",
+                "  K13* J=R13 O13*",
+            ],
+            id="two-freed-one-beside-the-rack-joker",
+        ),
+    ],
+)
+def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_tiles(
+    table: str, rack: str, expected: list[str]
+) -> None:
+    """The first joker of a set was starred, though the table's stood there (`J*=R7`); and
+    two freed jokers were laid beside the R9 alone, the rack's joker with the K13 O13."""
+    code, out, _ = run("hint", "--table", table, "--rack", rack, "--tile-set", "160")
+    assert code == 0
+    assert steps_and_table(out) == expected
+
+
+@pytest.mark.parametrize(
+    ("table", "rack", "expected"),
+    [
+        pytest.param(
+            "K2 K3 K4 K5 J | K4 K5 K6",
+            ["--rack", "K7 R6 B6"],
+            [
+                "  1. split [K2 K3 K4 K5 J=K6] into [K2 K3] [K4 K5 J=K6]",
+                "  2. take K4 K5 from [K4 K5 K6]",
+                "  3. add K7* to [K4 K5 J=K6]: K4 K5 J=K6 K7*",
+                "  4. add K4 K5 to [K2 K3]: K2 K3 K4 K5",
+                "  5. add R6* B6* to [K6]: K6 R6* B6*",
+            ],
+            id="the-piece-it-lies-in-stays",
+        ),
+        pytest.param(
+            "O10 O11 O12 | O9 O10 O11 O12 J",
+            ["--rack", "K10 R10"],
+            [
+                "  1. take O9 O10 from [O9 O10 O11 O12 J=O13]",
+                "  2. add O9 to [O10 O11 O12]: O9 O10 O11 O12",
+                "  3. lay K10* R10* O10 new",
+            ],
+            id="its-set-gives-the-tiles-away",
+        ),
+        pytest.param(
+            "J B8 B9 B10 B11 B12 | B3 B4 B5 J",
+            ["--rack", "B8"],
+            [
+                "  1. take J=B7 B8 from [J=B7 B8 B9 B10 B11 B12]",
+                "  2. add B8* to [B9 B10 B11 B12]: B8* B9 B10 B11 B12",
+                "  3. add J=B7 B8 to [B3 B4 B5 J=B6]: B3 B4 B5 J=B6 J=B7 B8",
+            ],
+            id="taken-with-a-tile-of-its-set",
+        ),
+        pytest.param(
+            "J K9 K10 K11 J",
+            ["--rack", "K9"],
+            [
+                "  1. split [J=K7 J=K8 K9 K10 K11] into [J=K7 J=K8 K9] [K10 K11]",
+                "  2. add K9* to [K10 K11]: K9* K10 K11",
+            ],
+            id="not-cut-off-alone",
+        ),
+        pytest.param(
+            "J J R11 R12 R13 | K1 K2 K3 | R10 R11 J R13",
+            ["--rack", "R10 O3 B7 B10", "--tile-set", "160"],
+            [
+                "  1. swap R10* for the joker in [J=R9 J=R10 R11 R12 R13]: J=R9 R10* R11 R12"
+                " R13, the joker in hand",
+                "  2. take R10* R12 from [J=R9 R10* R11 R12 R13]",
+                "  3. take R10 J=R12 from [R10 R11 J=R12 R13]",
+                "  4. add J=R12 R10 to [J=R9 R11 R13]: J=R9 R10 R11 J=R12 R13",
+                "  5. add R12 to [R11 R13]: R11 R12 R13",
+            ],
+            id="a-tile-of-its-set-not-the-racks",
+        ),
+        pytest.param(
+            "K2 R2 O2 B2 | K8 K9 K10 K11 | J K9 J K11",
+            ["--rack", "K7 K11 R9 R9 O9", "--tile-set", "160"],
+            [
+                "  1. take K8 K10 K11 from [K8 K9 K10 K11]",
+                "  2. split [K9 J=K10 K11 J=K12] into [K9 J=K10] [K11 J=K12]",
+            ],
+            id="both-jokers-of-a-set-each-with-a-tile",
+        ),
+        pytest.param(
+            "B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 J",
+            ["--rack", "B5 B11", "--rules", "hebrew"],
+            [
+                "  1. split [B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 J=B1] into [B2 B3 B4]"
+                " [B5 B6 B7 B8 B9 B10] [B11 B12 B13 J=B1]",
+            ],
+            id="wraparound-joker-where-it-lies",
+        ),
+    ],
+)
+def test_a_joker_that_is_not_freed_moves_only_along_with_a_tile_of_its_set(
+    table: str, rack: list[str], expected: list[str]
+) -> None:
+    """'take J from [K2 K3 K4 K5 J=K6]' then 'add J K7* to [K4 K5]': the new table is
+    legal (the K4 K5 there are tiles alike), but a player who takes a joker alone out of
+    a set, not freed, is challenged. The joker stays in a piece of its set, or goes with
+    a tile of it (its set's, not the rack's tile that freed its other joker), and the
+    tiles alike go where the others were."""
+    code, out, _ = run("hint", "--table", table, *rack)
+    assert code == 0
+    lines = steps_and_table(out)
+    assert lines[: len(expected)] == expected
+
+
+def test_a_joker_moved_with_a_tile_of_its_set_is_not_the_starred_one() -> None:
+    """The jokers added to [O4 J=O6] are the table's O2, moved with its O3, and the
+    rack's: the step read them as the run J O3 J (J*=O2 ... J=O4) and starred the
+    table's, and the set made starred the O2 where the rack's joker is the O5."""
+    table = "K4 K5 K6 K7 K8 K9 K10 K11 K12 | J O4 O5 | J O3 O4"
+    rack = "K4 K13 R4 R5 R9 R10 O10 B1 B5 B9 B13 J"
+    code, out, _ = run("hint", "--table", table, "--rack", rack, "--tile-set", "160")
+    assert code == 0
+    lines = steps_and_table(out)
+    assert "  4. take J=O2 O3 from [J=O2 O3 O4]" in lines
+    assert "  8. add J=O2 O3 J*=O5 to [O4 J=O6]: J=O2 O3 O4 J*=O5 J=O6" in lines
+    assert "  J=O2 O3 O4 J*=O5 J=O6" in lines
+
+
+def test_two_sets_alike_once_laid_as_read_keep_their_own_readings() -> None:
+    """`J J O5` read as a group (K5, B5) and `O5 J J` as the O4 and O6 are both laid
+    `J O5 J` as read: looked up by their tiles, both showed the O4 and O6, and the group's
+    R5 was added to a run's jokers."""
+    position = ["--table", "J J O5 | O5 J J", "--rack", "R5 O7 K1", "--tile-set", "160"]
+    code, out, _ = run("hint", *position)
+    assert code == 0
+    assert steps_and_table(out) == [
+        "  1. add R5* to [J=K5 O5 J=B5]: J=K5 R5* O5 J=B5",
+        "  2. add O7* to [J=O4 O5 J=O6]: J=O4 O5 J=O6 O7*",
+        "  J=K5 R5* O5 J=B5",
+        "  J=O4 O5 J=O6 O7*",
+    ]
+
+
+def test_a_set_with_one_joker_declared_reads_the_other_as_its_set_allows(tmp_path: Path) -> None:
+    """`J=K3 J O3`: its first joker is the K3, so the set is a group; the other was read
+    by its place in a run (the O2), a set no group reading holds, and --next wrote it so."""
+    board = tmp_path / "board.txt"
+    board.write_text("table:\nJ=K3 J O3\nrack: K1 R1 O1\n")
+    code, out, _ = run("hint", str(board), "--next", str(tmp_path / "next.txt"))
+    assert code == 0
+    assert steps_and_table(out)[-2:] == ["  J=K3 J=R3 O3", "  K1* R1* O1*"]
+    assert "J=K3 J=R3 O3" in (tmp_path / "next.txt").read_text().splitlines()

@@ -1,0 +1,300 @@
+"""A player follows `hint`'s "At the table" literally, on the table as it lies, and ends
+at "Table after the move": every step names a set that is there, takes tiles it holds,
+adds tiles from the hand or the rack as its stars say, and no step breaks the rules on
+jokers (docs/rules.md, "Jokers"): a table joker leaves its set only swapped for its tile
+from the rack, or along with a tile of its set; it keeps standing for its tile until
+freed; a freed joker lies beside two tiles from the rack. Every tile from the rack is
+starred wherever it lies, and the answer, its JSON and --next read the jokers alike."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+
+from rummisolve.actions import board_after, joker_stand_ins
+from rummisolve.board import Board
+from rummisolve.engine.solve import find_move
+from rummisolve.generate import generate_boards
+from rummisolve.move import kept_sets
+from rummisolve.render import move_json, render_move
+from rummisolve.rules import JokerRetrieval, Rules
+from rummisolve.sets import joker_roles, read_meld
+from rummisolve.tiles import JOKER, Tile, format_tile, parse_tile
+
+from .positions import positions
+
+SCALE = max(1, settings().max_examples // 100)
+WORD = re.compile(r"^(J|[KROB]\d+)(\*?)(?:=([KROB]\d+))?$")
+
+
+@dataclass
+class Piece:
+    """A tile at the table: from the rack or from a set of the table before the move
+    (`home`, its index); a joker with what it stands for (None until a step shows it)."""
+
+    tile: Tile
+    rack: bool
+    home: int | None = None
+    role: Tile | None = None
+    freed: bool = False
+
+    @property
+    def table_joker(self) -> bool:
+        return self.tile.is_joker and not self.rack
+
+
+# What a step shows of a tile: the tile, its star, what a joker stands for.
+Shown = tuple[Tile, bool, Tile | None]
+
+
+def shown(text: str) -> list[Shown]:
+    words = [WORD.match(word) for word in text.split()]
+    assert all(words), f"not a set of tiles: {text!r}"
+    return [
+        (parse_tile(m[1]), bool(m[2]), parse_tile(m[3]) if m[3] else None)
+        for m in words
+        if m is not None
+    ]
+
+
+class Player:
+    """The table, the hand and the rack of a player following the steps; `wrong`: every
+    step that cannot be followed as it says, or breaks a rule."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.table: list[list[Piece]] = []
+        for i, row in enumerate(board.table):
+            said = iter(board.declared_for(i))
+            self.table.append(
+                [Piece(t, False, i, next(said, None) if t.is_joker else None) for t in row]
+            )
+        self.hand: list[Piece] = []
+        self.rack = Counter(board.rack)
+        self.wrong: list[str] = []
+        # Under casual rules the table's jokers move freely: nothing to check of them.
+        self.binding = board.rules.by_replacement
+
+    def agrees(self, pieces: list[Piece], tiles: list[Shown], whole: bool) -> list[str]:
+        """How the set shown is not these pieces: tiles, stars, a table joker's tile (a
+        joker not yet shown takes the tile shown); `whole`: a set the rules must read."""
+        if Counter(p.tile for p in pieces) != Counter(t for t, _, _ in tiles):
+            return [f"other tiles than {pieces}"]
+        wrong = []
+        if Counter(p.tile for p in pieces if p.rack) != Counter(t for t, star, _ in tiles if star):
+            wrong.append(f"stars are not the rack's tiles {pieces}")
+        roles: Counter[Tile | None] = Counter(r for t, star, r in tiles if t.is_joker and not star)
+        fixed: Counter[Tile | None] = Counter(
+            p.role for p in pieces if p.table_joker and not p.freed and p.role
+        )
+        if self.binding and fixed - roles:
+            wrong.append(f"a table joker stands for another tile than before {pieces}")
+        if whole:
+            real = [t for t, _, _ in tiles if not t.is_joker]
+            jokers = sorted((r for t, _, r in tiles if t.is_joker and r), key=Tile.sort_key)
+            readings = joker_roles([*real, *[JOKER] * len(jokers)], self.board.rules)
+            if read_meld([t for t, _, _ in tiles], self.board.rules) is None:
+                wrong.append("not a set")
+            elif tuple(jokers) not in {tuple(sorted(r, key=Tile.sort_key)) for r in readings}:
+                wrong.append("its jokers do not stand for tiles that make it")
+        return wrong
+
+    def settle(self, pieces: list[Piece], tiles: list[Shown]) -> None:
+        """The table jokers not yet shown stand for what the set shows."""
+        roles = Counter(r for t, star, r in tiles if t.is_joker and not star)
+        roles -= Counter(p.role for p in pieces if p.table_joker and not p.freed and p.role)
+        for p in pieces:
+            if p.table_joker and (p.role is None or p.freed) and +roles:
+                p.role = next((+roles).elements())
+                roles[p.role] -= 1
+
+    def find(self, tiles: list[Shown], step: str) -> list[Piece] | None:
+        """The set the step names, on the table as it lies."""
+        sets = [row for row in self.table if not self.agrees(row, tiles, whole=False)]
+        # Sets alike: the one whose jokers are known to stand as shown, else the newest
+        # (a piece just cut, not a set the steps have not touched yet).
+        shown_roles = Counter(r for t, star, r in tiles if t.is_joker and not star)
+        sets.sort(key=lambda row: -sum(p.role in shown_roles for p in row if p.table_joker))
+        sets.sort(key=lambda row: any(p.table_joker and p.role is None for p in row))
+        if not sets:
+            self.wrong.append(f"{step}: no such set on the table")
+            return None
+        self.settle(sets[0], tiles)
+        return sets[0]
+
+    def take_up(self, tiles: list[Shown], made: list[Shown], beside: list[Piece]) -> list[Piece]:
+        """The tiles to add or lay, from the hand (as the player chooses among tiles alike:
+        a joker for the tile it stood for, a tile beside its set's joker) or the rack."""
+        staying = Counter(r for t, star, r in made if t.is_joker and not star)
+        staying -= Counter(p.role for p in beside if p.table_joker)
+        picked: list[Piece] = []
+        for tile, star, _ in sorted(tiles, key=lambda t: not t[0].is_joker):
+            near = picked + beside
+            homes = {p.home for p in near if p.table_joker and not p.freed} - {
+                p.home for p in near if not p.tile.is_joker and not p.rack
+            }
+            choices = [p for p in self.hand if p.tile == tile and p.rack == star]
+            choices.sort(key=lambda p: not (p.home in homes or staying[p.role] > 0))
+            if choices:
+                self.hand.remove(choices[0])
+                picked.append(choices[0])
+                staying[choices[0].role] -= 1
+            elif star and self.rack[tile] > 0:
+                self.rack[tile] -= 1
+                picked.append(Piece(tile, True))
+            else:
+                self.wrong.append(f"{format_tile(tile)}{'*' * star}: not in the hand or rack")
+        return picked
+
+    def follow(self, step: str) -> None:
+        if m := re.match(r"swap (\S+) for the joker in \[(.+)\]: (.+), the joker in hand$", step):
+            put, row, made = shown(m[1]), self.find(shown(m[2]), step), shown(m[3])
+            ((tile, star, _),) = put
+            if row is None:
+                return
+            joker = next((p for p in row if p.table_joker and p.role == tile), None)
+            if not star or self.rack[tile] <= 0 or joker is None:
+                self.wrong.append(f"{step}: not the rack's tile for a joker of the set")
+                return
+            self.rack[tile] -= 1
+            row.remove(joker)
+            joker.freed = True
+            self.hand.append(joker)
+            row.append(Piece(tile, True))
+            self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
+        elif m := re.match(r"take (?:all of \[(.+)\]|(.+) from \[(.+)\])$", step):
+            taken = shown(m[1] or m[2])
+            row = self.find(shown(m[1] or m[3]), step)
+            if row is None:
+                return
+            out = []
+            for tile, star, role in taken:
+                same = [p for p in row if p.tile == tile and p.rack == star]
+                piece = next((p for p in same if p.role == role), same[0])
+                row.remove(piece)
+                out.append(piece)
+            homes = {p.home for p in out if not p.tile.is_joker}
+            if self.binding and any(
+                p.table_joker and not p.freed and p.home not in homes for p in out
+            ):
+                self.wrong.append(f"{step}: a joker taken from its set, not freed, alone")
+            self.hand.extend(out)
+            if not row:
+                self.table.remove(row)
+        elif m := re.match(r"split \[(.+?)\] into (.+)$", step):
+            row = self.find(shown(m[1]), step)
+            pieces = [shown(p) for p in re.findall(r"\[([^\]]+)\]", m[2])]
+            if row is None:
+                return
+            self.table.remove(row)
+            for tiles in pieces:
+                part = []
+                for tile, star, role in tiles:
+                    same = [p for p in row if p.tile == tile and p.rack == star]
+                    part.append(next((p for p in same if p.role == role), same[0]))
+                    row.remove(part[-1])
+                self.wrong.extend(f"{step}: {w}" for w in self.agrees(part, tiles, whole=False))
+                self.table.append(part)
+        elif m := re.match(r"lay (.+) new$", step):
+            made = shown(m[1])
+            row = self.take_up(made, made, [])
+            self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
+            self.settle(row, made)
+            self.table.append(row)
+        elif m := re.match(r"add (.+) to \[(.+)\]: (.+)$", step):
+            made = shown(m[3])
+            row = self.find(shown(m[2]), step)
+            if row is None:
+                return
+            row.extend(self.take_up(shown(m[1]), made, row))
+            self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
+            self.settle(row, made)
+        else:
+            self.wrong.append(f"{step}: not a step")
+
+    def end(self, after: list[list[Shown]]) -> None:
+        """The table is the one shown, each set as shown; the hand is empty; each table
+        joker is where the rules let it be."""
+        if self.hand:
+            self.wrong.append(f"left in the hand: {self.hand}")
+        rows = list(self.table)
+        for tiles in after:
+            row = next((r for r in rows if not self.agrees(r, tiles, whole=True)), None)
+            if row is None:
+                self.wrong.append(f"table after: {tiles} is not on the table as shown")
+                continue
+            rows.remove(row)
+        strict = self.board.rules.joker_retrieval is JokerRetrieval.STRICT
+        for row in self.table if self.binding else ():
+            for p in row:
+                if not p.table_joker:
+                    continue
+                if p.freed and strict and sum(q.rack for q in row) < 2:
+                    self.wrong.append(f"a freed joker beside fewer than two rack tiles: {row}")
+                home = self.board.table[p.home] if p.home is not None else ()
+                anchored = any(q.tile in home and not q.tile.is_joker for q in row)
+                if not p.freed and not anchored and any(not t.is_joker for t in home):
+                    self.wrong.append(f"a joker not freed, beside no tile of its set: {row}")
+
+
+def problems(board: Board) -> list[str]:
+    """What a player following the answer's steps literally finds wrong with them."""
+    move = find_move(board)
+    if not move.played:
+        return []
+    text = render_move(board, move).splitlines()
+    start = text.index("At the table (* = from your rack):")
+    player = Player(board)
+    for line in text[start + 1 : text.index("", start)]:
+        player.follow(re.sub(r"^ +\d+\. ", "", line))
+    first = text.index("Table after the move:")
+    after = [shown(line) for line in text[first + 1 : text.index("", first)]]
+    player.end(after)
+    wrong = player.wrong
+    # One reading of the new table's jokers: shown, in --json, in --next's board; a set
+    # the move leaves alone is read as it lies.
+    said = [tuple(r for t, _, r in row if t.is_joker) for row in after]
+    if [tuple(map(parse_tile, roles)) for roles in move_json(move, board)["stand_for"]] != said:
+        wrong.append("--json's stand_for reads the jokers otherwise")
+    declared = board_after(board, move).declared or tuple(() for _ in move.table)
+    if [tuple(roles) for roles in declared] != said:
+        wrong.append("--next reads the jokers otherwise")
+    for i, n in kept_sets(board, move.steps):
+        if JOKER in board.table[i]:
+            roles = said[n]
+            told = board.declared_for(i)
+            by_place = joker_stand_ins(board.table[i], board.rules)
+            # As declared where it was (each declared joker at its place), else by place.
+            lies = [t or r for t, r in zip(told, roles, strict=True)] if any(told) else by_place
+            if tuple(lies) != roles:
+                wrong.append(f"a set left alone is not read as it lies: {board.table[i]}")
+    return wrong + ["\n".join(text)] * bool(wrong)
+
+
+@pytest.mark.parametrize(
+    ("rules", "jokers"),
+    [(Rules(), (1, 2)), (Rules(tile_set=160), (2, 4))],
+    ids=["106-tiles", "160-tiles-four-jokers"],
+)
+def test_dealt_joker_positions_can_be_followed_literally(
+    rules: Rules, jokers: tuple[int, int]
+) -> None:
+    boards = generate_boards(
+        150 * SCALE, 7, table_tiles=(6, 40), rack_tiles=(3, 12), jokers=jokers, rules=rules
+    )
+    for board in boards:
+        assert problems(board) == []
+
+
+@pytest.mark.parametrize("declaring", [False, True], ids=["read-as-they-lie", "declared"])
+def test_positions_that_free_jokers_can_be_followed_literally(declaring: bool) -> None:
+    @settings(max_examples=100 * SCALE)
+    @given(board=positions(max_sets=4, max_rack=6, freeing=True, declaring=declaring))
+    def check(board: Board) -> None:
+        assert problems(board) == []
+
+    check()
