@@ -645,10 +645,10 @@ def test_two_sets_alike_once_laid_as_read_keep_their_own_readings() -> None:
     code, out, _ = run("hint", *position)
     assert code == 0
     assert steps_and_table(out) == [
-        "  1. add R5* to [J=K5 O5 J=B5]: J=K5 R5* O5 J=B5",
-        "  2. add O7* to [J=O4 O5 J=O6]: J=O4 O5 J=O6 O7*",
-        "  J=K5 R5* O5 J=B5",
+        "  1. add O7* to [J=O4 O5 J=O6]: J=O4 O5 J=O6 O7*",
+        "  2. add R5* to [J=K5 O5 J=B5]: J=K5 R5* O5 J=B5",
         "  J=O4 O5 J=O6 O7*",
+        "  J=K5 R5* O5 J=B5",
     ]
 
 
