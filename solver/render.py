@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from .actions import Do, TableAction, TableReading, TileRow, plan_move
@@ -70,17 +70,9 @@ def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
 
 
 def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
-    def row(
-        tiles: Iterable[Tile],
-        marked: Iterable[Tile] = (),
-        table_jokers: Iterable[Tile] = (),
-        roles: Iterable[Tile] | None = None,
-    ) -> str:
-        return _row(tiles, marked, reading, False, roles, table_jokers)
-
     return {
         "action": action.do.value,
-        "text": _say(action, row, reading),
+        "text": _say(action, reading, False),
         "tiles": tiles_json(action.tiles),
         "set": tiles_json(action.before),
         "after": [tiles_json(row) for row in action.after],
@@ -131,18 +123,10 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     plan = plan_move(move, board)
     reading = plan.reading or TableReading(board)
 
-    def row(
-        tiles: Iterable[Tile],
-        marked: Iterable[Tile] = (),
-        table_jokers: Iterable[Tile] = (),
-        roles: Iterable[Tile] | None = None,
-    ) -> str:
-        return _row(tiles, marked, reading, colour, roles, table_jokers)
-
     played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):
-        lines.append(f"  {number}. {_say(action, row, reading)}")
+        lines.append(f"  {number}. {_say(action, reading, colour)}")
     lines.extend(["", "Table after the move:"])
     # The rack's tiles are marked where the actions put them (the same tile may lie in
     # two sets: the steps of the model may name the other copy).
@@ -153,7 +137,8 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
         )
         lines.append(f"  {_row(step.tiles, marked, reading, colour, roles, table_jokers)}")
     lines.append("")
-    lines.append(f"Rack after: {row(move.rack) if move.rack else '(empty: Rummikub!)'}")
+    rack = _row(move.rack, (), reading, colour) if move.rack else "(empty: Rummikub!)"
+    lines.append(f"Rack after: {rack}")
     if move.status is Status.FEASIBLE:
         lines.append(_CUT_SHORT)
     lines.append(footer)
@@ -224,8 +209,17 @@ def _readings(action: TableAction, reading: TableReading) -> tuple[TileRow, ...]
     return action.readings or tuple(_table_jokers(row, reading) for row in rows)
 
 
-def _say(action: TableAction, row: Callable[..., str], reading: TableReading) -> str:
+def _say(action: TableAction, reading: TableReading, colour: bool) -> str:
     """One action as a person reads it; a set is named as it looks at that moment."""
+
+    def row(
+        tiles: Iterable[Tile],
+        marked: Iterable[Tile] = (),
+        table_jokers: Iterable[Tile] = (),
+        roles: Iterable[Tile] | None = None,
+    ) -> str:
+        return _row(tiles, marked, reading, colour, roles, table_jokers)
+
     marked = Counter(action.marked)
     on_table = Counter(action.before) & marked
     read_before, *read_after = _readings(action, reading)

@@ -383,8 +383,11 @@ def test_a_move_cut_short_by_the_time_limit_says_it_is_not_proved_best() -> None
     ]
 
 
-def steps_and_table(out: str) -> list[str]:
-    """The lines of 'At the table' and 'Table after the move', without their headings."""
+def hint_steps(*args: str) -> list[str]:
+    """`hint`'s lines of 'At the table' and 'Table after the move', without their headings
+    (it must succeed)."""
+    code, out, _ = run("hint", *args)
+    assert code == 0
     lines = out.splitlines()
     start = lines.index("At the table (* = from your rack):")
     end = next(n for n, line in enumerate(lines) if line.startswith("Rack after:"))
@@ -431,9 +434,10 @@ def test_twin_joker_sets_free_only_what_the_move_frees_and_the_other_stays_as_it
     """Two sets `O3 J J` alike: the narration read a joker of one as freed by the O2 (or
     the O5) where the move only adds the tile (the freed joker then lay beside one rack
     tile: a step the rules forbid), and showed the set left alone in that reading too."""
-    code, out, _ = run("hint", "--table", "O3 J J | O3 J J", "--rack", rack, "--tile-set", "160")
-    assert code == 0
-    assert steps_and_table(out) == [*expected, "  O3 J=O4 J=O5"]
+    assert hint_steps("--table", "O3 J J | O3 J J", "--rack", rack, "--tile-set", "160") == [
+        *expected,
+        "  O3 J=O4 J=O5",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -473,9 +477,7 @@ def test_a_tile_from_the_rack_is_starred_in_every_step_and_lies_beside_the_joker
     """The tile that freed a joker was shown unstarred in later steps; and the freed joker
     was laid beside the table's copy of a tile while the rack's stayed where it freed it:
     one tile from the rack beside the freed joker, which the rules forbid."""
-    code, out, _ = run("hint", "--table", table, "--rack", rack)
-    assert code == 0
-    assert steps_and_table(out) == expected
+    assert hint_steps("--table", table, "--rack", rack) == expected
 
 
 def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
@@ -485,11 +487,13 @@ def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
     Shown, in --json's stand_for and in --next's board, it read as the O9 (the first
     reading of `K9 R9 J`): a tile the next player could free it with."""
     position = ["--table", "K9 R9 O9 J | O10 O11 O12", "--rack", "O8"]
-    code, out, _ = run("hint", *position, "--next", str(tmp_path / "next.txt"))
-    assert code == 0
-    assert steps_and_table(out)[-2:] == ["  K9 R9 J=B9", "  O8* O9 O10 O11 O12"]
+    assert hint_steps(*position, "--next", str(tmp_path / "next.txt"))[-2:] == [
+        "  K9 R9 J=B9",
+        "  O8* O9 O10 O11 O12",
+    ]
     assert (tmp_path / "next.txt").read_text().splitlines()[3] == "K9 R9 J=B9"
     code, out, _ = run("hint", *position, "--json")
+    assert code == 0
     assert json.loads(out)["stand_for"] == [["B9"], []]
 
 
@@ -527,9 +531,7 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
 ) -> None:
     """The first joker of a set was starred, though the table's stood there (`J*=R7`); and
     two freed jokers were laid beside the R9 alone, the rack's joker with the K13 O13."""
-    code, out, _ = run("hint", "--table", table, "--rack", rack, "--tile-set", "160")
-    assert code == 0
-    assert steps_and_table(out) == expected
+    assert hint_steps("--table", table, "--rack", rack, "--tile-set", "160") == expected
 
 
 @pytest.mark.parametrize(
@@ -617,9 +619,7 @@ def test_a_joker_that_is_not_freed_moves_only_along_with_a_tile_of_its_set(
     a set, not freed, is challenged. The joker stays in a piece of its set, or goes with
     a tile of it (its set's, not the rack's tile that freed its other joker), and the
     tiles alike go where the others were."""
-    code, out, _ = run("hint", "--table", table, *rack)
-    assert code == 0
-    lines = steps_and_table(out)
+    lines = hint_steps("--table", table, *rack)
     assert lines[: len(expected)] == expected
 
 
@@ -629,9 +629,7 @@ def test_a_joker_moved_with_a_tile_of_its_set_is_not_the_starred_one() -> None:
     table's, and the set made starred the O2 where the rack's joker is the O5."""
     table = "K4 K5 K6 K7 K8 K9 K10 K11 K12 | J O4 O5 | J O3 O4"
     rack = "K4 K13 R4 R5 R9 R10 O10 B1 B5 B9 B13 J"
-    code, out, _ = run("hint", "--table", table, "--rack", rack, "--tile-set", "160")
-    assert code == 0
-    lines = steps_and_table(out)
+    lines = hint_steps("--table", table, "--rack", rack, "--tile-set", "160")
     assert "  4. take J=O2 O3 from [J=O2 O3 O4]" in lines
     assert "  8. add J=O2 O3 J*=O5 to [O4 J=O6]: J=O2 O3 O4 J*=O5 J=O6" in lines
     assert "  J=O2 O3 O4 J*=O5 J=O6" in lines
@@ -642,9 +640,7 @@ def test_two_sets_alike_once_laid_as_read_keep_their_own_readings() -> None:
     `J O5 J` as read: looked up by their tiles, both showed the O4 and O6, and the group's
     R5 was added to a run's jokers."""
     position = ["--table", "J J O5 | O5 J J", "--rack", "R5 O7 K1", "--tile-set", "160"]
-    code, out, _ = run("hint", *position)
-    assert code == 0
-    assert steps_and_table(out) == [
+    assert hint_steps(*position) == [
         "  1. add O7* to [J=O4 O5 J=O6]: J=O4 O5 J=O6 O7*",
         "  2. add R5* to [J=K5 O5 J=B5]: J=K5 R5* O5 J=B5",
         "  J=O4 O5 J=O6 O7*",
@@ -657,7 +653,8 @@ def test_a_set_with_one_joker_declared_reads_the_other_as_its_set_allows(tmp_pat
     by its place in a run (the O2), a set no group reading holds, and --next wrote it so."""
     board = tmp_path / "board.txt"
     board.write_text("table:\nJ=K3 J O3\nrack: K1 R1 O1\n")
-    code, out, _ = run("hint", str(board), "--next", str(tmp_path / "next.txt"))
-    assert code == 0
-    assert steps_and_table(out)[-2:] == ["  J=K3 J=R3 O3", "  K1* R1* O1*"]
+    assert hint_steps(str(board), "--next", str(tmp_path / "next.txt"))[-2:] == [
+        "  J=K3 J=R3 O3",
+        "  K1* R1* O1*",
+    ]
     assert "J=K3 J=R3 O3" in (tmp_path / "next.txt").read_text().splitlines()
