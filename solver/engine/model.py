@@ -271,6 +271,10 @@ class _Builder:
             # Rack tiles that only a host's place can take still need their played column.
             in_sets[[TILE_INDEX[t] for h in plan.hosts for t in h.shape]] = True
         self.played = (in_sets & (position.rack[:TILES] > 0)).nonzero()[0]
+        # Pinned, the tiles the table's jokers that stay stand for (in some reading).
+        self.roles: list[int] = []
+        if plan is not None and plan.pinned:
+            self.roles = sorted({TILE_INDEX[i.role] for i in plan.instances if i.role is not None})
         self.wild = self._wild(plan)
         self.stand_ins = in_sets.nonzero()[0] if self.wild else np.zeros(0, np.int64)
         self.rows = Rows()
@@ -290,9 +294,7 @@ class _Builder:
         position = self.position
         if plan is None or not plan.pinned:
             return position.jokers
-        rack = position.rack
-        roles = {TILE_INDEX[i.role] for i in plan.instances if i.role is not None}
-        freeable = sum(int(rack[r]) for r in roles)
+        freeable = int(position.rack[self.roles].sum())
         return position.rack_jokers + min(position.table_jokers, freeable)
 
     def build(self) -> tuple[Mip, Layout]:
@@ -342,12 +344,11 @@ class _Builder:
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
             return usable, absent, self.columns.add_block(*block)
         rows = position.piece_rows
-        if self.plan is not None and self.plan.pinned and self.wild < position.jokers:
-            # Fewer jokers wild than in play: a set needs a copy in play, or a staying
-            # joker's tile, of each tile it holds but for as many as jokers are wild.
+        if self.wild < position.jokers:
+            # Fewer jokers wild than in play (pinned): a set needs a copy in play, or a
+            # staying joker's tile, of each tile it holds but for as many as jokers are wild.
             catalogue, held = position.catalogue, available.copy()
-            roles = [TILE_INDEX[i.role] for i in self.plan.instances if i.role is not None]
-            held[roles] += position.jokers
+            held[self.roles] += position.jokers
             in_play = held[catalogue.tiles[usable]]
             fillable = makeable(in_play, self.wild)
             usable, upper = usable[fillable], in_play[fillable].min(axis=1) + self.wild
