@@ -214,8 +214,7 @@ def _tellings(
     ]
     if as_laid:
         old_readings = [
-            [r for r in readings if _lies_as(old, r, rules)]
-            + [r for r in readings if not _lies_as(old, r, rules)]
+            _laid_first(old, readings, rules)
             for old, readings in zip(old_sets, old_readings, strict=True)
         ]
     for old_roles in product(*old_readings):
@@ -251,6 +250,13 @@ def _tellings(
                         rows, places, loose, sum(freed.values()), anchors, played
                     ):
                         yield telling._replace(hosts={number[n]: host for n, host in hosts.items()})
+
+
+def _laid_first(
+    row: TileRow, readings: list[tuple[Role, ...]], rules: Rules
+) -> list[tuple[Role, ...]]:
+    """The readings the set's places show first, then the others, each in its order."""
+    return sorted(readings, key=lambda roles: not _lies_as(row, roles, rules))
 
 
 def _lies_as(row: TileRow, roles: Sequence[Role], rules: Rules) -> bool:
