@@ -1,15 +1,23 @@
 """The HTTP around `api`: Starlette routes the page and the API, uvicorn serves them.
 
 One solve runs at a time (each within its time limit), in a thread of its own, so that
-the server keeps answering bad requests and the page meanwhile; a body is read no further
-than its limit."""
+the server keeps answering bad requests and the page meanwhile. A few clients cannot
+hold it: a request's headers and body each have a deadline, a body is read no further
+than its limit, the solves waiting for their turn are bounded (past them a JSON 503 says
+when to come back), and a request whose client left, or that is still waiting when the
+server stops, is never solved."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
+import math
 import socket
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import anyio
 import uvicorn
@@ -21,35 +29,137 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from . import api
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The page's icon, which its <head> names; also where a browser looks for one unasked.
 ICON = STATIC / "favicon.svg"
-# Open connections at most; past them a request gets 503 at once instead of a queue.
-MAX_CONNECTIONS = 64
 # A request's line and headers at most (the API needs a few hundred bytes).
 MAX_HEADER_BYTES = 16 * 1024
 EVERY_METHOD = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
-def json_reply(reply: api.Reply) -> Response:
-    return Response(reply.text, status_code=reply.status, media_type=api.JSON_TYPE)
+@dataclass(frozen=True)
+class Limits:
+    """What the server takes at once, and how long it waits on a client.
+
+    `header_seconds`: for a request's line and headers, from the connection's start (or
+    its last answer); `body_seconds`: for its body, from its headers; `waiting`: solves
+    waiting for their turn; `connections`: open connections; `parsing`: boards read at
+    once (a bad board of 1 MiB takes tens of MB while it is read)."""
+
+    header_seconds: float = 10.0
+    body_seconds: float = 30.0
+    waiting: int = 32
+    connections: int = 256
+    parsing: int = 2
 
 
-async def read_body(request: Request) -> bytes:
-    """The body, or `Refused` (413) as soon as it is past the limit: never read whole."""
+def json_reply(reply: api.Reply, headers: dict[str, str] | None = None) -> Response:
+    return Response(reply.text, reply.status, headers, api.JSON_TYPE)
+
+
+def busy(message: str, retry_after: float) -> Response:
+    """503, and when to ask again (`Retry-After`, whole seconds)."""
+    reply = api.Reply.error(503, message)
+    return json_reply(reply, {"Retry-After": str(max(1, math.ceil(retry_after)))})
+
+
+async def read_body(request: Request, seconds: float) -> bytes:
+    """The body, or `Refused` as soon as it is past the limit (413: never read whole) or
+    late (408: a client that sends a byte a minute holds a connection no longer)."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > api.MAX_BODY_BYTES:
         raise api.Refused(api.too_large())
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > api.MAX_BODY_BYTES:
-            raise api.Refused(api.too_large())
-        chunks.append(chunk)
-    return b"".join(chunks)
+    with anyio.move_on_after(seconds):
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > api.MAX_BODY_BYTES:
+                raise api.Refused(api.too_large())
+            chunks.append(chunk)
+        return b"".join(chunks)
+    raise api.Refused(api.Reply.error(408, f"the body did not arrive within {seconds:g} s"))
+
+
+class Solves:
+    """The solver's turns: one board at a time, in a thread, in the order asked. At most
+    `most_waiting` requests wait for their turn (past them: 503); one whose client leaves,
+    or that still waits when the server stops, is never solved."""
+
+    def __init__(self, most_waiting: int, retry_after: float) -> None:
+        self.most_waiting = most_waiting
+        self.retry_after = retry_after
+        self.waiting = 0
+        self.started = 0
+        self._turn = anyio.CapacityLimiter(1)
+        self._stopping: anyio.Event | None = None
+
+    @property
+    def stopping(self) -> anyio.Event:
+        # Made on first use: an anyio event belongs to the running event loop.
+        if self._stopping is None:
+            self._stopping = anyio.Event()
+        return self._stopping
+
+    def stop(self) -> None:
+        """The server stops: every waiting request is answered 503 at once."""
+        self.stopping.set()
+
+    async def solve(self, work: Callable[[], api.Reply], receive: Receive) -> Response:
+        """The reply of `work` in its turn; a 503 if too many wait or the server stops."""
+        if self.stopping.is_set():
+            return self.stopped()
+        if self.waiting >= self.most_waiting:
+            message = f"busy: {self.waiting} boards are waiting for the solver; ask again later"
+            return busy(message, self.retry_after)
+        self.waiting += 1
+        try:
+            turn, left = await self._wait(receive)
+        finally:
+            self.waiting -= 1
+        if turn and (left or self.stopping.is_set()):
+            self._turn.release()
+        elif turn:
+            try:
+                self.started += 1
+                return json_reply(await anyio.to_thread.run_sync(work))
+            finally:
+                self._turn.release()
+        return nobody_listens() if left else self.stopped()
+
+    async def _wait(self, receive: Receive) -> tuple[bool, bool]:
+        """Whether the turn came, and whether the client left, whichever came first."""
+        turn = left = False
+        async with anyio.create_task_group() as watch:
+
+            async def until_left() -> None:
+                nonlocal left
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+                left = True
+                watch.cancel_scope.cancel()
+
+            async def until_stopped() -> None:
+                await self.stopping.wait()
+                watch.cancel_scope.cancel()
+
+            watch.start_soon(until_left)
+            watch.start_soon(until_stopped)
+            await self._turn.acquire()
+            turn = True
+            watch.cancel_scope.cancel()
+        return turn, left
+
+    def stopped(self) -> Response:
+        return busy("the server is stopping", self.retry_after)
+
+
+def nobody_listens() -> Response:
+    """The answer to a client that has left: never sent, since nobody reads it."""
+    return Response(status_code=400)
 
 
 def wrong_method(allowed: str) -> Response:
@@ -88,26 +198,36 @@ def _local_host(scope: Scope) -> bool:
     return name in LOCAL_NAMES
 
 
-def make_app(settings: api.HintSettings, local_only: bool = True) -> Starlette:
+def make_app(
+    settings: api.HintSettings,
+    solves: Solves,
+    limits: Limits = Limits(),
+    local_only: bool = True,
+) -> Starlette:
     """The page at `/` (its icon at `/favicon.ico` too), `POST /api/hint`,
     `GET /api/settings`; errors as JSON.
     `local_only`: only requests that name this computer (a server on a loopback address)."""
-    one_solve = anyio.CapacityLimiter(1)
+    parsing = anyio.CapacityLimiter(limits.parsing)
 
     async def hint(request: Request) -> Response:
         if request.method != "POST":
             return wrong_method("POST")
         try:
-            body = await read_body(request)
+            body = await read_body(request, limits.body_seconds)
             content_type = request.headers.get("content-type")
-            text = await anyio.to_thread.run_sync(api.board_text, body, content_type)
-            board = await anyio.to_thread.run_sync(api.read_request_board, text, settings)
+            text = await anyio.to_thread.run_sync(
+                api.board_text, body, content_type, limiter=parsing
+            )
+            del body
+            board = await anyio.to_thread.run_sync(
+                api.read_request_board, text, settings, limiter=parsing
+            )
         except api.Refused as refused:
-            return json_reply(refused.reply)
+            closing = {"Connection": "close"} if refused.reply.status == 408 else None
+            return json_reply(refused.reply, closing)
         except ClientDisconnect:  # the client left before its body ended: nobody to answer
-            return Response(status_code=400)
-        reply = await anyio.to_thread.run_sync(api.solve, board, settings, limiter=one_solve)
-        return json_reply(reply)
+            return nobody_listens()
+        return await solves.solve(lambda: api.solve(board, settings), request.receive)
 
     async def settings_route(request: Request) -> Response:
         if request.method not in ("GET", "HEAD"):
@@ -184,19 +304,113 @@ def network_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def serve(server: socket.socket, settings: api.HintSettings) -> None:
-    """Serve until Ctrl-C (or TERM): uvicorn stops taking requests and ends the open ones."""
-    address = ipaddress.ip_address(server.getsockname()[0])
+class Connection(H11Protocol):
+    """uvicorn's HTTP/1.1 connection, held to `limits`: past `connections` open ones a new
+    one is answered 503 and closed; one that has not sent a request's line and headers
+    whole within `header_seconds` of its start (or of its last answer) is answered 408
+    and closed (uvicorn has no such deadline: 64 silent connections held every place); a
+    chunk of the body longer than the body's limit is answered 413 at once (h11 waits for
+    all of it)."""
+
+    limits = Limits()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        if len(self.connections) > self.limits.connections:
+            self._refuse(api.Reply.error(503, "busy: too many connections"), "Retry-After: 1")
+        else:
+            self._await_headers()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.cycle is not self._awaited:  # a request's headers came whole
+            self._headers_arrived()
+        chunk = getattr(getattr(self.conn, "_reader", None), "_bytes_in_chunk", 0)
+        if chunk > api.MAX_BODY_BYTES and not self.transport.is_closing():
+            if self.cycle is not None:
+                self.cycle.disconnected = True  # the request's handler answers nobody
+            self._refuse(api.too_large())
+
+    def on_response_complete(self) -> None:
+        answered = self.cycle
+        super().on_response_complete()  # which starts a request sent on behind this one
+        if self.cycle is answered and not self.transport.is_closing():
+            self._await_headers()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._headers_arrived()
+        super().connection_lost(exc)
+
+    _awaited: Any = None
+    _deadline: asyncio.TimerHandle | None = None
+
+    def _await_headers(self) -> None:
+        self._headers_arrived()
+        self._awaited = self.cycle
+        self._deadline = self.loop.call_later(self.limits.header_seconds, self._headers_late)
+
+    def _headers_arrived(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _headers_late(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            seconds = f"{self.limits.header_seconds:g}"
+            self._refuse(api.Reply.error(408, f"the request's headers took over {seconds} s"))
+
+    def _refuse(self, reply: api.Reply, *headers: str) -> None:
+        """`reply`, written outside h11 (which answers only a request it has read whole)."""
+        body = reply.text.encode()
+        head = [
+            f"HTTP/1.1 {reply.status} {_REASONS[reply.status]}",
+            f"Content-Type: {api.JSON_TYPE}",
+            f"Content-Length: {len(body)}",
+            "Connection: close",
+            *headers,
+        ]
+        self.transport.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        self.transport.close()
+
+
+_REASONS = {408: "Request Timeout", 413: "Content Too Large", 503: "Service Unavailable"}
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which on stopping first answers every waiting request 503."""
+
+    def __init__(self, config: uvicorn.Config, solves: Solves) -> None:
+        super().__init__(config)
+        self.solves = solves
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.solves.stop()
+        await super().shutdown(sockets)
+
+
+def make_server(
+    listening: socket.socket, settings: api.HintSettings, limits: Limits = Limits()
+) -> Server:
+    """The server for the socket; `run(sockets=[listening])` serves until it is stopped."""
+    address = ipaddress.ip_address(listening.getsockname()[0])
+    solves = Solves(limits.waiting, retry_after=settings.time_limit)
+    app = make_app(settings, solves, limits, local_only=address.is_loopback)
     config = uvicorn.Config(
-        make_app(settings, local_only=address.is_loopback),
-        http="h11",
+        app,
+        http=type("Connection", (Connection,), {"limits": limits}),
         ws="none",
         lifespan="off",
         log_level="warning",
         access_log=False,
         server_header=False,
-        limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-        timeout_graceful_shutdown=2,
+        # The solve under way is answered: it ends within its time limit.
+        timeout_graceful_shutdown=math.ceil(settings.time_limit + limits.body_seconds) + 1,
     )
-    uvicorn.Server(config).run(sockets=[server])
+    return Server(config, solves)
+
+
+def serve(listening: socket.socket, settings: api.HintSettings) -> None:
+    """Serve until Ctrl-C (or TERM): uvicorn stops taking requests and ends the open ones."""
+    make_server(listening, settings).run(sockets=[listening])
