@@ -11,10 +11,15 @@ import select
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
+
+from rummisolve.web import api
+from rummisolve.web import server as web
 
 STARTUP_SECONDS = 30
 
@@ -32,7 +37,7 @@ class Server(NamedTuple):
     url: str
     host: str
     port: int
-    process: subprocess.Popen[str]
+    process: subprocess.Popen[str] | None  # None: a server in a thread of this process
 
     def request(
         self,
@@ -93,3 +98,33 @@ def serving(*options: str) -> Iterator[Server]:
         if line and line != "WARNING:  Invalid HTTP request received."
     ]
     assert (process.returncode, logged) == (130, ["interrupted"]), err[-3000:]
+
+
+def wait_until(condition: Callable[[], object], what: str) -> None:
+    """Wait until the condition holds: a test's step that has to come after another."""
+    for _ in range(STARTUP_SECONDS * 100):
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"never came: {what}")
+
+
+@contextmanager
+def in_thread(
+    settings: api.HintSettings, limits: web.Limits
+) -> Iterator[tuple[Server, web.Server]]:
+    """The server in a thread of this process, with a test's settings (a stand-in solver)
+    and limits; stopped as `serve` is by Ctrl-C when the block ends."""
+    listening = web.listen("127.0.0.1", 0)
+    running = web.make_server(listening, settings, limits)
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [listening]})
+    thread.start()
+    try:
+        wait_until(lambda: running.started, "the server started")
+        host, port = listening.getsockname()[:2]
+        yield Server(web.url(listening), host, port, None), running
+    finally:
+        running.should_exit = True
+        thread.join(STARTUP_SECONDS)
+        listening.close()
+    assert not thread.is_alive(), "the server did not stop"

@@ -8,7 +8,9 @@ import json
 import random
 import re
 import socket
+import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +20,12 @@ from rummisolve.board import parse_board, read_board
 from rummisolve.engine.solve import find_move
 from rummisolve.move import Move
 from rummisolve.rules import Overrides
+from rummisolve.tiles import format_tiles
 from rummisolve.web import api
+from rummisolve.web.server import Limits
 
 from .cli import run
-from .serving import Server, serving
+from .serving import Server, in_thread, serving, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = [
@@ -217,6 +221,10 @@ MALFORMED: dict[str, Callable[[random.Random], bytes]] = {
     "a bad length": lambda rng: raw(["Content-Length: abc"], b"{}"),
     "a wrong method": lambda rng: raw([], method="PUT"),
     "a body cut short": lambda rng: raw(["Content-Length: 100"], b'{"board": "ra'),
+    # h11 waits for a chunk of 2**76 bytes: the connection stayed open, unanswered.
+    "a chunk past any limit": lambda rng: raw(
+        ["Content-Type: text/plain", "Transfer-Encoding: chunked"], b"fffffffffffffffffff\r\nabc"
+    ),
 }
 
 
@@ -261,6 +269,7 @@ def test_a_thousand_malformed_requests_leave_the_server_answering(server: Server
         "a lone surrogate": {400},
         "a wrong method": {405},
         "an oversized chunked body": {413},
+        "a chunk past any limit": {413},
         "another type": {415},
         "json nested deep": {400},
         "json of another shape": {400},
@@ -268,7 +277,7 @@ def test_a_thousand_malformed_requests_leave_the_server_answering(server: Server
         "not json": {400},
         "not utf-8": {422},
     }
-    assert server.process.poll() is None
+    assert server.process is not None and server.process.poll() is None
     puzzle = ROOT / PUZZLES[0]
     reply = server.hint(puzzle.read_text(encoding="utf-8"))
     assert without_seconds(reply.text) == without_seconds(hint_json(str(puzzle)))
@@ -387,3 +396,158 @@ def test_on_localhost_it_answers_only_requests_that_name_this_computer(
         assert json.loads(body)["error"] == (
             f"this server answers at 127.0.0.1 and localhost only, not {host!r}"
         )
+
+
+# A board a stand-in solver knows by its rack.
+def board_with_rack(tile: str) -> str:
+    return f"table:\nR1 R2 R3\nrack: {tile}\n"
+
+
+class Gate:
+    """A stand-in solver that waits until the test opens it, and records each board it
+    was asked to solve (by its rack)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.open = threading.Event()
+        self.solved: list[str] = []
+
+    def find(self, board: Any, **options: Any) -> Move:
+        self.solved.append(format_tiles(board.rack))
+        self.entered.set()
+        assert self.open.wait(30), "the test never opened the gate"
+        return find_move(board, **options)
+
+
+def answer(connection: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    received = b""
+    while chunk := connection.recv(65536):
+        received += chunk
+    return received
+
+
+def json_of(reply: bytes) -> tuple[int, dict[str, str], Any]:
+    """An HTTP answer's status, headers (lower-case names) and JSON body."""
+    head, _, body = reply.partition(b"\r\n\r\n")
+    status, *lines = head.decode().split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines)
+    return int(status.split()[1]), headers, json.loads(body)
+
+
+def test_a_request_whose_client_left_is_never_solved() -> None:
+    """A client that posted a board and left was still solved in its turn: ten such slow
+    boards held a trivial one that came after them for 12 s."""
+    gate = Gate()
+    with (
+        in_thread(api.HintSettings(find=gate.find), Limits()) as (server, running),
+        ThreadPoolExecutor(2) as clients,
+    ):
+        first = clients.submit(server.hint, board_with_rack("R4"))
+        assert gate.entered.wait(30)
+        with socket.create_connection((server.host, server.port), timeout=10) as gone:
+            gone.sendall(post(board_with_rack("R7").encode(), "text/plain"))
+            wait_until(lambda: running.solves.waiting == 1, "the request waits its turn")
+        wait_until(lambda: running.solves.waiting == 0, "the abandoned request dropped")
+        last = clients.submit(server.hint, board_with_rack("B7"))
+        wait_until(lambda: running.solves.waiting == 1, "the last request waits its turn")
+        gate.open.set()
+        assert (first.result().status, last.result().status) == (200, 200)
+    assert gate.solved == ["R4", "B7"]
+
+
+def test_a_full_queue_is_a_json_503_that_says_when_to_come_back() -> None:
+    gate = Gate()
+    settings = api.HintSettings(find=gate.find, time_limit=2.5)
+    with (
+        in_thread(settings, Limits(waiting=1)) as (server, running),
+        ThreadPoolExecutor(2) as clients,
+    ):
+        first = clients.submit(server.hint, board_with_rack("R4"))
+        assert gate.entered.wait(30)
+        second = clients.submit(server.hint, board_with_rack("R7"))
+        wait_until(lambda: running.solves.waiting == 1, "the second request waits")
+        with socket.create_connection((server.host, server.port), timeout=10) as third:
+            third.sendall(post(board_with_rack("B7").encode(), "text/plain"))
+            status, headers, body = json_of(answer(third))
+        gate.open.set()
+        assert (first.result().status, second.result().status) == (200, 200)
+    assert (status, headers["content-type"], headers["retry-after"]) == (503, api.JSON_TYPE, "3")
+    assert body == {"error": "busy: the solver's queue is full (1 waiting); ask again later"}
+    assert gate.solved == ["R4", "R7"]
+
+
+def test_stopping_answers_the_waiting_requests_503_and_the_solve_under_way_in_full() -> None:
+    """Ctrl-C under load gave each waiting request a 500 and a CancelledError traceback."""
+    gate = Gate()
+    with (
+        in_thread(api.HintSettings(find=gate.find), Limits()) as (server, running),
+        ThreadPoolExecutor(3) as clients,
+    ):
+        first = clients.submit(server.hint, board_with_rack("R4"))
+        assert gate.entered.wait(30)
+        waiting = [clients.submit(server.hint, board_with_rack(t)) for t in ("R7", "B7")]
+        wait_until(lambda: running.solves.waiting == 2, "two requests wait")
+        running.should_exit = True
+        stopped = [w.result() for w in waiting]
+        gate.open.set()
+        assert first.result().status == 200
+    for reply in stopped:
+        assert (reply.status, reply.content_type) == (503, api.JSON_TYPE)
+        assert reply.json() == {"error": "the server is stopping"}
+    assert gate.solved == ["R4"]
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        pytest.param(b"", id="nothing"),
+        pytest.param(b"POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-", id="half-headers"),
+    ],
+)
+def test_a_client_that_never_ends_its_headers_is_closed(sent: bytes) -> None:
+    """64 such connections held every place of the server: each other request got 503."""
+    with (
+        in_thread(api.HintSettings(), Limits(header_seconds=0.2)) as (server, _),
+        socket.create_connection((server.host, server.port), timeout=20) as slow,
+    ):
+        slow.sendall(sent)
+        status, headers, body = json_of(answer(slow))
+        assert (status, headers["connection"]) == (408, "close")
+        assert body == {"error": "the request's headers took over 0.2 s"}
+        assert server.request("GET", "/api/settings").status == 200
+
+
+def test_a_kept_connection_that_starts_a_request_and_stops_is_closed() -> None:
+    with (
+        in_thread(api.HintSettings(), Limits(header_seconds=0.2)) as (server, _),
+        socket.create_connection((server.host, server.port), timeout=20) as slow,
+    ):
+        slow.sendall(b"GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /")
+        received = answer(slow)
+    first, _, second = received.partition(b"HTTP/1.1 408")
+    assert first.startswith(b"HTTP/1.1 200") and second
+
+
+def test_a_body_that_never_ends_is_a_408_and_the_connection_closed() -> None:
+    with (
+        in_thread(api.HintSettings(), Limits(body_seconds=0.2)) as (server, _),
+        socket.create_connection((server.host, server.port), timeout=20) as slow,
+    ):
+        slow.sendall(raw(["Content-Type: text/plain", "Content-Length: 100"], b"rack: R1"))
+        status, headers, body = json_of(answer(slow))
+    assert (status, headers["connection"]) == (408, "close")
+    assert body == {"error": "the body did not arrive within 0.2 s"}
+
+
+def test_past_its_connections_a_new_one_is_a_json_503() -> None:
+    with in_thread(api.HintSettings(), Limits(connections=2)) as (server, _):
+        idle = [socket.create_connection((server.host, server.port)) for _ in range(2)]
+        try:
+            with socket.create_connection((server.host, server.port), timeout=20) as third:
+                status, headers, body = json_of(answer(third))
+        finally:
+            for connection in idle:
+                connection.close()
+    assert (status, headers["retry-after"]) == (503, "1")
+    assert body == {"error": "busy: too many connections"}

@@ -113,7 +113,7 @@ class Solves:
         if self.stopping.is_set():
             return self.stopped()
         if self.waiting >= self.most_waiting:
-            message = f"busy: {self.waiting} boards are waiting for the solver; ask again later"
+            message = f"busy: the solver's queue is full ({self.waiting} waiting); ask again later"
             return busy(message, self.retry_after)
         self.waiting += 1
         try:
