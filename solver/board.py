@@ -19,7 +19,17 @@ from typing import TYPE_CHECKING, NamedTuple
 from .errors import BoardError, Problem, TileError
 from .rules import NO_OVERRIDES, WHOLE_NUMBER, Overrides, Rules, parse_rule_word
 from .sets import MIN_SET, fits_declared, read_meld, readings_in_order
-from .tiles import JOKER, MAX_NUMBER, Tile, format_tile, format_tiles, parse_tile, split_tiles
+from .tiles import (
+    JOKER,
+    MAX_NUMBER,
+    TILE_SETS,
+    Tile,
+    format_tile,
+    format_tiles,
+    parse_tile,
+    quoted,
+    split_tiles,
+)
 
 if TYPE_CHECKING:  # pathlib is ~3 ms of a hint's start, which needs no Path
     from pathlib import Path
@@ -38,6 +48,9 @@ _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
 _SKIPPED = "?"
 # Sets on one line (a table line, or --table) are separated by `|`.
 SET_SEPARATOR = "|"
+# The most sets a legal table holds: the largest box's tiles, three to a set. Reading
+# stops past them (1 MiB of `|` made a million empty sets, each a problem).
+MAX_TABLE_SETS = max(box.size for box in TILE_SETS.values()) // MIN_SET
 # A run written short, as players say it: R3-6, k10-13, R3-R6; R12-1 wraps past the 13.
 _SHORT_RUN_RE = re.compile(r"([A-Za-z])([0-9]+)-([A-Za-z]?)([0-9]+)")
 # A joker of the table saying what it stands for: J=R5 (or *=R5).
@@ -126,10 +139,10 @@ def read_table_word(word: str) -> tuple[tuple[Tile, ...], tuple[Tile | None, ...
         tiles = read_word(shown)
         return tiles, tuple(None for t in tiles if t.is_joker)
     if not parse_tile(shown).is_joker:
-        raise TileError(f"only a joker stands for another tile, as in J=R5: {word!r}")
+        raise TileError(f"only a joker stands for another tile, as in J=R5: {quoted(word)}")
     stands_for = parse_tile(role)
     if stands_for.is_joker:
-        raise TileError(f"a joker stands for a tile, as in J=R5, not for a joker: {word!r}")
+        raise TileError(f"a joker stands for a tile, as in J=R5, not for a joker: {quoted(word)}")
     return (JOKER,), (stands_for,)
 
 
@@ -144,13 +157,13 @@ def read_word(word: str) -> tuple[Tile, ...]:
     first = parse_tile(letter + low)
     last = parse_tile((other or letter) + high)
     if first.colour is not last.colour:
-        raise TileError(f"a run written short is one colour: {word!r}")
+        raise TileError(f"a run written short is one colour: {quoted(word)}")
     if first.number < last.number:
         return tuple(Tile(first.colour, n) for n in range(first.number, last.number + 1))
     if last.number == 1 and first.number > 1:
         return (*(Tile(first.colour, n) for n in range(first.number, MAX_NUMBER + 1)), last)
     raise TileError(
-        f"a run written short goes up, as in R3-6 (or past the 13 to the 1, R12-1): {word!r}"
+        f"a run written short goes up, as in R3-6 (or past the 13 to the 1, R12-1): {quoted(word)}"
     )
 
 
@@ -176,7 +189,7 @@ def _read_once(word: str, on_table: bool) -> _Reading:
         if on_table:
             return read_table_word(word)
         if DECLARES in word:
-            return f"only a joker on the table says what it stands for: {word!r}"
+            return f"only a joker on the table says what it stands for: {quoted(word)}"
         return read_word(word), ()
     except TileError as error:
         return str(error)
@@ -205,7 +218,9 @@ def parse_position(
     "R2 B5 O5 J"`; each problem names the option and its place (`--table: set 2, tile 3`)."""
     reader = _Reader("")
     sets: list[_Set] = []
-    chunks = (table or "").split(SET_SEPARATOR) if (table or "").strip() else []
+    chunks = (
+        reader.set_chunks(table or "", _Where(0, TABLE_OPTION)) if (table or "").strip() else []
+    )
     for number, chunk in enumerate(chunks, start=1):
         where = _Where(0, TABLE_OPTION, f"set {number}")
         read = reader.table_set(chunk, where, tile_places=True)
@@ -417,6 +432,22 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.problems: list[Problem] = []
+        self.set_places = 0  # the table's sets so far, empty ones too
+
+    def set_chunks(self, text: str, where: _Where) -> list[str]:
+        """A table line's sets, `|` apart; none past `MAX_TABLE_SETS` on the table, which
+        is then one problem, and the rest of the table is not read."""
+        before, self.set_places = self.set_places, self.set_places + text.count(SET_SEPARATOR) + 1
+        if self.set_places <= MAX_TABLE_SETS:
+            return text.split(SET_SEPARATOR)
+        if before <= MAX_TABLE_SETS:
+            most = max(TILE_SETS)
+            self.problem(
+                where,
+                f"more than {MAX_TABLE_SETS} sets on the table: the {most}-tile set makes"
+                f" at most {MAX_TABLE_SETS}",
+            )
+        return []
 
     def problem(self, where: int | _Where, message: str) -> None:
         if isinstance(where, int):
@@ -520,7 +551,7 @@ class _Reader:
 
     def table_line(self, number: int, text: str, table: list[_Set]) -> None:
         """One set, or several separated by `|`, each then named by its place (`set 2`)."""
-        chunks = text.split(SET_SEPARATOR)
+        chunks = self.set_chunks(text, _Where(number))
         for place, chunk in enumerate(chunks, start=1):
             where = _Where(number, place=f"set {place}" if len(chunks) > 1 else "")
             read = self.table_set(chunk, where)
@@ -558,7 +589,7 @@ class _Reader:
         for word in text.split():
             key, _, value = word.lower().partition("=")
             if key not in ("tiles", "value") or not WHOLE_NUMBER.fullmatch(value):
-                self.problem(number, f"expect: takes tiles=N value=N, not {word!r}")
+                self.problem(number, f"expect: takes tiles=N value=N, not {quoted(word)}")
                 return None
             values[key] = int(value)
         if set(values) != {"tiles", "value"}:

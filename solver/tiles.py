@@ -87,7 +87,7 @@ def parse_tile(text: str) -> Tile:
     word = text.strip()
     if word.upper() == "J" or word == "*":
         return JOKER
-    shown = repr(word if len(word) <= _LONGEST_SHOWN else word[: _LONGEST_SHOWN - 3] + "...")
+    shown = quoted(word)
     match = _TILE_RE.fullmatch(word)
     if match is None:
         raise TileError(f"unknown tile {shown}: a tile is a colour and a number, as in R5, or J")
@@ -101,6 +101,11 @@ def parse_tile(text: str) -> Tile:
     if len(digits) > 2 or not MIN_NUMBER <= int(digits) <= MAX_NUMBER:
         raise TileError(f"unknown tile {shown}: number must be 1 to 13")
     return Tile(colour, int(digits))
+
+
+def quoted(word: str) -> str:
+    """A word as a problem quotes it: a long one (600 KB of `J=J=`) by its start only."""
+    return repr(word if len(word) <= _LONGEST_SHOWN else word[: _LONGEST_SHOWN - 3] + "...")
 
 
 def format_tile(tile: Tile) -> str:

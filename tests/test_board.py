@@ -303,6 +303,26 @@ MALFORMED = [
         ],
     ),
     (
+        # 1 MiB of `|` made a million empty sets, each a problem: 245 MB and 3 s to read.
+        "sets-past-any-table-in-one-line",
+        "table: " + "|" * 500_000 + "\nrack:",
+        ["b.txt:1: more than 53 sets on the table: the 160-tile set makes at most 53"],
+    ),
+    (
+        "sets-past-any-table-over-lines",
+        "table:\n" + "R1 R2 R3\n" * 60 + "rack:",
+        [f"b.txt:4: too many copies of R{n}: the 106-tile set has 2" for n in (1, 2, 3)]
+        + ["b.txt:55: more than 53 sets on the table: the 160-tile set makes at most 53"],
+    ),
+    (
+        "a-long-word-is-quoted-by-its-start",
+        "table:\nR1 R2 R3 " + "R5=" * 100_000 + "\nrack: " + "J=" * 150_000,
+        [
+            "b.txt:2: only a joker stands for another tile, as in J=R5: 'R5=R5=R5=R5=R5=R5...'",
+            "b.txt:3: only a joker on the table says what it stands for: 'J=J=J=J=J=J=J=J=J...'",
+        ],
+    ),
+    (
         "line-numbers-count-crlf-and-cr",
         "table:\r\nR1 R2 R3\rR1 R2\r\nrack:",
         ["b.txt:3: a set needs at least 3 tiles: R1 R2"],
@@ -730,3 +750,11 @@ def test_a_tile_set_that_is_not_a_number_is_shown_a_tile_set() -> None:
     assert problems("rules: tile-set=x\nrack: R1") == [
         "b.txt:1: rule tile-set needs a whole number, as in tile-set=106, not 'x'"
     ]
+
+
+def test_table_option_past_any_table_is_one_problem() -> None:
+    with pytest.raises(BoardError) as caught:
+        parse_position("R1 R2 R3 " + "|" * 100_000, "R4")
+    assert str(caught.value) == (
+        "--table: more than 53 sets on the table: the 160-tile set makes at most 53"
+    )

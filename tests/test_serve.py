@@ -335,9 +335,11 @@ def test_a_board_of_a_thousand_problems_gets_the_first_hundred_and_their_count()
     assert lines[100:] == ["board: 1100 more problems"]
 
 
-# Bodies of just under 1 MiB, each one line: bad tile words, and one set of 2,271,000 tiles.
+# Bodies of just under 1 MiB, each one line: bad tile words, one set of 2,271,000 tiles,
+# a million empty sets.
 ONE_MIB_OF_BAD_WORDS = "rack: " + "X9 " * 349_000
 ONE_SET_OF_A_MIB = "table: " + "R1-13 " * 174_700 + "\nrack:"
+A_MIB_OF_BARS = "table: " + "|" * (api.MAX_BODY_BYTES - 20) + "\nrack:"
 UNKNOWN_X9 = "unknown tile 'X9': colour must be K, R, O (or Y) or B"
 
 
@@ -351,6 +353,12 @@ UNKNOWN_X9 = "unknown tile 'X9': colour must be K, R, O (or Y) or B"
             + [f"too many copies of R{n}: the 106-tile set has 2" for n in range(1, 14)],
             0,
             id="one-set-of-two-million-tiles",
+        ),
+        pytest.param(
+            A_MIB_OF_BARS,
+            ["more than 53 sets on the table: the 160-tile set makes at most 53"],
+            0,
+            id="a-million-sets",
         ),
     ],
 )
