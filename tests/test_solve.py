@@ -19,9 +19,8 @@ import pytest
 from rummisolve.board import parse_board
 from rummisolve.engine import backends, clp, highs, via_pulp
 from rummisolve.engine.backends import Backend, get_backend
-from rummisolve.engine.branch import Clock
 from rummisolve.engine.builder import Columns, Mip, Rows
-from rummisolve.engine.lp import LpEnd
+from rummisolve.engine.lp import Clock, Deadline, LpEnd
 from rummisolve.engine.model import build_model, read_solution
 from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
@@ -180,26 +179,20 @@ rack: K1 K3 O3 O7 O8 O12 B6 B9 B11 B13
 """
 
 
-@pytest.fixture
-def ticking(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A backend registered for the test: HiGHS under a clock that moves one second each
-    time it is read. The search reads it once for its deadline, then twice a node (is time
-    left? how much?): under a limit of 12 s the 7th node finds the time gone."""
-    clock: Clock = itertools.count().__next__
-    solve = functools.partial(backends.solve_highs, clock=clock)
-    monkeypatch.setitem(
-        backends.BACKENDS, "ticking", Backend("ticking", highs.highs_solver, solve, ())
-    )
-    return "ticking"
+def ticking() -> Clock:
+    """A clock that moves one second each time it is read. The search reads it once for
+    its deadline, once before the model's solve, then twice a node (is time left? how
+    much?): under a limit of 12 s the 6th node finds the time gone."""
+    return itertools.count().__next__
 
 
-def test_time_running_out_mid_search_gives_the_best_so_far(ticking: str) -> None:
-    move = solve(DEEP, ticking, time_limit=12.0)
+def test_time_running_out_mid_search_gives_the_best_so_far() -> None:
+    move = solve(DEEP, "highs", time_limit=12.0, clock=ticking())
     assert move.status is Status.FEASIBLE and move.tiles_played > 0
 
 
-def test_time_running_out_before_any_solution_is_no_move_yet(ticking: str) -> None:
-    move = solve(DEEP, ticking, time_limit=1.0)
+def test_time_running_out_before_any_solution_is_no_move_yet() -> None:
+    move = solve(DEEP, "highs", time_limit=1.0, clock=ticking())
     assert (move.status, move.played, move.table) == (Status.FEASIBLE, (), parse_board(DEEP).table)
 
 
@@ -210,7 +203,7 @@ def test_highs_mip_out_of_time(with_start: bool) -> None:
     mip, layout = build_model(board, Objective.TILES)
     proved = backends.solve_highs(mip, None)
     start = np.array(proved.values) if with_start else None
-    solution = highs.highs_mip(mip, start, time.perf_counter())
+    solution = highs.highs_mip(mip, start, Deadline(0.0, clock=lambda: 0.0))
     assert not solution.proved
     if with_start:
         assert solution.values is not None
