@@ -25,6 +25,7 @@ LARGE_MODEL_NODE_LIMIT = 25
 # Relative margin on an LP bound before it prunes a node (objectives reach ~1e6).
 PRUNE_TOLERANCE = 1e-7
 
+
 class _Node(NamedTuple):
     """An open node: its column bounds, its parent's LP bound rounded down, and its
     parent's optimal basis, where its own LP starts (`parent`: which LP that was)."""

@@ -51,9 +51,7 @@ def _pulp_problem(mip: Mip) -> tuple[Any, list[Any]]:
     return problem, columns
 
 
-def _solve_pulp(
-    mip: Mip, solver: Any, deadline: Deadline | None, doubting: Any = None
-) -> Solution:
+def _solve_pulp(mip: Mip, solver: Any, deadline: Deadline | None, doubting: Any = None) -> Solution:
     """`doubting`: a solver that checks an "infeasible" of `solver`'s (every model without
     a cutoff has a solution, playing nothing; one with a cutoff may have none)."""
     import pulp
