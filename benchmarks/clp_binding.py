@@ -50,7 +50,7 @@ from rummisolve.engine import backends, clp
 from rummisolve.engine.backends import Backend
 from rummisolve.engine.builder import Mip
 from rummisolve.engine.highs import quiet_stdout
-from rummisolve.engine.lp import LpEnd, Solution
+from rummisolve.engine.lp import Deadline, LpEnd, Solution
 from rummisolve.engine.model import Layout, read_solution
 from rummisolve.engine.solve import solve_model
 from rummisolve.engine.steps import laid_sets
@@ -244,7 +244,7 @@ def dealt(args: argparse.Namespace, seed: int) -> list[tuple[int, Board, Mip, La
     casual = PROFILES["casual"].rules
     models: list[Mip] = []
 
-    def record(mip: Mip, time_limit: float | None) -> Solution:
+    def record(mip: Mip, deadline: Deadline | None) -> Solution:
         models.append(mip)
         return Solution(None, proved=True)
 

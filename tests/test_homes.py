@@ -24,6 +24,7 @@ from rummisolve.move import Action, Objective, Status
 from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.tiles import JOKER, Tile, tile_value
 
+from .clocks import frozen
 from .positions import positions
 from .reference import best_move
 
@@ -186,12 +187,12 @@ def test_a_time_limited_search_finds_the_homes_catalogue_built_before_its_clock(
     board = parse_board(_REFUSED)
     homes.catalogue_for.cache_clear()
     free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE)
-    find_move(dataclasses.replace(board, rules=free), time_limit=10.0)
+    find_move(dataclasses.replace(board, rules=free), time_limit=10.0, clock=frozen)
     assert homes.catalogue_for.cache_info().currsize == 0
     homes.prepare(board)
     built = homes.catalogue_for.cache_info()
     assert built.currsize == 1
-    move = find_move(board, time_limit=10.0)
+    move = find_move(board, time_limit=10.0, clock=frozen)
     assert move.status is Status.OPTIMAL and check_move(board, move) == []
     after = homes.catalogue_for.cache_info()
     assert after.misses == built.misses and after.hits > built.hits  # asked, found built

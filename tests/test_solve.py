@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
+import os
 import re
 import subprocess
 import sys
-import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +18,9 @@ import pytest
 
 from rummisolve.board import parse_board
 from rummisolve.engine import backends, clp, highs, via_pulp
-from rummisolve.engine.backends import Backend, get_backend
-from rummisolve.engine.branch import Clock
+from rummisolve.engine.backends import get_backend
 from rummisolve.engine.builder import Columns, Mip, Rows
-from rummisolve.engine.lp import LpEnd
+from rummisolve.engine.lp import Clock, Deadline, LpEnd
 from rummisolve.engine.model import build_model, read_solution
 from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
@@ -180,26 +179,20 @@ rack: K1 K3 O3 O7 O8 O12 B6 B9 B11 B13
 """
 
 
-@pytest.fixture
-def ticking(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A backend registered for the test: HiGHS under a clock that moves one second each
-    time it is read. The search reads it once for its deadline, then twice a node (is time
-    left? how much?): under a limit of 12 s the 7th node finds the time gone."""
-    clock: Clock = itertools.count().__next__
-    solve = functools.partial(backends.solve_highs, clock=clock)
-    monkeypatch.setitem(
-        backends.BACKENDS, "ticking", Backend("ticking", highs.highs_solver, solve, ())
-    )
-    return "ticking"
+def ticking() -> Clock:
+    """A clock that moves one second each time it is read. The search reads it once for
+    its deadline, once before the model's solve, then twice a node (is time left? how
+    much?): under a limit of 12 s the 6th node finds the time gone."""
+    return itertools.count().__next__
 
 
-def test_time_running_out_mid_search_gives_the_best_so_far(ticking: str) -> None:
-    move = solve(DEEP, ticking, time_limit=12.0)
+def test_time_running_out_mid_search_gives_the_best_so_far() -> None:
+    move = solve(DEEP, "highs", time_limit=12.0, clock=ticking())
     assert move.status is Status.FEASIBLE and move.tiles_played > 0
 
 
-def test_time_running_out_before_any_solution_is_no_move_yet(ticking: str) -> None:
-    move = solve(DEEP, ticking, time_limit=1.0)
+def test_time_running_out_before_any_solution_is_no_move_yet() -> None:
+    move = solve(DEEP, "highs", time_limit=1.0, clock=ticking())
     assert (move.status, move.played, move.table) == (Status.FEASIBLE, (), parse_board(DEEP).table)
 
 
@@ -210,7 +203,7 @@ def test_highs_mip_out_of_time(with_start: bool) -> None:
     mip, layout = build_model(board, Objective.TILES)
     proved = backends.solve_highs(mip, None)
     start = np.array(proved.values) if with_start else None
-    solution = highs.highs_mip(mip, start, time.perf_counter())
+    solution = highs.highs_mip(mip, start, Deadline(0.0, clock=lambda: 0.0))
     assert not solution.proved
     if with_start:
         assert solution.values is not None
@@ -223,6 +216,69 @@ def test_cbc_cut_short_never_passes_off_its_lp_as_a_move() -> None:
     for _ in range(5):
         move = find_move(board, backend="cbc", time_limit=0.002)
         assert check_move(board, move) == []
+
+
+def _fake_cbc(monkeypatch: pytest.MonkeyPatch, folder: Path, body: str) -> Path:
+    """A `cbc` that runs `body` (sh), given where cbcbox names CBC's binary; each run
+    appends its pid to `runs` in `folder` first. Returns that file."""
+    runs = folder / "runs"
+    script = folder / "cbc"
+    script.write_text(f"#!/bin/sh\necho $$ >> {runs}\n{body}\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: str(script))
+    via_pulp.cbc_binary.cache_clear()
+    return runs
+
+
+@pytest.fixture
+def cbc_restored() -> Iterator[None]:
+    yield
+    via_pulp.cbc_binary.cache_clear()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_hung_cbc_is_stopped_at_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cbc_restored: None
+) -> None:
+    """CBC that never answers (a script that sleeps) is killed at the limit: nothing found
+    in time, not a wait for ever (the sleep ends the test should that fail)."""
+    runs = _fake_cbc(monkeypatch, tmp_path, "exec sleep 30")
+    move = find_move(parse_board("table:\nR3 R4 R5\nrack: R6 K9 R7\n"), "tiles", "cbc", 0.2)
+    assert (move.status, move.played) == (Status.FEASIBLE, ())
+    (pid,) = map(int, runs.read_text().split())
+    assert not _alive(pid)
+
+
+def test_cbc_killed_once_is_run_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cbc_restored: None
+) -> None:
+    real = via_pulp.cbc_binary()
+    runs = _fake_cbc(
+        monkeypatch,
+        tmp_path,
+        f"[ -s {tmp_path}/killed ] || {{ echo x > {tmp_path}/killed; kill -9 $$; }}\n"
+        f'exec {real} "$@"',
+    )
+    move = find_move(parse_board("table:\nR3 R4 R5\nrack: R6 K9 R7\n"), backend="cbc")
+    assert (move.status, move.tiles_played) == (Status.OPTIMAL, 2)
+    assert len(runs.read_text().split()) == 2
+
+
+def test_cbc_killed_twice_is_a_named_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cbc_restored: None
+) -> None:
+    """The cause named, without PuLP's "use msg=True" and a path run into it."""
+    _fake_cbc(monkeypatch, tmp_path, "kill -9 $$")
+    with pytest.raises(SolverError) as error:
+        find_move(parse_board("table:\nR3 R4 R5\nrack: R6 K9 R7\n"), backend="cbc")
+    assert str(error.value) == "backend cbc: CBC was killed by SIGKILL, run twice"
 
 
 def test_a_time_limit_counts_from_this_search_not_from_the_process_start() -> None:

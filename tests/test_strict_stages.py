@@ -29,6 +29,8 @@ from rummisolve.rules import Rules
 from rummisolve.sets import joker_roles
 from rummisolve.tiles import ALL_COLOURED, JOKER, Tile, tile_value
 
+from .clocks import StopsAfter, frozen
+
 Score = tuple[int, int, int]
 
 
@@ -132,10 +134,9 @@ def test_set_readings_of_runs_and_groups(
         assert list(set_readings(tiles, rules)) == expected
 
 
-def test_a_time_limit_shorter_than_the_proof_gives_a_legal_move_at_hand() -> None:
-    """The slowest of seed 11's large 4-joker tables (its proof took seconds before homes
-    exact for freed jokers, 50-100 ms since): at 10 ms the answer is the best legal move
-    found by then, not proved."""
+def _slowest_of_seed_11() -> Board:
+    """The slowest of seed 11's large 4-joker tables: every stage of the rules as written
+    runs on it (its proof takes some 200 readings of the clock)."""
     (board,) = list(
         generate_boards(
             75,
@@ -146,9 +147,30 @@ def test_a_time_limit_shorter_than_the_proof_gives_a_legal_move_at_hand() -> Non
             rules=Rules(tile_set=160),
         )
     )[74:]
-    move = find_move(board, time_limit=0.01)
+    return board
+
+
+def test_a_time_limit_shorter_than_the_proof_gives_a_legal_move_at_hand() -> None:
+    """Time up a few stages in: the answer is the best legal move found by then."""
+    board = _slowest_of_seed_11()
+    move = find_move(board, time_limit=1.0, clock=StopsAfter(10))
     assert check_move(board, move) == []
     assert move.status is Status.FEASIBLE and move.is_move
+
+
+def test_with_time_left_a_time_limited_search_goes_on_to_the_proof() -> None:
+    """A limit is no reason to give up while time remains, however large the models left
+    (an estimate of an LP's time once gave up on the whole model long before the limit).
+    CLP's LPs keep no time of their own: the frozen clock alone says time remains."""
+    board = _slowest_of_seed_11()
+    move = find_move(board, backend="clp", time_limit=0.001, clock=frozen)
+    best = find_move(board, backend="clp")
+    assert check_move(board, move) == []
+    assert (move.status, move.tiles_played, move.value_played) == (
+        Status.OPTIMAL,
+        best.tiles_played,
+        best.value_played,
+    )
 
 
 def test_a_locked_sets_one_tile_lies_where_its_freed_jokers_leave_it() -> None:

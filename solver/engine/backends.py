@@ -11,21 +11,21 @@
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import SolverError
-from .branch import Branching, Clock
+from .branch import Branching
 from .builder import Mip
 from .highs import HighsLp, highs_mip, highs_solver
-from .lp import Lp, Solution
+from .lp import Deadline, Lp, Solution
 from .via_pulp import prepare_cbc, prepare_pulp_highs, solve_cbc, solve_pulp_highs
 
 if TYPE_CHECKING:  # clp.py loads numpy and ctypes: imported when CLP is first used
     from .clp import ClpLp
 
-Solve = Callable[[Mip, "float | None"], Solution]
+Solve = Callable[[Mip, "Deadline | None"], Solution]
+"""A model's solve: the proved optimum, or the best found when the deadline passed."""
 
 
 class Backend(NamedTuple):
@@ -45,21 +45,19 @@ class Backend(NamedTuple):
 CLP_MAX_ROWS = 1000
 
 
-def solve_highs(mip: Mip, time_limit: float | None, clock: Clock = time.perf_counter) -> Solution:
+def solve_highs(mip: Mip, deadline: Deadline | None) -> Solution:
     """The LP relaxation, a short branch-and-bound on it, and HiGHS's own MIP if need be.
 
     On about half the positions the LP optimum is already integral. Most of the rest
     close within a few dozen LP re-solves from the last basis, each well under a
-    millisecond, where HiGHS's MIP spends 5-30 ms on its root alone. `clock` times the
-    search (one that runs as a caller says stops it where the caller chooses).
+    millisecond, where HiGHS's MIP spends 5-30 ms on its root alone.
     """
-    return _branch_and_bound(HighsLp(mip), mip, time_limit, clock)
+    return _branch_and_bound(HighsLp(mip), mip, deadline)
 
 
 def solve_clp(
     mip: Mip,
-    time_limit: float | None,
-    clock: Clock = time.perf_counter,
+    deadline: Deadline | None,
     open_lp: Callable[[Mip], ClpLp] | None = None,
 ) -> Solution:
     """As `solve_highs`, with CLP solving the LPs (HiGHS's MIP still the last resort).
@@ -68,23 +66,20 @@ def solve_clp(
     from .clp import ClpLp
 
     if mip.rows > CLP_MAX_ROWS:
-        return solve_highs(mip, time_limit, clock)
+        return solve_highs(mip, deadline)
     lp = (open_lp or ClpLp)(mip)
     try:
-        return _branch_and_bound(lp, mip, time_limit, clock)
+        return _branch_and_bound(lp, mip, deadline)
     finally:
         lp.close()
 
 
-def _branch_and_bound(
-    lp: Lp, mip: Mip, time_limit: float | None, clock: Clock = time.perf_counter
-) -> Solution:
-    deadline = clock() + time_limit if time_limit else None
-    search = Branching(lp, mip, deadline, clock)
+def _branch_and_bound(lp: Lp, mip: Mip, deadline: Deadline | None) -> Solution:
+    search = Branching(lp, mip, deadline)
     found = search.run()
     if found is not None:
         return found
-    return highs_mip(mip, search.incumbent, deadline, clock)
+    return highs_mip(mip, search.incumbent, deadline)
 
 
 def _prepare_clp() -> None:

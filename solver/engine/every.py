@@ -31,6 +31,7 @@ from ..rules import JokerRetrieval
 from ..tiles import JOKER, Tile, tile_value
 from .backends import Backend, get_backend
 from .builder import Floats, Mip
+from .lp import Deadline
 from .model import Arrangement, build_model, objective_value, read_solution
 from .solve import find_move
 from .steps import in_order_of, join_runs, move_steps
@@ -118,8 +119,7 @@ def every_best_move(
         moves = (best,) if best.is_move else ()
         return BestMoves(moves, best.status is Status.NO_MOVE, 0, _since(started))
     search = _Search(board, goal, wanted, best, solver, limit, max_solves)
-    deadline = None if time_limit is None else started + time_limit
-    complete = search.run(deadline)
+    complete = search.run(Deadline(started + time_limit) if time_limit is not None else None)
     found = tuple(search.moves)
     return BestMoves(found, complete, search.solves, _since(started), search.past_limit)
 
@@ -205,19 +205,18 @@ class _Search:
             cost[n] = 1.0 if wanted is Criteria.TILES else penalty
         return cost
 
-    def run(self, deadline: float | None) -> bool:
+    def run(self, deadline: Deadline | None) -> bool:
         """Search every part; False where the limit or the time stopped it first."""
         parts = [self.first]
         while parts:
             if self._past_limit():
                 return False
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
+            if deadline is not None and deadline.passed():
                 return False
             if self.max_solves is not None and self.solves >= self.max_solves:
                 return False
             part = parts.pop()
-            values, proved = self._solve(part, left)
+            values, proved = self._solve(part, deadline)
             if not proved:
                 return False
             if values is not None:
@@ -233,12 +232,12 @@ class _Search:
         self.past_limit = True
         return True
 
-    def _solve(self, part: _Part, seconds: float | None) -> tuple[Floats | None, bool]:
+    def _solve(self, part: _Part, deadline: Deadline | None) -> tuple[Floats | None, bool]:
         """A solution of the part worth the score (None: there is none), and whether the
         search was finished (not cut short by the time limit)."""
         self.solves += 1
         mip = dataclasses.replace(self.mip, lower=part.lower, upper=part.upper)
-        solution = self.solver.solve(_with_rows(mip, part.rows), seconds)
+        solution = self.solver.solve(_with_rows(mip, part.rows), deadline)
         if not solution.proved:
             return None, False
         if solution.values is None:

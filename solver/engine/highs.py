@@ -6,13 +6,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import SolverError
 from .builder import Floats, Mip
-from .lp import ABSOLUTE_GAP, LpEnd, Solution
+from .lp import ABSOLUTE_GAP, Deadline, LpEnd, Solution
 
 
 @contextlib.contextmanager
@@ -138,16 +137,13 @@ class HighsLp:
         return np.array(self.h.getSolution().col_value)
 
 
-def highs_mip(
-    mip: Mip, incumbent: Any, deadline: float | None, clock: Callable[[], float] = time.perf_counter
-) -> Solution:
-    """HiGHS's own branch-and-cut, started from the best solution found so far;
-    `deadline` is a reading of `clock`, as in the search before it."""
+def highs_mip(mip: Mip, incumbent: Any, deadline: Deadline | None) -> Solution:
+    """HiGHS's own branch-and-cut, started from the best solution found so far, until
+    the search's deadline."""
     import highspy
     import numpy as np
 
-    remaining = None if deadline is None else deadline - clock()
-    if remaining is not None and remaining <= 0:  # out of time: keep what was found
+    if deadline is not None and deadline.passed():  # out of time: keep what was found
         return Solution(incumbent, proved=False)
     h = highs_solver()
     _pass_model(h, mip)
@@ -157,7 +153,7 @@ def highs_mip(
         solution = highspy.HighsSolution()
         solution.col_value = incumbent.tolist()
         h.setSolution(solution)
-    _set_time_limit(h, remaining if remaining is not None else highspy.kHighsInf)
+    _set_time_limit(h, highspy.kHighsInf if deadline is None else deadline.left())
     h.run()
     model_status = h.getModelStatus()
     if model_status == highspy.HighsModelStatus.kOptimal:

@@ -27,7 +27,6 @@ real tiles too, one row per tile says so.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from ..joker_rules import set_readings
 from ..rules import JokerRetrieval, Rules
 from ..sets import MIN_SET, candidate_shapes, fits_declared
 from ..tiles import JOKER, MAX_NUMBER, Tile
+from .lp import Deadline
 
 TileRow = tuple[Tile, ...]
 # A core reaches this many places past the places it must hold, on each side (more where
@@ -138,7 +138,7 @@ def plan_jokers(
     rack: Counter[Tile],
     loose_jokers: int,
     part: JokerPart = JokerPart.WHOLE,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     declared: Sequence[Sequence[Tile | None]] = (),
 ) -> JokerPlan | None:
     """The joker part of the model for this table, or None where the table's jokers move
@@ -146,7 +146,7 @@ def plan_jokers(
 
     `available`: copies in play (table and rack); `loose_jokers`: jokers that could fill a
     place of a core (the rack's and the table's); `part`: how much of the joker part (all
-    of it, a restriction or a relaxation); past `deadline` (perf_counter seconds)
+    of it, a restriction or a relaxation); past `deadline`
     OutOfTime is raised; `declared`: what each table set's jokers were declared to stand
     for (`Board.declared`), the only readings they then have.
     """
@@ -256,7 +256,7 @@ def _hosts(
     freeing: bool,
     by_role: bool,
     rack_only: bool,
-    deadline: float | None,
+    deadline: Deadline | None,
 ) -> Iterator[Host]:
     """Every host the tiles in play can make: the cores (`_cores`), and (`freeing`) the
     freeing hosts, for each shape each way joker sets can take part in it (none, or
@@ -287,7 +287,7 @@ def _hosts(
     # part in are hosts, cores all.
     wanted = range(len(catalogue.shapes)) if freeing else sorted(frozenset().union(*takes_part))
     for at in wanted:
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and deadline.passed():
             raise OutOfTime
         shape = catalogue.shapes[at]
         options: list[list[_Part | None]] = []
@@ -327,7 +327,7 @@ def _cores(
     rules: Rules,
     available: Counter[Tile],
     loose_jokers: int,
-    deadline: float | None,
+    deadline: Deadline | None,
 ) -> Iterator[Host]:
     """The cores: for each way joker sets can share one set of the new table (each with
     instances of one reading and an anchor, or, locked, all its real tiles), the shapes
@@ -346,7 +346,7 @@ def _cores(
     ) -> Iterator[Combined]:
         """Each way the sets from `at` on can join the parts chosen, with all their places
         and the shapes holding them."""
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and deadline.passed():
             raise OutOfTime
         if at == len(joker_sets):
             if chosen:

@@ -3,7 +3,6 @@ its rows (joker_model.py says what they mean) and its columns, after the kept se
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,6 +10,7 @@ from dataclasses import dataclass
 from ..tiles import JOKER, Tile
 from .builder import INFINITY, Columns, Ints, Rows
 from .joker_model import Host, Instance, JokerPlan, OutOfTime, TileRow
+from .lp import Deadline
 from .tile_rows import JOKER_ROW, TILE_INDEX
 
 
@@ -43,7 +43,7 @@ class JokerRows:
         rows: Rows,
         table_sets: Sequence[TileRow],
         rack: Ints,
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
     ) -> None:
         self.plan = plan
         self.deadline = deadline
@@ -203,7 +203,7 @@ class JokerRows:
                 stays[i] = readings + len(self.freeable) + k
         for n, host in enumerate(plan.hosts):
             # Thousands of hosts (STRICT) take tens of milliseconds: the deadline holds.
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self.deadline is not None and self.deadline.passed():
                 raise OutOfTime
             self.fills.append(self._add_host(columns, n, host))
         self.layout = JokerLayout(plan, readings, self.freeable, self.fills, tuple(stays))

@@ -4,6 +4,8 @@ our branch-and-bound drives (branch.py), which HiGHS (highs.py) and CLP (clp.py)
 from __future__ import annotations
 
 import enum
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -21,6 +23,32 @@ class Solution:
 
     values: Floats | None
     proved: bool
+
+
+Clock = Callable[[], float]
+"""Seconds from some start (time.perf_counter): what a deadline is read against."""
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When a search must stop: a reading of `clock`. Every stage and backend asks it, and
+    only it, whether time is left (a caller's own clock, a test's, says when time is up);
+    a search with time left goes on, however long its next step may look."""
+
+    at: float
+    clock: Clock = time.perf_counter
+
+    @classmethod
+    def after(cls, seconds: float | None, clock: Clock = time.perf_counter) -> Deadline | None:
+        """`seconds` from now (None: no deadline)."""
+        return None if seconds is None else cls(clock() + seconds, clock)
+
+    def left(self) -> float:
+        """Seconds left (none: 0), for a solver that keeps its own time."""
+        return max(self.at - self.clock(), 0.0)
+
+    def passed(self) -> bool:
+        return self.clock() >= self.at
 
 
 class LpEnd(enum.Enum):

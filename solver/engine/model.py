@@ -44,6 +44,7 @@ from .builder import INFINITY, Columns, Floats, Indices, Ints, Mip, Rows
 from .candidates import FOLD_FROM_JOKERS, Catalogue, catalogue_for, fold_absent, makeable
 from .joker_model import JokerPart, JokerPlan, plan_jokers
 from .joker_rows import JokerLayout, JokerRows
+from .lp import Deadline
 from .tile_rows import JOKER_ROW, NO_TILE, NUMBERS, ROW_OF, TILE_INDEX, TILES
 
 
@@ -208,11 +209,11 @@ def build_model(
     board: Board,
     objective: Objective,
     part: JokerPart = JokerPart.WHOLE,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[Mip, Layout]:
     """The integer program whose optimum is the best move on this board (docs/format.md,
     "What best means"); `part`: the joker part whole, or a restriction or relaxation of it
-    (joker_model.py); past `deadline` (perf_counter seconds), joker_model.OutOfTime."""
+    (joker_model.py); past `deadline`, joker_model.OutOfTime."""
     position = _Position.of(board)
     plan = None
     # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
@@ -259,7 +260,7 @@ class _Builder:
         objective: Objective,
         position: _Position,
         plan: JokerPlan | None,
-        deadline: float | None,
+        deadline: Deadline | None,
     ) -> None:
         self.board, self.position, self.plan, self.deadline = board, position, plan, deadline
         self.weights = _weights(board, objective)

@@ -19,7 +19,7 @@ from . import homes
 from .backends import Backend, get_backend
 from .builder import Mip
 from .joker_model import JokerPart, OutOfTime
-from .lp import Solution
+from .lp import Clock, Deadline, Solution
 from .model import (
     Arrangement,
     Layout,
@@ -38,8 +38,11 @@ def find_move(
     objective: Objective | str = Objective.TILES,
     backend: str | None = None,
     time_limit: float | None = None,
+    clock: Clock = time.perf_counter,
 ) -> Move:
     """The best move on the board, proved best unless the time limit cut the search short.
+    With a limit the search goes on until it is proved or the limit reached (`clock`, a
+    caller's own, says when: seconds from some start).
 
     Where the table's jokers follow the rules as written, looser readings are solved first:
     their optimum bounds the stricter one, so a looser move that the rules on jokers pass
@@ -58,25 +61,20 @@ def find_move(
     if time_limit is not None and strict and homes.applies(board):
         homes.prepare(board)  # one-off, before the clock: the limit is the search's
     started = time.perf_counter()
+    deadline = Deadline.after(time_limit, clock)
     goal = Objective(objective)
     if no_initial_meld(board):  # proved at a glance, before any model is built
         return no_move(board, True, time.perf_counter() - started, backend)
-
-    def left() -> float | None:
-        return (
-            None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-3)
-        )
 
     bound = found = arrangement = aside = pinned_found = homes_bound = None
     solution = Solution(None, proved=False)
     try:
         if binds and time_limit is not None:
             # A legal move under every reading, at hand before anything can outrun the limit.
-            aside = _joker_sets_aside(board, goal, solver, left())
+            aside = _joker_sets_aside(board, goal, solver, deadline)
         if strict:
-            limit, stage = left(), time.perf_counter()
-            model = _model(board, goal, JokerPart.PINNED, limit)
-            solution, layout = _solve(*model, solver, stage, limit), model[1]
+            model = _model(board, goal, JokerPart.PINNED, deadline)
+            solution, layout = _solve(*model, solver, deadline), model[1]
             relaxed = _arrangement(layout, solution)
             if relaxed is None and solution.proved:  # nothing to play even so
                 return no_move(board, True, time.perf_counter() - started, backend)
@@ -85,7 +83,7 @@ def find_move(
                 # Refused: a freed joker lies without two rack tiles. Homes for them.
                 reach = _objective(board, relaxed, goal) if relaxed is not None else None
                 solution, layout, relaxed, pinned = _homes(
-                    board, goal, solver, left(), model, reach
+                    board, goal, solver, deadline, model, reach
                 )
                 if relaxed is None and solution.proved:
                     return no_move(board, True, time.perf_counter() - started, backend)
@@ -98,7 +96,7 @@ def find_move(
             if pinned is not None:  # legal, and at hand if time runs out
                 pinned_found = pinned[0]
         if binds and homes_bound is None:  # (homes bound it tighter)
-            solution, layout = solve_model(_looser(board), goal, solver, left())
+            solution, layout = solve_model(_looser(board), goal, solver, deadline)
             loose = _arrangement(layout, solution)
             if loose is None and solution.proved:  # nothing to play even so
                 return no_move(board, True, time.perf_counter() - started, backend)
@@ -116,7 +114,7 @@ def find_move(
             bound = homes_bound
         cutoff = None
         if bound is not None and strict:
-            solution, layout = solve_model(board, goal, solver, left(), JokerPart.RACK_ONLY)
+            solution, layout = solve_model(board, goal, solver, deadline, JokerPart.RACK_ONLY)
             found = _arrangement(layout, solution)
             if found is not None and solution.proved and _score(board, found, goal) == bound:
                 return _move(board, found, True, started, backend)
@@ -125,7 +123,7 @@ def find_move(
         best = max(at_hand, key=lambda a: _score(board, a, goal)) if at_hand else None
         if best is not None:
             cutoff = _objective(board, best, goal)
-        solution, layout = solve_model(board, goal, solver, left(), cutoff=cutoff)
+        solution, layout = solve_model(board, goal, solver, deadline, cutoff=cutoff)
         arrangement = _arrangement(layout, solution)
         if arrangement is None and solution.proved and best is not None:
             return _move(board, best, True, started, backend)
@@ -144,7 +142,7 @@ def find_move(
 
 
 def _joker_sets_aside(
-    board: Board, goal: Objective, solver: Backend, time_limit: float | None
+    board: Board, goal: Objective, solver: Backend, deadline: Deadline | None
 ) -> Arrangement | None:
     """The best move that leaves every set holding a joker as it lies (jokers free on the
     rest, which holds none): legal under every reading, and quick to find."""
@@ -153,7 +151,7 @@ def _joker_sets_aside(
     free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
     rest_table = tuple(board.table[n] for n in rest)  # no joker: nothing declared
     part = dataclasses.replace(board, table=rest_table, rules=free, declared=())
-    solution, layout = solve_model(part, goal, solver, time_limit)
+    solution, layout = solve_model(part, goal, solver, deadline)
     arrangement = _arrangement(layout, solution)
     if arrangement is None:
         return None
@@ -265,55 +263,39 @@ def _move(
     )
 
 
-# Seconds an LP takes per row and column of its model, at most about, on the largest (the
-# whole STRICT model, 2,000-8,000 rows by 4,000-18,000 columns: 3-8e-9 measured a warm LP,
-# 80-400 ms; the first, from scratch, and a machine under load take several times that).
-# It keeps a time limit where an LP cannot be stopped.
-LP_SECONDS_PER_ENTRY = 5e-8
-
-
 def solve_model(
     board: Board,
     objective: Objective,
     solver: Backend,
-    time_limit: float | None,
+    deadline: Deadline | None,
     part: JokerPart = JokerPart.WHOLE,
     cutoff: float | None = None,
 ) -> tuple[Solution, Layout]:
-    """The model of the board and its solve: column values, and what they mean. The time
-    limit counts the model's building too (joker_model.OutOfTime where that outruns it);
-    with a `cutoff` (an objective value reached already) only a better move is sought."""
-    started = time.perf_counter()
-    mip, layout = _model(board, objective, part, time_limit)
+    """The model of the board and its solve: column values, and what they mean. The
+    deadline holds for the model's building too (joker_model.OutOfTime where that outruns
+    it); with a `cutoff` (an objective value reached already) only a better move is sought."""
+    mip, layout = _model(board, objective, part, deadline)
     if cutoff is not None:
         mip = dataclasses.replace(mip, cutoff=cutoff)
-    return _solve(mip, layout, solver, started, time_limit), layout
+    return _solve(mip, layout, solver, deadline), layout
 
 
-def _solve(
-    mip: Mip, layout: Layout, solver: Backend, started: float, time_limit: float | None
-) -> Solution:
-    """A model's solve within what is left of the time limit since `started`."""
-    if time_limit is not None:
-        time_limit = max(time_limit - (time.perf_counter() - started), 1e-3)
-        # An LP cannot be interrupted: the search starts its last one an LP's time early,
-        # and a model whose one LP outlasts the time left is not solved at all.
-        lp = LP_SECONDS_PER_ENTRY * mip.rows * mip.columns
-        if lp > time_limit:
-            raise OutOfTime
-        time_limit = max(time_limit - lp, 1e-3)
+def _solve(mip: Mip, layout: Layout, solver: Backend, deadline: Deadline | None) -> Solution:
+    """A model's solve until the deadline: begun whenever any time is left (the backends
+    stop at the deadline itself, an LP included)."""
+    if deadline is not None and deadline.passed():
+        raise OutOfTime
     # No rack tile can join any set: nothing to decide, no backend needed.
     if layout.played or layout.columns.rack_jokers:
-        return solver.solve(mip, time_limit)
+        return solver.solve(mip, deadline)
     return Solution(None, proved=True)
 
 
 def _model(
-    board: Board, objective: Objective, part: JokerPart, time_limit: float | None
+    board: Board, objective: Objective, part: JokerPart, deadline: Deadline | None
 ) -> tuple[Mip, Layout]:
-    """The board's model, built within the time limit; the pinned relaxation's with its
+    """The board's model, built before the deadline; the pinned relaxation's with its
     stay rows in (so built once where homes are added to it)."""
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
     mip, layout = build_model(board, objective, part, deadline)
     if part is JokerPart.PINNED:
         mip = with_stay_rows(mip, layout, board.rules.wraparound)
@@ -324,7 +306,7 @@ def _homes(
     board: Board,
     goal: Objective,
     solver: Backend,
-    time_limit: float | None,
+    deadline: Deadline | None,
     pinned: tuple[Mip, Layout] | None = None,
     reach: float | None = None,
 ) -> tuple[Solution, Layout, Arrangement | None, Pinned | None]:
@@ -336,13 +318,12 @@ def _homes(
     first (on 7 of 22 slow tables of seeds 7, 11 and 12 one is found: 54-100 ms down to
     3-12); nodes whose bound falls short wait for the rest of the search, in the same
     search (`Mip.reach`), which solves the root's LP once, not twice."""
-    started = time.perf_counter()
-    mip, layout = pinned or _model(board, goal, JokerPart.PINNED, time_limit)
+    mip, layout = pinned or _model(board, goal, JokerPart.PINNED, deadline)
     built = homes.with_homes(mip, layout, board)
     if built is None:  # no joker can be freed: the pinned answer was refused otherwise
         return Solution(None, proved=False), layout, None, None
     mip, columns = built
-    solution = _solve(dataclasses.replace(mip, reach=reach), layout, solver, started, time_limit)
+    solution = _solve(dataclasses.replace(mip, reach=reach), layout, solver, deadline)
     relaxed = _arrangement(layout, solution)
     if relaxed is None or solution.values is None:
         return solution, layout, None, None

@@ -4,6 +4,7 @@ and HiGHS through PuLP's own interface, to compare with the direct one."""
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import os
 import signal
@@ -12,7 +13,7 @@ from typing import Any
 from ..errors import SolverError
 from .builder import Mip
 from .highs import highs_solver
-from .lp import ABSOLUTE_GAP, INTEGRALITY_TOLERANCE, Solution
+from .lp import ABSOLUTE_GAP, INTEGRALITY_TOLERANCE, Deadline, Solution
 
 
 def _pulp_problem(mip: Mip) -> tuple[Any, list[Any]]:
@@ -50,7 +51,7 @@ def _pulp_problem(mip: Mip) -> tuple[Any, list[Any]]:
     return problem, columns
 
 
-def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None, doubting: Any = None) -> Solution:
+def _solve_pulp(mip: Mip, solver: Any, deadline: Deadline | None, doubting: Any = None) -> Solution:
     """`doubting`: a solver that checks an "infeasible" of `solver`'s (every model without
     a cutoff has a solution, playing nothing; one with a cutoff may have none)."""
     import pulp
@@ -62,6 +63,13 @@ def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None, doubting: Any =
             problem.solve(doubting)
     except pulp.PulpSolverError as error:
         raise SolverError(f"the solver failed: {error}") from None
+    return _answer(mip, problem, columns, deadline)
+
+
+def _answer(mip: Mip, problem: Any, columns: list[Any], deadline: Deadline | None) -> Solution:
+    """The solution PuLP read back; proved only if found before the deadline."""
+    import pulp
+
     if problem.status == pulp.LpStatusInfeasible and mip.cutoff is not None:
         return Solution(None, proved=True)  # as in branch.py: nothing beats the cutoff
     import numpy as np
@@ -72,7 +80,7 @@ def _solve_pulp(mip: Mip, solver: Any, time_limit: float | None, doubting: Any =
     if np.any(np.abs(values - np.round(values)) > INTEGRALITY_TOLERANCE):
         return Solution(None, proved=False)
     if problem.status == pulp.LpStatusOptimal and problem.sol_status == pulp.LpSolutionOptimal:
-        return Solution(values, proved=time_limit is None or problem.solutionTime < time_limit)
+        return Solution(values, proved=deadline is None or not deadline.passed())
     if problem.sol_status == pulp.LpSolutionIntegerFeasible:
         return Solution(values, proved=False)
     if problem.status == pulp.LpStatusNotSolved:
@@ -99,60 +107,85 @@ def cbc_binary() -> str:
     return path
 
 
-def solve_cbc(mip: Mip, time_limit: float | None) -> Solution:
+# Seconds a CBC run is given past the deadline to stop itself (CBC's own limit) and write
+# the best it found, before it is taken to hang and is killed.
+CBC_GRACE = 0.2
+# Runs of CBC a model gets where CBC dies of a signal (a second run, then a SolverError).
+CBC_RUNS = 2
+
+
+def solve_cbc(mip: Mip, deadline: Deadline | None) -> Solution:
+    """CBC as a subprocess of our own: stopped at the deadline (CBC's own time limit, and
+    a kill just past it should CBC hang); one killed by a signal is run once more."""
+    import shutil
+    import tempfile
+
+    problem, columns = _pulp_problem(mip)
+    folder = tempfile.mkdtemp(dir=_cbc_scratch())
+    try:
+        for run in range(1, CBC_RUNS + 1):
+            if _run_cbc(problem, folder, deadline, last=run == CBC_RUNS):
+                break
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return _answer(mip, problem, columns, deadline)
+
+
+def _run_cbc(problem: Any, folder: str, deadline: Deadline | None, last: bool) -> bool:
+    """One run of CBC on the problem; False where a signal killed it and `last` is not
+    set (then a SolverError names the signal). A run past the deadline is killed and
+    leaves the problem unsolved."""
+    import subprocess
+
     import pulp
 
-    solver = pulp.COIN_CMD(
-        path=cbc_binary(),
-        msg=False,
-        gapRel=0.0,
-        gapAbs=ABSOLUTE_GAP,
-        timeLimit=time_limit,
+    model, answer = os.path.join(folder, "model.mps"), os.path.join(folder, "answer.sol")
+    variables, names, rows, _ = problem.writeMPS(model, rename=1)
+    command = [cbc_binary(), model, "-max", "-ratio", "0", "-allow", str(ABSOLUTE_GAP)]
+    if deadline is not None:
+        command += ["-timeMode", "elapsed", "-sec", f"{max(deadline.left(), 1e-3):.3f}"]
+    command += ["-solve", "-printingOptions", "all", "-solution", answer]
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(answer)
+    cbc = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    solver.tmpDir = _cbc_scratch()
     try:
-        return _solve_pulp(mip, solver, time_limit)
-    except BaseException:
-        # Interrupted (Ctrl-C, TERM) while PuLP waits for CBC, which it then leaves
-        # running on its own: a TERM to this process does not reach it.
-        _stop_cbc_runs()
-        raise
+        ended = cbc.wait(None if deadline is None else deadline.left() + CBC_GRACE)
+    except subprocess.TimeoutExpired:  # past the deadline: it hangs
+        ended = None
+    finally:  # and on Ctrl-C or TERM: CBC does not outlive this process
+        if cbc.poll() is None:
+            cbc.kill()
+            cbc.wait()
+    if ended is None:
+        problem.assignStatus(pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound)
+        return True
+    if ended < 0 and not last:
+        return False
+    if ended != 0 or not os.path.exists(answer):
+        again = ", run twice" if ended < 0 else ""
+        raise SolverError(f"backend cbc: CBC {_ended(ended)}{again}")
+    solver = pulp.COIN_CMD(path=cbc_binary(), msg=False)
+    status, values, _, _, _, solved = solver.readsol_MPS(answer, problem, variables, names, rows)
+    problem.assignVarsVals(values)
+    problem.assignStatus(status, solved)
+    return True
 
 
-def _stop_cbc_runs() -> None:
-    """The CBC processes this process started, killed and waited for."""
-    binary = os.fsencode(cbc_binary())
-    for pid in _children():
+def _ended(code: int) -> str:
+    """How a CBC run that gave no answer ended, in words."""
+    if code < 0:
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as file:
-                program = file.read().split(b"\0", 1)[0]
-            if program == binary:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-        except OSError:
-            pass  # it ended meanwhile
-
-
-def _children() -> list[int]:
-    """This process's children, where /proc says (Linux); else none known."""
-    children = []
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as file:
-                # pid (name) state ppid ...: the name may hold spaces and brackets.
-                parent = int(file.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if parent == os.getpid():
-            children.append(int(entry))
-    return children
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"ended with status {code} and no answer" if code else "wrote no answer"
 
 
 def _cbc_scratch_folder(pid: int) -> str:
-    """Where a process's CBC runs keep their files (PuLP writes the model and reads the
-    answer there): one folder a process, so that files a stopped run left (Ctrl-C, a
+    """Where a process's CBC runs keep their files (the model and CBC's answer, a folder
+    each run): one folder a process, so that files a stopped run left (Ctrl-C, a
     worker stopped mid-solve) go with it. (tempfile and shutil load here: ~5 ms that
     `rummisolve hint` would pay on every run.)"""
     import tempfile
@@ -177,17 +210,18 @@ def _cbc_scratch() -> str:
     return folder
 
 
-def solve_pulp_highs(mip: Mip, time_limit: float | None) -> Solution:
+def solve_pulp_highs(mip: Mip, deadline: Deadline | None) -> Solution:
     import pulp
 
     highs_solver()  # the banner is printed by the first Highs() of a process: take it silently
-    options = {"msg": False, "gapRel": 0.0, "gapAbs": ABSOLUTE_GAP, "timeLimit": time_limit}
+    limit = None if deadline is None else max(deadline.left(), 1e-3)
+    options = {"msg": False, "gapRel": 0.0, "gapAbs": ABSOLUTE_GAP, "timeLimit": limit}
     solver = pulp.HiGHS(**options)
     if not solver.available():
         raise SolverError("backend pulp-highs needs highspy: pip install highspy")
     # HiGHS's presolve called a feasible homes model infeasible (tests/test_oracle.py):
     # an "infeasible" is asked again without it.
-    return _solve_pulp(mip, solver, time_limit, pulp.HiGHS(presolve="off", **options))
+    return _solve_pulp(mip, solver, deadline, pulp.HiGHS(presolve="off", **options))
 
 
 def _prepare_pulp() -> None:
