@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board
+from .game.state import GameState
 from .move import Move, Objective, TileRow, no_move
 from .sets import read_meld
 from .strategies import without_jokers
@@ -298,27 +299,23 @@ def _play_round(
 ) -> float:
     """One round from `move` on a sample of the hidden tiles: +1 if the player goes out
     on its next turn, -1 if an opponent goes out before, else 0."""
-    rules = view.rules
-    pool = list(hidden)
-    racks = {name: list(rack) for name, rack in sampled.items()}
-    table = move.table
-    rack: list[Tile] = list(move.rack)
-    if not move.is_move and pool:
-        rack.append(pool.pop())
-
+    game = GameState.sampled(view, sampled, hidden, _laid)
+    game.apply(move)
     for name in view.opponents:
-        answer = find(Board(table, _sorted(racks[name]), view.opened[name], rules), Objective.TILES)
+        board = game.board()
+        answer = find(board, Objective.TILES)
         if answer.is_move and not answer.rack:
             return -1.0
-        if answer.is_move and (name in layers or not pool):
-            table, racks[name] = answer.table, list(answer.rack)
-        elif pool:
-            racks[name].append(pool.pop())
-    opened = move.is_move or view.opened[view.player]
-    mine = find(Board(table, _sorted(rack), opened, rules), Objective.TILES)
-    if mine.is_move and not mine.rack:
-        return 1.0
-    return 0.0
+        lays = answer.is_move and (name in layers or not game.pool)
+        game.apply(answer if lays else no_move(board))
+    mine = find(game.board(), Objective.TILES)
+    return 1.0 if mine.is_move and not mine.rack else 0.0
+
+
+def _laid(board: Board, move: Move) -> Board:
+    """A sample's next board: the solver's moves need no referee, and the jokers are read
+    afresh each turn (what they stand for is not kept: a cheaper approximation)."""
+    return Board(move.table, move.rack, True, board.rules)
 
 
 def _sorted(tiles: Sequence[Tile]) -> TileRow:

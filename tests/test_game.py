@@ -17,7 +17,9 @@ from rummisolve.game import (
     Ending,
     GameOptions,
     GameRecord,
+    GameState,
     IllegalMoveError,
+    LogError,
     SetupError,
     Strategy,
     Turn,
@@ -25,6 +27,7 @@ from rummisolve.game import (
     make_seats,
     play_game,
     play_match,
+    replay,
     strategy_named,
     strategy_stats,
     tile_set_for,
@@ -513,3 +516,87 @@ def test_a_joker_keeps_standing_for_the_tile_the_move_that_laid_it_showed() -> N
             assert len(roles) == row.count(JOKER)
             real = [t for t in row if not t.is_joker]
             assert read_meld((*real, *roles), board.rules) is not None, (row, roles)
+
+
+# The game's state, and its log read back -----------------------------------------------
+
+
+def logged_game(seed: int, rack_size: int = 14) -> list[str]:
+    """The log lines of one greedy game of three, as `play --log` writes them."""
+    rules = Rules()
+    turns: list[Turn] = []
+    options = GameOptions(rules=rules, rack_size=rack_size)
+    play_game(make_seats([strategy_named("greedy")], 3), options, seed, on_turn=turns.append)
+    return [json.dumps(t.as_json() | {"rules": rules.as_json()}) for t in turns]
+
+
+def test_a_state_driven_by_hand_is_the_game_play_game_plays() -> None:
+    greedy = strategy_named("greedy")
+    record = play_game(make_seats([greedy], 2), GameOptions(), seed=8)
+    state = GameState.deal(["P1", "P2"], Rules(), seed=8)
+    while not state.finished:
+        state.apply(greedy.choose(state.view(), lambda b, o: find_move(b, o)))
+    outcome = state.outcome(GameOptions().scoring)
+    assert (outcome.score, outcome.end, state.turns) == (record.score, record.end, record.turns)
+
+
+def test_a_finished_state_takes_no_more_turns() -> None:
+    state = GameState.deal(["P1", "P2"], Rules(), seed=1, rack_size=1)
+    while not state.finished:
+        state.apply(no_move(state.board()))
+    with pytest.raises(AssertionError, match="the game is over"):
+        state.apply(no_move(state.board()))
+
+
+@pytest.mark.parametrize("seed", [2, 6], ids=lambda s: f"seed {s}")
+def test_a_log_replays_into_the_states_before_each_turn(seed: int) -> None:
+    lines = logged_game(seed)
+    replayed = list(replay(lines))
+    turns = [Turn.from_json(json.loads(line)) for line in lines]
+    first_drew = turns[0].action is TurnAction.DRAW
+    assert [t for _, t in replayed] == turns[1:] if first_drew else turns
+    for (state, turn), before in zip(replayed[1:], replayed, strict=False):
+        # The position a turn faced is what the turn before left.
+        assert state.table == before[1].table and state.player.name == turn.player
+        assert len(state.pool) == before[1].pool
+        assert state.player.rack == before[1].racks[turn.player]
+    # Whether a player had opened: once it has played.
+    state, turn = replayed[-1]
+    played = {t.player for t in turns[: turn.number - 1] if t.action is TurnAction.PLAY}
+    assert {p.name for p in state.seats if p.opened} == played
+
+
+def test_a_replayed_state_is_a_copy_that_later_turns_leave_alone() -> None:
+    replayed = list(replay(logged_game(3)))
+    state, turn = replayed[-2]
+    assert len(state.history) == turn.number - 1
+
+
+def test_a_first_turn_that_draws_is_replayed_from_the_second() -> None:
+    """The log does not say which tile the first turn drew: the replay starts after it."""
+    games = (logged_game(seed, rack_size=4) for seed in range(40))
+    lines = next(g for g in games if json.loads(g[0])["action"] == "draw")
+    state, turn = next(replay(lines))
+    assert turn.number == 2 and state.turns == 1
+
+
+def test_a_log_with_a_tile_that_appears_from_nowhere_is_refused_by_line() -> None:
+    lines = logged_game(4)
+    line = json.loads(lines[2])
+    mover = line["player"]
+    line["racks"][mover] = [*line["racks"][mover], "J"]
+    lines[2] = json.dumps(line)
+    with pytest.raises(LogError, match=r"^game\.log, line 3: turn 3: "):
+        list(replay(lines, "game.log"))
+
+
+def test_a_line_that_is_not_a_log_line_is_refused_by_line() -> None:
+    with pytest.raises(LogError, match=r"^game\.log, line 1: not a log line \(KeyError"):
+        list(replay(['{"game": 1}'], "game.log"))
+
+
+def test_a_logged_turn_reads_back_as_it_was_written() -> None:
+    for line in logged_game(5):
+        written = json.loads(line)
+        del written["rules"]
+        assert Turn.from_json(written).as_json() == written

@@ -1,5 +1,6 @@
-"""The Rummikub AEC environment: 2-6 players under any rule profile, the game of
-`play_game` a turn at a time, the exact engine its referee.
+"""The Rummikub AEC environment: 2-6 players under any rule profile, an adapter over the
+game's own state (`GameState`, as PettingZoo's classic games are over their engines): the
+game of `play_game` a turn at a time, the exact engine its referee.
 
 A turn may rearrange the whole table, so an action is no move of tiles but a choice
 among a few moves the solver proposes for the player to act (`Action`); the mask says
@@ -18,28 +19,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..actions import board_after
 from ..board import Board
 from ..engine.solve import find_move
-from ..game import (
-    RACK_SIZE,
-    GameOptions,
-    IllegalMoveError,
-    Seat,
-    SeatState,
-    draw_for_start,
-    tile_set_for,
-    view_of,
-)
-from ..legality import check_move
+from ..game import RACK_SIZE, GameOptions, GameState, tile_set_for
 from ..move import Action as StepAction
 from ..move import Move, Objective, TileRow, no_move
 from ..rules import Rules, profile_rules
-from ..scoring import MAX_PLAYERS, MIN_PLAYERS, FinishedGame, PlayerResult, score_game
+from ..scoring import MAX_PLAYERS, MIN_PLAYERS
 from ..search import smallest_opening
 from ..strategies import held_back, without_jokers
-from ..tiles import JOKER, Colour, Tile, format_tiles, sort_tiles, tile_value
-from ..view import PlayerView, Seen, Strategy, TurnAction
+from ..tiles import JOKER, Colour, Tile, format_tiles
+from ..view import PlayerView, Strategy
 
 
 class Action(enum.IntEnum):
@@ -106,15 +96,6 @@ SIZE = sum(PARTS.values())
 MAX_COUNT = 160  # the largest box: no count is larger
 
 
-class _Agent:
-    """The seat of a learning agent: its moves come through `step`, not `choose`."""
-
-    name = "agent"
-
-    def choose(self, view: PlayerView, find: Any) -> Move:
-        raise NotImplementedError("an agent's move comes through step()")
-
-
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's usual guards: an action the mask forbids ends
     the game (reward -1 for its player), and the API's calls in their order."""
@@ -178,24 +159,9 @@ class raw_env(AECEnv):
             self.seed = seed
         else:
             self.seed = self._seeds.getrandbits(31)
-        rng = random.Random(self.seed)
-        self.pool = self.options.rules.box.tiles()
-        rng.shuffle(self.pool)
-        first = draw_for_start(self.pool, len(self.possible_agents), rng)
-        rng.shuffle(self.pool)
         names = self.possible_agents
-        self.players = [
-            SeatState(
-                Seat(name, _Agent()),
-                [self.pool.pop() for _ in range(self.options.rack_size)],
-                self.seed,
-            )
-            for name in [*names[first:], *names[:first]]
-        ]
-        self.table: tuple[TileRow, ...] = ()
-        self.declared: tuple[tuple[Tile | None, ...], ...] = ()  # Board.declared
-        self.history: list[Seen] = []
-        self.turns = self.idle = 0
+        rules, rack_size = self.options.rules, self.options.rack_size
+        self.game = GameState.deal(names, rules, self.seed, rack_size)
         self._proposed: list[Move] | None = None
         self.agents = list(names)
         self.rewards = dict.fromkeys(names, 0.0)
@@ -203,22 +169,11 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(names, False)
         self.truncations = dict.fromkeys(names, False)
         self.infos: dict[str, dict[str, Any]] = {name: {} for name in names}
-        self.agent_selection = self.players[0].seat.name
-
-    def _at(self) -> int:
-        return self.turns % len(self.players)
+        self.agent_selection = self.game.player.name
 
     def view(self) -> PlayerView:
         """What the player to act sees (as a strategy of ours would)."""
-        return view_of(
-            self.players,
-            self._at(),
-            self.table,
-            len(self.pool),
-            tuple(self.history),
-            self.options.rules,
-            self.declared,
-        )
+        return self.game.view()
 
     def _find(self, board: Board, objective: Objective) -> Move:
         return find_move(board, objective, self.options.backend, self.options.time_limit)
@@ -268,16 +223,17 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation (`OBSERVATION`), with the mask of the actions it may take now
         (none when it is not its turn, or the game is over)."""
-        at = next(i for i, p in enumerate(self.players) if p.seat.name == agent)
-        order = [*self.players[at:], *self.players[:at]]
+        game = self.game
+        at = next(i for i, p in enumerate(game.seats) if p.name == agent)
+        order = [*game.seats[at:], *game.seats[:at]]
         vector = np.zeros(SIZE, dtype=np.int16)
         for tile, count in Counter(order[0].rack).items():
             vector[OBSERVATION["rack"].start + kind(tile)] = count
-        for tile, count in Counter(t for row in self.table for t in row).items():
+        for tile, count in Counter(t for row in game.table for t in row).items():
             vector[OBSERVATION["table"].start + kind(tile)] = count
         for n, other in enumerate(order[1:]):
             vector[OBSERVATION["rack_sizes"].start + n] = len(other.rack)
-        vector[OBSERVATION["pool"].start] = len(self.pool)
+        vector[OBSERVATION["pool"].start] = len(game.pool)
         for n, player in enumerate(order):
             vector[OBSERVATION["opened"].start + n] = player.opened
         acting = agent == self.agent_selection and not self.terminations[agent]
@@ -290,45 +246,20 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         assert action is not None
-        player = self.players[self._at()]
-        move = self.candidates()[int(action)]
-        board = self.view().board
-        self.turns += 1
-        if move.is_move:
-            problems = check_move(board, move)
-            if problems:
-                raise IllegalMoveError(f"turn {self.turns}: {agent}: " + "; ".join(problems))
-            after = board_after(board, move)
-            self.table, self.declared = after.table, after.declared
-            player.rack = tuple(sort_tiles(move.rack))
-            player.opened = True
-            player.laid += sum(tile_value(t, self.options.rules.joker_penalty) for t in move.played)
-            player.plays += 1
-            taken, played, self.idle = TurnAction.PLAY, move.played, 0
-        elif self.pool:
-            player.rack = tuple(sort_tiles((*player.rack, self.pool.pop())))
-            taken, played = TurnAction.DRAW, ()
-        else:
-            taken, played, self.idle = TurnAction.PASS, (), self.idle + 1
-        self.history.append(Seen(agent, taken, played))
+        self.game.apply(self.candidates()[int(action)])
         self._proposed = None
         self._cumulative_rewards[agent] = 0
-        if not player.rack or self.idle == len(self.players):
-            self._end(out=player if not player.rack else None)
+        if self.game.finished:
+            self._end()
         else:
-            self.agent_selection = self.players[self._at()].seat.name
+            self.agent_selection = self.game.player.name
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _end(self, out: SeatState | None) -> None:
+    def _end(self) -> None:
         """The game is over: each player's score is its reward."""
-        in_seats = sorted(self.players, key=lambda p: self.possible_agents.index(p.seat.name))
-        result = FinishedGame(
-            tuple(PlayerResult(p.seat.name, p.rack, p.laid) for p in in_seats),
-            doubled=self.options.rules.double_out and out is not None and out.plays == 1,
-        )
-        score = score_game(result, self.options.scoring)
+        score = self.game.outcome(self.options.scoring).score
         self.score = score
         self.rewards = {name: float(score.scores[name]) for name in self.agents}
         self.terminations = dict.fromkeys(self.agents, True)
@@ -337,10 +268,11 @@ class raw_env(AECEnv):
         """The table and every rack, as text."""
         if self.render_mode is None:
             return
-        table = " | ".join(format_tiles(row) for row in self.table) or "(empty)"
-        print(f"turn {self.turns}: table {table}; pool {len(self.pool)}")
-        for player in self.players:
-            print(f"  {player.seat.name}: {format_tiles(player.rack)}")
+        game = self.game
+        table = " | ".join(format_tiles(row) for row in game.table) or "(empty)"
+        print(f"turn {game.turns}: table {table}; pool {len(game.pool)}")
+        for player in game.seats:
+            print(f"  {player.name}: {format_tiles(player.rack)}")
 
     def close(self) -> None:
         pass
