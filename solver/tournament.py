@@ -183,24 +183,30 @@ def run_games(
         for task in tasks:
             yield play_task(task, work)
         return
-    pool: Pool[GameTask, Played] = Pool(
+    pool: Pool[GameTask, Played | Crashed] = Pool(
         jobs,
         start=partial(get_backend, work.options.backend),
         work=partial(play_task, work=work),
-        crashed=crashed_game,
+        crashed=Crashed,
         preload=[__name__, *backend_modules(work.options.backend)],
     )
     try:
-        yield from pool.map(one_at_a_time(tasks))
+        for played in pool.map(one_at_a_time(tasks)):
+            if isinstance(played, Crashed):
+                raise BatchError(
+                    f"game {played.task.number} killed its worker process twice (killed, or a"
+                    " crash inside a solver library): the games stop there"
+                )
+            yield played
     finally:
         pool.close()
 
 
-def crashed_game(task: GameTask) -> Played:
-    raise BatchError(
-        f"game {task.number} killed its worker process twice (killed, or a crash inside a"
-        " solver library): the games stop there"
-    )
+@dataclass(frozen=True)
+class Crashed:
+    """A game that killed two workers: the games stop there, once those before it are in."""
+
+    task: GameTask
 
 
 # Reports ---------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, NoReturn, TypeVar
 
@@ -130,10 +131,13 @@ def _start_method(preload: Sequence[str]) -> Any:
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
     """INT and TERM blocked while a child starts: it (and a fork server started for it)
-    inherits the mask; one that comes meanwhile is taken here right after."""
+    inherits the mask; one that comes meanwhile is taken here right after. The resource
+    tracker that multiprocessing starts with the first child is started first: it
+    unblocks both as it starts."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
+    resource_tracker.ensure_running()
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     try:
         yield
