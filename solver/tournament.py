@@ -2,25 +2,24 @@
 
 Each deal (a game's seed: the shuffle, the first player, the pool) is played once per
 rotation of the seats, so that every strategy meets the same tiles from every seat and
-the luck of the deal cancels. Games run in this process or in worker processes
-(`jobs`), come back in order as they finish, and each passed the referee (the legality
-checker, in `play_game`). Everything a report says comes from the finished games
-alone: a tournament cut short reports the games it finished.
+the luck of the deal cancels. Games run in this process or on the local runner's worker
+processes (`jobs`, `batch.pool`), come back in order as they finish, and each passed the
+referee (the legality checker, in `play_game`). Everything a report says comes from the
+finished games alone: a tournament cut short reports the games it finished.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
 import random
-import signal
-from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from .engine.backends import BACKENDS, DEFAULT_BACKEND
+from .batch.pool import BatchError, Pool, backend_modules, one_at_a_time
+from .engine.backends import get_backend
 from .errors import RummisolveError
 from .game import GameOptions, GameRecord, Seat, Turn, play_game, tile_set_for
 from .move import Move
@@ -28,9 +27,6 @@ from .rules import Rules
 from .stats import clustered_mean, clustered_wilson, wilson
 from .strategies import SetupError, strategy_named
 from .view import Finder, PlayerView, Strategy
-
-# Games out at once, per worker: enough that none waits, few enough that Ctrl-C loses little.
-AHEAD_PER_JOB = 2
 
 
 def check_names(specs: Sequence[str], think: float | None = None) -> None:
@@ -181,42 +177,36 @@ def run_games(
 ) -> Generator[Played, None, None]:
     """Every task's game in order, each as soon as it and those before it are done.
     With `jobs` > 1 they are played by worker processes, stopped when this iterator is
-    closed (at its end, or Ctrl-C: the games under way are dropped)."""
+    closed (at its end, or Ctrl-C: the games under way are dropped). A game whose worker
+    died is played again by another; one that kills a second worker stops the run."""
     if jobs <= 1:
         for task in tasks:
             yield play_task(task, work)
         return
-    pool = _context(work.options.backend).Pool(jobs, initializer=_ignore_interrupts)
+    pool: Pool[GameTask, Played | Crashed] = Pool(
+        jobs,
+        start=partial(get_backend, work.options.backend),
+        work=partial(play_task, work=work),
+        crashed=Crashed,
+        preload=[__name__, *backend_modules(work.options.backend)],
+    )
     try:
-        pending: deque[Any] = deque()
-        todo = iter(tasks)
-        for first in itertools.islice(todo, AHEAD_PER_JOB * jobs):
-            pending.append(pool.apply_async(play_task, (first, work)))
-        while pending:
-            played = pending.popleft().get()
-            if (following := next(todo, None)) is not None:
-                pending.append(pool.apply_async(play_task, (following, work)))
+        for played in pool.map(one_at_a_time(tasks)):
+            if isinstance(played, Crashed):
+                raise BatchError(
+                    f"game {played.task.number} killed its worker process twice (killed, or a"
+                    " crash inside a solver library): the games stop there"
+                )
             yield played
     finally:
-        pool.terminate()
-        pool.join()
+        pool.close()
 
 
-def _context(backend: str | None) -> Any:
-    """The fork server, with the solver's modules loaded once (as the batch pool does:
-    workers forked from a process of one thread); spawning where there is none."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    name = backend or DEFAULT_BACKEND
-    modules = BACKENDS[name].modules if name in BACKENDS else ()
-    context.set_forkserver_preload(["rummisolve.batch.one_thread", __name__, *modules])
-    return context
+@dataclass(frozen=True)
+class Crashed:
+    """A game that killed two workers: the games stop there, once those before it are in."""
 
-
-def _ignore_interrupts() -> None:
-    """Ctrl-C is the parent's: it stops the workers and keeps what they finished."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    task: GameTask
 
 
 # Reports ---------------------------------------------------------------------------------

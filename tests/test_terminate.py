@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -219,3 +220,125 @@ def test_a_signal_while_a_row_is_written_stops_right_after_it() -> None:
         143,
         1,
     )
+
+
+# Worker processes that die, and signals at awkward moments -------------------------------
+
+
+def workers_of(pid: int) -> list[int]:
+    """A command's worker processes: the children of its fork server, its own child."""
+    found: list[int] = []
+    for server in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        with contextlib.suppress(FileNotFoundError):
+            found += map(int, Path(f"/proc/{server}/task/{server}/children").read_text().split())
+    return found
+
+
+GAME_COUNT = 12
+GAMES = {
+    command: [command, "--players", "2", "--games", str(GAME_COUNT), "--jobs", "2", option]
+    for command, option in [("play", "--strategy=hoarder"), ("tournament", "--strategies=hoarder")]
+}
+
+
+def is_game_row(line: str) -> bool:
+    """A game's row of `play` or `tournament`: its number first, in five places."""
+    return line[:5].strip().isdigit()
+
+
+@pytest.mark.parametrize("command", list(GAMES))
+def test_a_game_whose_worker_is_killed_is_played_again(
+    running: Callable[..., Command], command: str
+) -> None:
+    """kill -9 on a worker in the middle of its game: that game is played by another
+    worker, and every game is reported, in order (the pool waited for it for ever)."""
+    games = running(*GAMES[command])
+    shown = [games.first_line()]
+    while not is_game_row(shown[-1].decode()):  # the first game's row: the workers are at work
+        assert shown[-1], b"".join(shown)
+        shown.append(games.first_line())
+    os.kill(workers_of(games.process.pid)[0], signal.SIGKILL)
+    out, err = games.process.communicate(timeout=WAIT_SECONDS)
+    assert games.process.returncode == 0, err.decode()
+    lines = b"".join([*shown, out]).decode().splitlines()
+    rows = lines[: lines.index("")]  # the report follows
+    numbers = [int(line.split()[0]) for line in rows if is_game_row(line)]
+    assert numbers == list(range(1, GAME_COUNT + 1)), lines
+    games.assert_nothing_left()
+
+
+DIES = """
+import os
+
+
+class Dies:
+    name = "dies"
+
+    def choose(self, view, find):
+        os._exit(1)  # as a crash inside a solver library would
+"""
+
+
+@pytest.mark.parametrize("command", list(GAMES))
+def test_a_game_that_kills_two_workers_stops_the_run_naming_it(
+    running: Callable[..., Command], tmp_path: Path, command: str
+) -> None:
+    plug_in = tmp_path / "dies.py"
+    plug_in.write_text(DIES)
+    option = "--strategy" if command == "play" else "--strategies"
+    args = [command, "--players", "2", "--games", "3", option, f"{plug_in}:Dies,greedy"]
+    games = running(*args, "--jobs", "2", "--json")
+    out, err = games.process.communicate(timeout=WAIT_SECONDS)
+    assert (games.process.returncode, err.decode()) == (
+        1,
+        "Error: game 1 killed its worker process twice (killed, or a crash inside a solver"
+        " library): the games stop there\n",
+    )
+    assert json.loads(out)["games"] in ([], 0)  # the report of the games finished: none
+    games.assert_nothing_left()
+
+
+def takes_term(pid: int) -> bool:
+    """Whether the process has taken TERM into its own hands (blocked, or a handler): the
+    command's first moment, before which the system's default kills it."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True  # ended already
+    masks = dict(line.split(":\t") for line in status.splitlines() if line.startswith("Sig"))
+    return bool((int(masks["SigBlk"], 16) | int(masks["SigCgt"], 16)) & 1 << signal.SIGTERM - 1)
+
+
+# Seconds from the command's first moment: while it loads, starts its workers, runs.
+DELAYS = [0.0, 0.05, 0.15, 0.3, 0.5]
+
+
+@pytest.fixture
+def few_boards(tmp_path: Path) -> Path:
+    folder = tmp_path / "few"
+    generate_boards(folder, 40, 9, "--table-tiles", "10-30", "--rack-tiles", "5-10")
+    return folder
+
+
+@pytest.mark.parametrize("command", ["batch", *GAMES])
+def test_a_signal_at_any_early_moment_is_a_clean_interrupt(
+    running: Callable[..., Command], few_boards: Path, command: str
+) -> None:
+    """INT (Ctrl-C: to the whole process group) or TERM at moments from the command's
+    first on: its status, its last word "interrupted", never a traceback or "Aborted!",
+    nothing left running."""
+    args = ["batch", str(few_boards), "--jobs", "2"] if command == "batch" else GAMES[command]
+    for number, delay in enumerate(DELAYS):
+        sent = signal.SIGINT if number % 2 else signal.SIGTERM
+        started = running(*args)
+        pid = started.process.pid
+        wait_for(partial(takes_term, pid), "the command to take its signals")
+        time.sleep(delay)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(started.process.pid, sent)
+        _out, err = started.process.communicate(timeout=WAIT_SECONDS)
+        said = f"{command}, {sent.name} after {delay} s: {err.decode()}"
+        assert started.process.returncode == 128 + sent, said
+        assert "Traceback" not in said and "Aborted" not in said, said
+        assert err.decode().splitlines()[-1].startswith("interrupted"), said
+        started.assert_nothing_left()

@@ -28,7 +28,8 @@ class Chunk(Generic[Item]):
 
 
 class InOrder(Generic[Item, Result]):
-    """The chunks of a run of `total` items, and their results until they are written.
+    """The chunks of a run of `total` items (None: as many as `chunks` holds, a match to
+    a target perhaps no end), and their results until they are written.
 
     At most `window` chunks are out or done and waiting for an earlier one, so a run of any
     length holds a bounded number of results; a chunk handed out again goes whatever the
@@ -38,7 +39,7 @@ class InOrder(Generic[Item, Result]):
 
     def __init__(
         self,
-        total: int,
+        total: int | None,
         chunks: Iterable[Chunk[Item]],
         window: int,
         crashed: Callable[[Item], Result],
@@ -49,10 +50,14 @@ class InOrder(Generic[Item, Result]):
         self.done: dict[int, list[Result]] = {}
         self.died_alone: set[int] = set()
         self.written = 0
+        self.handed = 0  # items of the fresh chunks handed out
+        self.ended = False  # no fresh chunk left
 
     @property
     def all_written(self) -> bool:
-        return self.written == self.total
+        if self.total is not None:
+            return self.written == self.total
+        return self.ended and self.written == self.handed
 
     def next_results(self) -> Iterator[Result]:
         """The results done from the next one to write on, in order."""
@@ -68,7 +73,12 @@ class InOrder(Generic[Item, Result]):
             return heapq.heappop(self.again)
         if len(self.done) + out >= self.window:
             return None
-        return next(self.fresh, None)
+        chunk = next(self.fresh, None)
+        if chunk is None:
+            self.ended = True
+        else:
+            self.handed += len(chunk.items)
+        return chunk
 
     def finished(self, chunk: Chunk[Item], results: list[Result]) -> None:
         self.done[chunk.first] = results

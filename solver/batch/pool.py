@@ -1,14 +1,21 @@
-"""Worker processes for a batch: chunks of boards out, finished rows back, in input order.
+"""The local runner: worker processes that turn items into results, handed back in the
+order of the items, surviving a worker that dies. A batch's boards (`Workers`) and the
+games of `play` and `tournament` run on it; `ray_pool` is its twin on a Ray cluster.
 
-Each worker reads, solves, checks and formats its boards and sends back finished rows,
-so the parent only writes text. Each has a connection of its own and holds one chunk at
-a time, and at most WINDOW_PER_JOB chunks a worker are out or waiting for an earlier
-one: a batch of any length holds a bounded number of rows.
+Each worker has a connection of its own and holds one chunk at a time, and at most
+WINDOW_PER_JOB chunks a worker are out or waiting for an earlier one (`order.InOrder`):
+a run of any length holds a bounded number of results. A worker that dies (killed, a
+crash inside a solver library) is replaced, and what it held goes out again before
+anything new; an item that kills a second worker alone gets `crashed`'s result.
 
 Workers are forked from a fork server: a process of one thread, started for them with
 the solver's modules loaded. Never from this process, whose solvers may run threads that
 a fork would copy in the middle of their work; where there is no fork server, they are
 spawned.
+
+INT and TERM are this process's to take (it stops the workers). The fork server and each
+worker start with both blocked, and a worker takes them only once its own handlers are
+in place: a signal at any moment, even to the whole process group, prints no traceback.
 """
 
 from __future__ import annotations
@@ -18,14 +25,20 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
-from typing import Any, NoReturn
+from typing import Any, Generic, NoReturn, TypeVar
 
 from ..engine.backends import BACKENDS, DEFAULT_BACKEND, get_backend
 from ..engine.via_pulp import remove_leftovers
 from ..errors import RummisolveError
 from .order import Chunk, InOrder
 from .rows import BatchSettings, BoardResult, failed, solve_path
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 # A chunk takes tens of milliseconds: long enough to make the hand-over cheap, short
 # enough that the rows come out steadily; chunks shrink to one board near the end.
@@ -51,15 +64,20 @@ START_ATTEMPTS = 3
 STOP_SECONDS = 2.0
 
 
+# The signals this process takes, and its workers only once they can.
+SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
 class BatchError(RummisolveError):
-    """The batch itself cannot go on (a single board's failure is only that board's row)."""
+    """A run on workers cannot go on (a single board's failure is only that board's row)."""
 
 
 # Boards handed to a worker together: where the first stands in the batch, their paths.
 Task = Chunk[str]
 
 
-# What a worker does: start the solver (by backend name), then turn each path into a row.
+# What a batch worker does: start the solver (by backend name), then turn each path into
+# a row.
 StartSolver = Callable[["str | None"], object]
 SolveBoard = Callable[[str, BatchSettings], BoardResult]
 Chunking = Callable[[Sequence[str], int], Iterable[Task]]
@@ -76,6 +94,11 @@ def guided_chunks(paths: Sequence[str], jobs: int) -> Iterator[Task]:
         at += size
 
 
+def one_at_a_time(items: Iterable[Item]) -> Iterator[Chunk[Item]]:
+    """An item a chunk: each (a game) takes long enough to make the hand-over cheap."""
+    return (Chunk(at, [item]) for at, item in enumerate(items))
+
+
 def usable_cpus() -> int:
     """How many CPUs this process may run on (its affinity: `taskset`, a cpuset), not the
     machine's."""
@@ -87,42 +110,71 @@ def _allowed_cpus() -> list[int]:
     return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
 
 
-def _start_method(backend: str | None) -> Any:
+def backend_modules(backend: str | None) -> tuple[str, ...]:
+    """The modules a backend loads (None: the default's), for the fork server."""
+    name = backend or DEFAULT_BACKEND
+    return BACKENDS[name].modules if name in BACKENDS else ()
+
+
+def _start_method(preload: Sequence[str]) -> Any:
     """The fork server, loading first the module that keeps it to one thread, then this
-    one and the backend's libraries; spawning where there is none (Windows)."""
+    one and `preload`; spawning where there is none (Windows)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    name = backend or DEFAULT_BACKEND  # None: the default
-    modules = BACKENDS[name].modules if name in BACKENDS else ()
-    # Read when the server starts: the first batch of a process sets it.
-    context.set_forkserver_preload([f"{__package__}.one_thread", __name__, *modules])
+    # Read when the server starts: the first pool of a process sets it.
+    package = __name__.partition(".")[0]
+    context.set_forkserver_preload([f"{package}.one_thread", __name__, *preload])
     return context
 
 
-class Workers:
-    """Worker processes, each on a CPU of its own when they are as many as the CPUs (with
-    CPUs to spare the scheduler is left free: two batches at once on a large machine
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """INT and TERM blocked while a child starts: it (and a fork server started for it)
+    inherits the mask; one that comes meanwhile is taken here right after. The resource
+    tracker that multiprocessing starts with the first child is started first: it
+    unblocks both as it starts."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@dataclass(frozen=True)
+class Raised:
+    """What a worker's `work` raised (a plug-in strategy's bug), raised again here."""
+
+    error: Exception
+
+
+class Pool(Generic[Item, Result]):
+    """`jobs` worker processes, each on a CPU of its own when they are as many as the CPUs
+    (with CPUs to spare the scheduler is left free: two runs at once on a large machine
     would otherwise both take the first CPUs). A worker on a CPU of its own keeps its
     caches: one the scheduler moved each time the parent woke solved twice as slowly.
 
-    `start` and `solve` are what each worker does (they travel to it by name, so they are
-    functions of a module); `chunks` cuts a batch's paths into tasks.
+    `start` runs once in each worker, `work` turns an item into its result there (both
+    travel to it by name: functions of a module, or partials of them); `crashed` is the
+    result of an item that killed two workers alone, or raises to stop the run; `preload`
+    names modules for the fork server to load once for all workers.
     """
 
     def __init__(
         self,
-        settings: BatchSettings,
         jobs: int,
-        *,
-        start: StartSolver = get_backend,
-        solve: SolveBoard = solve_path,
-        chunks: Chunking = guided_chunks,
+        start: Callable[[], object],
+        work: Callable[[Item], Result],
+        crashed: Callable[[Item], Result],
+        preload: Sequence[str] = (),
     ) -> None:
-        self.settings = settings
-        self.work = (settings, start, solve)
-        self.chunks = chunks
-        self.context = _start_method(settings.backend)
+        self.work: tuple[Callable[[], object], Callable[[Item], Result]] = (start, work)
+        self.crashed = crashed
+        self.context = _start_method(preload)
         cpus = _allowed_cpus()
         self.cpus = cpus if jobs == len(cpus) else [None] * jobs
         self.connections: list[Connection] = []
@@ -146,13 +198,16 @@ class Workers:
         process = self.context.Process(
             target=_work, args=(theirs, self.cpus[number], *self.work), daemon=True
         )
-        process.start()
-        theirs.close()
         if number == len(self.processes):
             self.connections.append(ours)
             self.processes.append(process)
         else:
             self.connections[number], self.processes[number] = ours, process
+        try:
+            with _signals_held():
+                process.start()
+        finally:
+            theirs.close()
 
     def _wait_until_started(self, number: int) -> None:
         connection = self.connections[number]
@@ -162,38 +217,32 @@ class Workers:
 
     def _replace(self, number: int) -> None:
         """A worker died: another in its place (a few tries: whatever killed it may kill
-        the next one as it starts)."""
+        the next one as it starts, or the fork server with it)."""
         for _ in range(START_ATTEMPTS):
             self._reap(number)
-            self._start(number)
             try:
+                self._start(number)
                 self._wait_until_started(number)
                 return
-            except BatchError:
+            except (BatchError, OSError, EOFError):
                 pass
         raise BatchError("a worker process died and could not be started again")
 
-    def solve(self, paths: Sequence[str]) -> Iterator[BoardResult]:
-        """Every board's result in the order of `paths`.
-
-        A worker that dies (killed, or a crash inside a solver library) is replaced, and
-        what it held is handed out again before anything new (`InOrder`): a board that
-        kills a worker twice alone gets an error row.
-        """
+    def map(self, chunks: Iterable[Chunk[Item]], total: int | None = None) -> Iterator[Result]:
+        """Every item's result, in the order of the chunks' items (`total` of them, or as
+        many as there are), each as soon as it and all before it are done."""
         jobs = len(self.processes)
-        order: InOrder[str, BoardResult] = InOrder(
-            len(paths), self.chunks(paths, jobs), WINDOW_PER_JOB * jobs, self._crashed
-        )
-        held: list[Task | None] = [None] * jobs
+        order: InOrder[Item, Result] = InOrder(total, chunks, WINDOW_PER_JOB * jobs, self.crashed)
+        held: list[Chunk[Item] | None] = [None] * jobs
 
         def hand_out(number: int) -> None:
             if held[number] is not None:
                 return
-            task = order.next_chunk(out=sum(task is not None for task in held))
-            if task is not None:
-                held[number] = task
+            chunk = order.next_chunk(out=sum(chunk is not None for chunk in held))
+            if chunk is not None:
+                held[number] = chunk
                 with contextlib.suppress(OSError):  # it died: `wait` sees it
-                    self.connections[number].send(task.items)
+                    self.connections[number].send(chunk.items)
 
         def died(number: int) -> None:
             lost, held[number] = held[number], None
@@ -202,33 +251,28 @@ class Workers:
 
         while True:
             yield from order.next_results()
-            if order.all_written:
-                return
             for number in range(jobs):
                 hand_out(number)
+            if order.all_written:
+                return
             ready = wait([*self.connections, *(p.sentinel for p in self.processes)])
             for number in range(jobs):
-                connection, task = self.connections[number], held[number]
-                if connection in ready and task and (results := _receive(connection)):
-                    order.finished(task, results)
+                connection, chunk = self.connections[number], held[number]
+                if connection in ready and chunk and (results := _receive(connection)):
+                    if isinstance(results, Raised):
+                        raise results.error
+                    order.finished(chunk, results)
                     held[number] = None
                 elif connection in ready or self.processes[number].sentinel in ready:
                     died(number)
 
-    def _crashed(self, path: str) -> BoardResult:
-        return failed(
-            path,
-            f"{path}: the solver crashed on this board (its worker process died:"
-            " killed, or a crash inside a solver library)",
-            self.settings,
-        )
-
     def close(self) -> None:
-        """Stop the workers at once: at the end they only wait for more, and when a batch
+        """Stop the workers at once: at the end they only wait for more, and when a run
         ends early (Ctrl-C) what they hold is dropped. Each has a connection of its own,
         so no lock or queue is left half used."""
         for process in self.processes:
-            process.terminate()
+            if process.pid is not None:
+                process.terminate()
         for number in range(len(self.processes)):
             self._reap(number)
         self.connections, self.processes = [], []
@@ -237,13 +281,13 @@ class Workers:
         """Worker `number`, stopped or dead: waited for, its connection closed, and what a
         solve it was in the middle of left behind removed."""
         process = self.processes[number]
-        process.join(STOP_SECONDS)
-        if process.exitcode is None:  # inside a long call to a solver library
-            process.kill()
-            process.join()
+        if (pid := process.pid) is not None:  # None: it never started
+            process.join(STOP_SECONDS)
+            if process.exitcode is None:  # inside a long call to a solver library
+                process.kill()
+                process.join()
+            remove_leftovers(pid)
         self.connections[number].close()
-        if process.pid is not None:
-            remove_leftovers(process.pid)
         process.close()
 
 
@@ -258,27 +302,33 @@ def _receive(connection: Connection) -> Any:
 def _work(
     connection: Connection,
     cpu: int | None,
-    settings: BatchSettings,
-    start: StartSolver,
-    solve: SolveBoard,
+    start: Callable[[], object],
+    work: Callable[[Any], Any],
 ) -> None:
-    """A worker: start the solver, say so, then solve each chunk it gets until the parent
-    stops it, or is gone. Ctrl-C is the parent's to handle; a worker that took it too would
-    print a traceback."""
+    """A worker: start the solver, say so, then do each chunk it gets until the parent
+    stops it, or is gone. Ctrl-C is the parent's to handle; TERM, from the parent, ends
+    the worker through the solver's clean-up."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})
     try:
-        start(settings.backend)
-    except RummisolveError as error:
-        connection.send(str(error))
-        return
-    connection.send(True)
-    try:
+        try:
+            start()
+        except RummisolveError as error:
+            connection.send(str(error))
+            return
+        connection.send(True)
         while True:
-            connection.send([solve(path, settings) for path in connection.recv()])
-    except (EOFError, BrokenPipeError):
+            items = connection.recv()
+            try:
+                results: Any = [work(item) for item in items]
+            except Exception as error:  # a plug-in's bug: the parent's to report
+                results = Raised(error)
+            connection.send(results)
+    except (EOFError, OSError):
         pass  # the parent is gone
 
 
@@ -286,3 +336,48 @@ def _stop(signum: int, frame: object) -> NoReturn:
     """TERM, from the parent stopping its workers: leave through the solver's clean-up
     (a CBC run under way is stopped with its worker, not left to run on its own)."""
     raise SystemExit(128 + signum)
+
+
+# A batch's boards ------------------------------------------------------------------------
+
+
+def _solve_board(solve: SolveBoard, settings: BatchSettings, path: str) -> BoardResult:
+    return solve(path, settings)
+
+
+class Workers(Pool[str, BoardResult]):
+    """The pool of a batch: each worker starts the solver, then turns each path into its
+    row. `start` and `solve` are what each worker does; `chunks` cuts a batch's paths into
+    tasks."""
+
+    def __init__(
+        self,
+        settings: BatchSettings,
+        jobs: int,
+        *,
+        start: StartSolver = get_backend,
+        solve: SolveBoard = solve_path,
+        chunks: Chunking = guided_chunks,
+    ) -> None:
+        self.settings = settings
+        self.chunks = chunks
+        super().__init__(
+            jobs,
+            start=partial(start, settings.backend),
+            work=partial(_solve_board, solve, settings),
+            crashed=self._crashed,
+            preload=backend_modules(settings.backend),
+        )
+
+    def solve(self, paths: Sequence[str]) -> Iterator[BoardResult]:
+        """Every board's result in the order of `paths`: a board that kills a worker twice
+        alone gets an error row."""
+        return self.map(self.chunks(paths, len(self.processes)), len(paths))
+
+    def _crashed(self, path: str) -> BoardResult:
+        return failed(
+            path,
+            f"{path}: the solver crashed on this board (its worker process died:"
+            " killed, or a crash inside a solver library)",
+            self.settings,
+        )

@@ -10,7 +10,7 @@ import click
 
 from .. import __version__
 from ..startup import loading
-from .interrupts import INTERRUPT, cannot_write, flush_stdout, reader_gone
+from .interrupts import INTERRUPT, cannot_write, flush_stdout, interrupted, reader_gone
 
 # Each command's module and function: `rummisolve hint` imports neither the batch pool,
 # nor the games, nor PuLP (issue 14: a whole `hint` near numpy's own import time).
@@ -44,6 +44,14 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def invoke(self, ctx: click.Context) -> object:
+        """The command, loaded, parsed and run: Ctrl-C before it takes Ctrl-C itself is
+        "interrupted" too (click's own word for it is "Aborted!", status 1)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupted()
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rummisolve")
@@ -54,10 +62,12 @@ def cli() -> None:
 def main() -> None:
     """The command, and its end: the exit status of an interrupt is the signal's (INT or
     TERM), and once it ends no signal cuts its clean-up short."""
-    INTERRUPT.install()
     try:
         try:
+            INTERRUPT.install()  # a signal held since `_entry` is taken here
             cli(prog_name="rummisolve")
+        except KeyboardInterrupt:  # before click's own handling
+            interrupted()
         except SystemExit:
             flush_stdout()
             raise

@@ -33,9 +33,13 @@ class Interrupt:
         self.holding = False
 
     def install(self) -> None:
+        """Take INT and TERM from here on; one held since the command began (`_entry`)
+        is taken now, as `KeyboardInterrupt`."""
         self.signal = None
         for number in self.SIGNALS:
             signal.signal(number, self.on_signal)
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, self.SIGNALS)
 
     def on_signal(self, signum: int, frame: object) -> None:
         first = self.signal is None
@@ -88,6 +92,13 @@ class Interrupt:
 
 
 INTERRUPT = Interrupt()
+
+
+def interrupted() -> NoReturn:
+    """Ctrl-C or TERM where no command took it (while one loads, or parses its options)."""
+    with INTERRUPT.ignored():
+        click.echo("\ninterrupted", err=True)
+    raise SystemExit(INTERRUPTED)
 
 
 def write_row(row: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from ..batch.pool import BatchError
 from ..game import (
     STRATEGIES,
     GameOptions,
@@ -162,6 +163,9 @@ def play(
         except KeyboardInterrupt:
             played.close()
             interrupted(len(records), games, report)
+        except BatchError:
+            report()  # the games finished stand: their report, then the error
+            raise
         report()
 
 

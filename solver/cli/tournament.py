@@ -13,7 +13,7 @@ from typing import IO, Any
 
 import click
 
-from ..batch.pool import usable_cpus
+from ..batch.pool import BatchError, usable_cpus
 from ..game import STRATEGIES, GameOptions, GameRecord, tile_set_for
 from ..rules import Rules
 from ..scoring import MAX_PLAYERS, MIN_PLAYERS
@@ -231,6 +231,9 @@ def tournament(
         except KeyboardInterrupt:
             played.close()
             interrupted(len(records), games, report)
+        except BatchError:
+            report()  # the games finished stand: their report, then the error
+            raise
         report()
 
 

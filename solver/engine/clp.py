@@ -19,21 +19,19 @@ only through a first LP solve that costs ten times CLP's (benchmarks/clp_binding
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
 import importlib.util
 import itertools
 import os
 import sys
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import SolverError
-from ..startup import BLAS_THREADS
+from ..startup import blas_loading
 from .builder import Floats, Mip
 from .lp import LpEnd
 
@@ -85,27 +83,12 @@ def load_library() -> tuple[Any, str]:
     if not found:
         raise SolverError(f"backend clp: no CLP library in {lib_dir}{_OR_HIGHS}")
     try:
-        with _one_blas_thread():
+        # It links OpenBLAS, which starts a thread for each core as it loads: ~100 ms of
+        # a `hint` on a busy 2-core machine (benchmarks/README.md, section 7).
+        with blas_loading():
             return ctypes.CDLL(found[0]), found[0]
     except OSError as error:
         raise SolverError(f"backend clp: cannot load {found[0]}: {error}{_OR_HIGHS}") from None
-
-
-@contextlib.contextmanager
-def _one_blas_thread() -> Iterator[None]:
-    """CLP's library links OpenBLAS, which reads its thread count as it loads and starts
-    a thread for each core, spinning a while: ~100 ms of a whole `hint` on a busy 2-core
-    machine (benchmarks/README.md, section 7), for LPs far too small to share out. So it
-    loads with one thread, unless the environment names a count itself (the command
-    does so for numpy too: `rummisolve._entry`)."""
-    if any(name in os.environ for name in BLAS_THREADS):
-        yield
-        return
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    try:
-        yield
-    finally:
-        del os.environ["OPENBLAS_NUM_THREADS"]
 
 
 def library_folder() -> str:
