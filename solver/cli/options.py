@@ -23,6 +23,7 @@ from ..rules import (
     RuleValue,
 )
 from .interrupts import reader_gone
+from .output import output_error
 
 if TYPE_CHECKING:  # pathlib is ~3 ms of a hint's start: loaded where a Path is made
     from pathlib import Path
@@ -55,7 +56,9 @@ def core_errors(command: F) -> F:
             click.echo("\ninterrupted", err=True)
             raise click.exceptions.Exit(130) from None
         except OSError as error:
-            # A file the command writes (--out, --log) that cannot be made or written.
+            # A file the command writes (--out, --log) that cannot be made, or its output.
+            if (message := output_error(error)) is not None:
+                raise message from None
             where = f"{error.filename}: " if error.filename else ""
             raise click.ClickException(f"{where}{error.strerror or error}") from None
 
