@@ -13,6 +13,7 @@ from .every import every_options, show_every
 from .options import (
     backend_option,
     core_errors,
+    move_rule_options,
     objective_option,
     rule_options,
     rule_overrides,
@@ -55,7 +56,7 @@ def check(paths: tuple[str, ...], as_json: bool, **options: Any) -> None:
 @backend_option
 @time_limit_option
 @every_options
-@rule_options
+@move_rule_options
 @core_errors
 def hint(
     board_path: str | None,

@@ -184,6 +184,7 @@ def game_rows(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
             "seed": g.seed,
             "doubled": g.result.doubled,
             "solver_calls": g.solver_calls,
+            "seats": dict(g.strategies),
         }
         for g in records
     ]
@@ -256,8 +257,7 @@ def tournament(
         summary = tournament_report(records)
         seconds = time.perf_counter() - started
         if as_json:
-            shown = tournament_json(summary, lineup, seed, rules, seconds)
-            click.echo(json.dumps(shown | {"rows": game_rows(records)}))
+            click.echo(json.dumps(tournament_json(summary, records, lineup, seed, rules, seconds)))
         else:
             click.echo(tournament_table(summary, lineup, seed, seconds, jobs))
 
@@ -376,11 +376,18 @@ def tournament_table(
 
 
 def tournament_json(
-    summary: TournamentReport, lineup: Lineup, seed: int, rules: Rules, seconds: float
+    summary: TournamentReport,
+    records: Iterable[GameRecord],
+    lineup: Lineup,
+    seed: int,
+    rules: Rules,
+    seconds: float,
 ) -> dict[str, Any]:
-    """docs/format.md's shape: the issue's keys, then the lineup and per position."""
+    """docs/format.md's shape: the games (a count, then their rows, as in play --json),
+    the report's keys, then the lineup and per position."""
     return {
         "games": summary.games,
+        "rows": game_rows(records),
         "strategies": {s.name: s.as_json() for s in summary.strategies},
         "pairs": [p.as_json() for p in summary.pairs],
         "seed": seed,
