@@ -383,11 +383,10 @@ def tournament_json(
     rules: Rules,
     seconds: float,
 ) -> dict[str, Any]:
-    """docs/format.md's shape: the games (a count, then their rows, as in play --json),
-    the report's keys, then the lineup and per position."""
+    """docs/format.md's shape: the issue's keys, then the lineup and per position, and
+    last the games' rows (as in play --json)."""
     return {
         "games": summary.games,
-        "rows": game_rows(records),
         "strategies": {s.name: s.as_json() for s in summary.strategies},
         "pairs": [p.as_json() for p in summary.pairs],
         "seed": seed,
@@ -398,4 +397,5 @@ def tournament_json(
         "positions": [p.as_json() for p in summary.positions],
         "calls_per_decision": {s.name: round(s.calls_per_decision, 2) for s in summary.strategies},
         "seconds": round(seconds, 3),
+        "rows": game_rows(records),
     }
