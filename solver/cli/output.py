@@ -63,8 +63,8 @@ class RowFile:
     """A file of rows (`--log`), or standard output for `-`: each row written whole, at
     once. Opened when made, so that a path that cannot be written fails before any work."""
 
-    def __init__(self, path: str, write: Write = os.write) -> None:
-        self.path, self._write = path, write
+    def __init__(self, path: str) -> None:
+        self.path = path
         self._file = None if path == STDOUT else open(path, "wb", buffering=0)  # noqa: SIM115
 
     def row(self, line: str) -> None:
@@ -73,7 +73,7 @@ class RowFile:
 
             write_row(line)
         else:
-            write_rows(self._file.fileno(), (line + "\n").encode(), self.path, self._write)
+            write_rows(self._file.fileno(), (line + "\n").encode(), self.path)
 
     def close(self) -> None:
         if self._file is not None:
