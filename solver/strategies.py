@@ -129,9 +129,12 @@ def _plug_in(spec: str) -> Strategy:
     """`package.module:Class` (found as `python -m` finds it: from the current folder
     too), or `path/to/file.py:Class`."""
     module_name, _, class_name = spec.rpartition(":")
+    relative = module_name.startswith(".") and not module_name.endswith(".py")
+    if not module_name.strip() or relative or not class_name.isidentifier():
+        raise SetupError(f"strategy {spec!r}: name a module (or file.py) and a class, module:Class")
     try:
         made = getattr(_module(module_name), class_name)()
-    except (ImportError, OSError) as error:
+    except (ImportError, OSError, ValueError) as error:
         raise SetupError(f"strategy {spec!r}: cannot import {module_name!r} ({error})") from None
     except AttributeError:
         raise SetupError(f"strategy {spec!r}: {module_name!r} has no {class_name!r}") from None

@@ -202,7 +202,10 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_1() -> None:
             stderr=subprocess.PIPE,
             text=True,
         )
-    assert (result.returncode, result.stderr) == (1, "Error: No space left on device\n")
+    assert (result.returncode, result.stderr) == (
+        1,
+        "Error: cannot write standard output: No space left on device\n",
+    )
 
 
 def test_a_time_limit_must_be_a_number_of_seconds(board_file: Path) -> None:

@@ -396,14 +396,14 @@ def test_play_json_shape_and_log(tmp_path: Path) -> None:
     code, out, err = run(*args)
     assert (code, err) == (0, "")
     data = json.loads(out)
-    assert len(data["games"]) == 2
-    for game in data["games"]:
+    assert data["games"] == len(data["rows"]) == 2
+    for game in data["rows"]:
         assert set(game) >= {"winner", "scores", "turns", "end"}
         assert game["end"] in ("out", "blocked")
         assert set(game["scores"]) == {"P1", "P2"}
-    assert data["totals"] == {p: sum(g["scores"][p] for g in data["games"]) for p in ("P1", "P2")}
+    assert data["totals"] == {p: sum(g["scores"][p] for g in data["rows"]) for p in ("P1", "P2")}
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert len(lines) == sum(g["turns"] for g in data["games"])
+    assert len(lines) == sum(g["turns"] for g in data["rows"])
     keys = {"game", "turn", "player", "action", "played", "table", "stand_for", "racks", "pool"}
     assert set(lines[0]) == keys | {"rules"}
     for line in lines:  # what each joker of the table stands for, read back as a board

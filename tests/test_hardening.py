@@ -130,7 +130,7 @@ def test_output_to_a_full_disk_is_one_line(args: list[str]) -> None:
         )
     assert (done.returncode, done.stderr) == (
         1,
-        "Error: cannot write the output: No space left on device\n",
+        "Error: cannot write standard output: No space left on device\n",
     )
 
 

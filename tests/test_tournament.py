@@ -331,7 +331,7 @@ def test_tournament_rows_then_the_report() -> None:
     ("args", "message"),
     [
         (["--strategies", "lucky"], "unknown strategy 'lucky'"),
-        (["--players", "2", "--strategies", "a,b,c"], "3 strategies for 2 players"),
+        (["--players", "2", "--strategies", "greedy,heavy,cautious"], "3 strategies for 2 players"),
         (["--think", "500"], "Invalid value for '--think'"),
     ],
     ids=["unknown-strategy", "too-many", "think-past-two-minutes"],

@@ -230,8 +230,11 @@ def solve_path(
     )
 
 
-# An expect line as board.py reads one (its keys named), to be replaced in place.
-_EXPECT_LINE = re.compile(r"^[ \t]*#\s*expect(?:ed)?\s*:\s*(?:tiles|value)\s*=.*$", re.I | re.M)
+# An expect line as board.py reads one (its keys named), to be replaced in place: on a
+# line of its own, after a byte-order mark on the first, up to its line end (\r\n kept).
+_EXPECT_LINE = re.compile(
+    r"^(\ufeff?)[ \t]*#[ \t]*expect(?:ed)?[ \t]*:[ \t]*(?:tiles|value)[ \t]*=[^\r\n]*", re.I | re.M
+)
 
 
 def stamp_expected(path: str, board: Board, move: Move, force: bool) -> bool:
@@ -250,9 +253,11 @@ def stamp_expected(path: str, board: Board, move: Move, force: bool) -> bool:
     with open(path, encoding="utf-8", newline="") as file:
         text = file.read()
     line = f"# expect: {got}"
-    text, replaced = _EXPECT_LINE.subn(line, text, count=1)
-    if not replaced:
-        text = f"{line}\n{text}"
+    text, replaced = _EXPECT_LINE.subn(lambda m: m.group(1) + line, text, count=1)
+    if not replaced:  # first, after a byte-order mark, ended as the file's lines are
+        bom = "\ufeff" if text.startswith("\ufeff") else ""
+        end = "\r\n" if "\r\n" in text else "\n"
+        text = f"{bom}{line}{end}{text.removeprefix(bom)}"
     folder = os.path.dirname(path) or "."
     with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as out:
         try:

@@ -27,6 +27,7 @@ from .options import (
     rule_overrides,
     seed_option,
 )
+from .output import write_whole
 
 
 def size_range(ctx: click.Context, param: click.Parameter, value: str | None) -> Span | None:
@@ -183,14 +184,3 @@ def generated_boards(out: Path) -> list[Path]:
         if first.startswith(GENERATED_MARK.encode()):
             found.append(path)
     return found
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Written under another name beside `path`, then renamed: `path` is never half a
-    board, wherever the run stops (Ctrl-C, a full disk)."""
-    partial = path.with_name(path.name + ".partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    finally:
-        partial.unlink(missing_ok=True)

@@ -13,12 +13,14 @@ from .every import every_options, show_every
 from .options import (
     backend_option,
     core_errors,
+    move_rule_options,
     objective_option,
     rule_options,
     rule_overrides,
     time_limit_option,
     use_colour,
 )
+from .output import STDOUT
 from .position import board_argument, next_option, position_options, read_position, write_next
 
 
@@ -54,7 +56,7 @@ def check(paths: tuple[str, ...], as_json: bool, **options: Any) -> None:
 @backend_option
 @time_limit_option
 @every_options
-@rule_options
+@move_rule_options
 @core_errors
 def hint(
     board_path: str | None,
@@ -89,9 +91,11 @@ def hint(
             f"{board_path}: the answer breaks the rules (a solver bug): {'; '.join(problems)}"
         )
     write_next(next_path, board, move)
+    move_to_stderr = next_path == STDOUT  # standard output holds the next board
     if as_json:
         import json  # only for --json: ~1 ms of every hint's start
 
-        click.echo(json.dumps(move_json(move, board)))
+        click.echo(json.dumps(move_json(move, board)), err=move_to_stderr)
     else:
-        click.echo(render_move(board, move, colour=use_colour()), nl=False)
+        colour = use_colour() and not move_to_stderr
+        click.echo(render_move(board, move, colour=colour), nl=False, err=move_to_stderr)

@@ -18,6 +18,8 @@ from typing import Any, NoReturn
 
 import click
 
+from .output import STDOUT_NAME, write_rows
+
 # The status a command gives for an interrupt; `exit_status` turns it into the signal's.
 INTERRUPTED = 128 + signal.SIGINT
 
@@ -105,16 +107,16 @@ def write_row(row: str) -> None:
     """A row and its newline, written whole even when a signal comes midway: Python's
     buffered output drops what is left of a write that a signal cut short, when the
     handler returns (as it does inside `Interrupt.held`), so the row goes to the file
-    descriptor here, part after part. Output with no descriptor (a test's) is echoed."""
+    descriptor here (a full disk leaves none of it). Output with no descriptor (a test's)
+    is echoed."""
     try:
         descriptor = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):
         click.echo(row)
         return
     sys.stdout.flush()
-    left = memoryview((row + "\n").encode(sys.stdout.encoding, sys.stdout.errors or "strict"))
-    while left:
-        left = left[os.write(descriptor, left) :]
+    data = (row + "\n").encode(sys.stdout.encoding, sys.stdout.errors or "strict")
+    write_rows(descriptor, data, STDOUT_NAME)
 
 
 def flush_stdout() -> None:
@@ -129,7 +131,7 @@ def flush_stdout() -> None:
 
 def cannot_write(error: OSError) -> NoReturn:
     drop_stdout()
-    click.echo(f"Error: cannot write the output: {error.strerror or error}", err=True)
+    click.echo(f"Error: cannot write {STDOUT_NAME}: {error.strerror or error}", err=True)
     raise SystemExit(1) from None
 
 

@@ -23,6 +23,7 @@ from ..rules import (
     RuleValue,
 )
 from .interrupts import reader_gone
+from .output import output_error
 
 if TYPE_CHECKING:  # pathlib is ~3 ms of a hint's start: loaded where a Path is made
     from pathlib import Path
@@ -55,7 +56,9 @@ def core_errors(command: F) -> F:
             click.echo("\ninterrupted", err=True)
             raise click.exceptions.Exit(130) from None
         except OSError as error:
-            # A file the command writes (--out, --log) that cannot be made or written.
+            # A file the command writes (--out, --log) that cannot be made, or its output.
+            if (message := output_error(error)) is not None:
+                raise message from None
             where = f"{error.filename}: " if error.filename else ""
             raise click.ClickException(f"{where}{error.strerror or error}") from None
 
@@ -76,9 +79,23 @@ def count_option(made: str) -> Callable[[F], F]:
     )
 
 
+# Rule options that change a game's scores, never a move: a command that answers with a
+# move (hint, serve) takes them, as every board may say them, but its help leaves them out.
+SCORES_ONLY = frozenset({"scoring", "blocked", "double_out"})
+
+
+def move_rule_options(command: F) -> F:
+    """`rule_options` for a command that answers with a move."""
+    return _rule_options(command, hidden=SCORES_ONLY)
+
+
 def rule_options(command: F) -> F:
     """The rule options every board-reading command takes (rules.OPTIONS, declared once),
     and `--rules NAME`, a profile; the command line wins over a board's `rules:` line."""
+    return _rule_options(command, hidden=frozenset())
+
+
+def _rule_options(command: F, hidden: frozenset[str]) -> F:
     options = [
         click.option(
             "--rules",
@@ -90,7 +107,15 @@ def rule_options(command: F) -> F:
     for option in OPTIONS:
         if option.kind is bool:
             flags = f"--{option.word}/--no-{option.word}"
-            options.append(click.option(flags, option.field, default=None, help=option.help))
+            options.append(
+                click.option(
+                    flags,
+                    option.field,
+                    default=None,
+                    help=option.help,
+                    hidden=option.field in hidden,
+                )
+            )
             continue
         kind: click.ParamType[Any]
         if option.allowed:
@@ -99,7 +124,15 @@ def rule_options(command: F) -> F:
             kind = click.IntRange(0, option.maximum)
         else:
             kind = click.Choice(option.choices, case_sensitive=False)
-        options.append(click.option(f"--{option.word}", option.field, type=kind, help=option.help))
+        options.append(
+            click.option(
+                f"--{option.word}",
+                option.field,
+                type=kind,
+                help=option.help,
+                hidden=option.field in hidden,
+            )
+        )
     for decorator in reversed(options):
         command = decorator(command)
     return command
@@ -185,9 +218,9 @@ time_limit_option = click.option(
 
 
 def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
-    """A folder named on the command line; an empty name is refused (it would mean the
-    current folder, unsaid)."""
-    if value is None:
+    """A folder named on the command line, or None for `-`, standard output; an empty
+    name is refused (it would mean the current folder, unsaid)."""
+    if value is None or value == "-":
         return None
     if not value.strip():
         raise click.BadParameter("an empty path: name a folder")

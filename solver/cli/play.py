@@ -7,18 +7,15 @@ import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
 
 from ..batch.pool import BatchError
 from ..game import (
-    STRATEGIES,
     GameOptions,
     GameRecord,
     MatchRecord,
-    SetupError,
     strategy_stats,
 )
 from ..rules import (
@@ -34,7 +31,7 @@ from ..scoring import (
     read_score_sheet,
     score_game,
 )
-from ..tournament import Lineup, Played, Work, check_names, match_tasks, run_games
+from ..tournament import Lineup, Played, Work, match_tasks, run_games
 from .options import (
     backend_option,
     core_errors,
@@ -42,6 +39,7 @@ from .options import (
     seed_option,
     time_limit_option,
 )
+from .output import CannotWrite, RowFile
 from .tables import (
     match_footer,
     match_header,
@@ -49,25 +47,17 @@ from .tables import (
     score_table,
 )
 from .tournament import (
+    game_rows,
     interrupted,
     jobs_option,
     log_option,
     players_option,
+    strategies_option,
     stream_games,
     table_rules,
     think_option,
     usable_jobs,
 )
-
-
-def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
-    """`greedy,cautious`: one strategy per seat, in seat order (checked here)."""
-    names = tuple(n.strip() for n in value.split(","))
-    try:
-        check_names(names)
-    except SetupError as error:
-        raise click.BadParameter(str(error)) from None
-    return names
 
 
 @click.command()
@@ -83,15 +73,7 @@ def strategy_list(ctx: click.Context, param: click.Parameter, value: str) -> tup
     help="Play until a total reaches this score (--games then caps the match).",
 )
 @seed_option("games")
-@click.option(
-    "--strategy",
-    "strategies",
-    default="greedy",
-    show_default=True,
-    callback=strategy_list,
-    help=f"One per seat, comma-separated, repeated if fewer: {', '.join(STRATEGIES)}, or"
-    " module:Class.",
-)
+@strategies_option("greedy", "repeated if fewer")
 # Before --double-out was a rule option, play took --doubled for it: kept, not shown.
 @click.option("--doubled", is_flag=True, hidden=True)
 @think_option
@@ -114,16 +96,16 @@ def play(
     backend: str,
     time_limit: float | None,
     as_json: bool,
-    log_path: Path | None,
+    log_path: str | None,
     **options: Any,
 ) -> None:
     """Simulate games between solver-driven players, and score them.
 
-    Example: rummisolve play --players 4 --games 4 --strategy hoarder,greedy
+    Example: rummisolve play --players 4 --games 4 --strategies hoarder,greedy
     """
     if len(strategies) > players:
         raise click.BadParameter(
-            f"{len(strategies)} strategies for {players} players", param_hint="'--strategy'"
+            f"{len(strategies)} strategies for {players} players", param_hint="'--strategies'"
         )
     if doubled:
         options["double_out"] = True
@@ -144,9 +126,10 @@ def play(
         elif records:
             click.echo(match_footer(record))
 
-    # Opened before the first game, so that a bad path fails at once.
     with contextlib.ExitStack() as stack:
-        log_file = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
+        log = RowFile(log_path) if log_path else None  # a bad path fails before any game
+        if log is not None:
+            stack.callback(log.close)
         if not as_json:
             click.echo(match_header(seats, seed))
         played = run_games(match_tasks(seed, games), work, jobs)
@@ -156,35 +139,26 @@ def play(
         )
         match = Match()
         try:
-            for game in stream_games(played, games, show, log_file, rules, records.append):
+            for game in stream_games(played, games, show, log, rules, records.append):
                 match = match.then(game.record.score)
                 if target is not None and max(match.totals.values()) >= target:
                     break
         except KeyboardInterrupt:
             played.close()
             interrupted(len(records), games, report)
-        except BatchError:
+        except (BatchError, CannotWrite):
+            played.close()
             report()  # the games finished stand: their report, then the error
             raise
         report()
 
 
 def match_json(record: MatchRecord, seed: int) -> dict[str, Any]:
-    """`play --json`: docs/format.md's keys, then the seeds and each strategy's results."""
+    """`play --json`: docs/format.md's keys (`games` a count and `rows` the games, as in
+    tournament --json), then the seeds and each strategy's results."""
     return {
-        "games": [
-            {
-                "winner": g.score.winner,
-                "scores": dict(g.score.scores),
-                "turns": g.turns,
-                "end": g.end.value,
-                "starter": g.starter,
-                "seed": g.seed,
-                "doubled": g.result.doubled,
-                "solver_calls": g.solver_calls,
-            }
-            for g in record.games
-        ],
+        "games": len(record.games),
+        "rows": game_rows(record.games),
         "totals": record.match.totals,
         "seed": seed,
         "players": {s.name: s.strategy.name for s in record.seats},

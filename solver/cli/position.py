@@ -104,15 +104,19 @@ next_option = click.option(
     "--next",
     "next_path",
     metavar="FILE",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
     help="Also write the board after the move to FILE (the new table, the rack left, its"
-    " rules in full): the next turn's board.",
+    " rules in full): the next turn's board. -: to standard output, the move to standard"
+    " error.",
 )
 
 
 def write_next(path: str | None, board: Board, move: Move) -> None:
-    """The board after the move, for the next turn, if --next asks for it."""
+    """The board after the move, for the next turn, if --next asks for it: written whole
+    or not at all."""
     if path is not None:
         from pathlib import Path  # only for --next: ~3 ms of every hint's start
 
-        Path(path).write_text(format_board(board_after(board, move), full_rules=True))
+        from .output import write_whole
+
+        write_whole(Path(path), format_board(board_after(board, move), full_rules=True))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,6 @@ import click
 
 from ..puzzle import Band, Kind, make_puzzles
 from ..rules import Rules
-from .generate import write_whole
 from .interrupts import INTERRUPT, INTERRUPTED
 from .options import (
     backend_option,
@@ -21,6 +21,7 @@ from .options import (
     rule_overrides,
     seed_option,
 )
+from .output import write_whole
 
 
 @click.command()
@@ -43,7 +44,7 @@ from .options import (
     "--out",
     type=click.Path(),
     callback=folder_path,
-    help="Folder for KIND[-BAND]-SEED-NNN.txt files (default: all puzzles on stdout).",
+    help="Folder for KIND[-BAND]-SEED-NNN.txt files (default, or -: all puzzles on stdout).",
 )
 @click.option("--overwrite", is_flag=True, help="Replace puzzle files of the same names in --out.")
 @backend_option
@@ -68,16 +69,16 @@ def puzzle(
         raise click.UsageError("--overwrite needs --out")
     rules = rule_overrides(options).apply(Rules())
     width = max(3, len(str(count)))
-    stem = f"{kind}-{difficulty}" if difficulty else kind
-    names = [f"{stem}-{seed}-{n:0{width}d}.txt" for n in range(1, count + 1)]
+    stem = f"{kind}-{difficulty}-{seed}-" if difficulty else f"{kind}-{seed}-"
     if out is not None:
-        if not overwrite and (taken := [n for n in names if (out / n).exists()]):
+        if not overwrite and (taken := puzzles_in(out, stem, width, count)):
             raise click.ClickException(f"{out / taken[0]} exists: --overwrite replaces it")
         out.mkdir(parents=True, exist_ok=True)
     written = 0
     try:
         puzzles = make_puzzles(count, seed, kind, difficulty, rules, backend)
-        for number, (name, made) in enumerate(zip(names, puzzles, strict=False), start=1):
+        for number, made in enumerate(puzzles, start=1):
+            name = f"{stem}{number:0{width}d}.txt"
             with INTERRUPT.held():  # a puzzle written whole, even when stopped
                 if out is None:
                     gap = "\n" if number > 1 else ""
@@ -91,3 +92,13 @@ def puzzle(
         raise click.exceptions.Exit(INTERRUPTED) from None
     if out is not None:
         click.echo(f"wrote {plural(written, 'puzzle')} to {out}")
+
+
+def puzzles_in(out: Path, stem: str, width: int, count: int) -> list[str]:
+    """The files of `out` this run would write (STEM, then 1..count in `width` digits),
+    found by listing the folder: a count of any size costs no more than the folder holds."""
+    if not out.is_dir():
+        return []
+    numbered = re.compile(re.escape(stem) + f"([0-9]{{{width}}})\\.txt")
+    found = (numbered.fullmatch(path.name) for path in out.iterdir())
+    return sorted(m.group(0) for m in found if m and 1 <= int(m.group(1)) <= count)

@@ -12,8 +12,8 @@ from .options import (
     backend_option,
     core_errors,
     finite,
+    move_rule_options,
     objective_option,
-    rule_options,
     rule_overrides,
 )
 
@@ -43,7 +43,7 @@ from .options import (
     callback=finite,
     help="Seconds for one move: then the best found so far, status feasible.",
 )
-@rule_options
+@move_rule_options
 @core_errors
 def serve(
     host: str,

@@ -8,8 +8,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 
@@ -24,21 +23,53 @@ from ..tournament import (
     Played,
     TournamentReport,
     Work,
+    check_names,
     run_games,
     tournament_report,
     tournament_tasks,
 )
 from .batch import needs_ray
 from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout, write_row
-from .options import backend_option, core_errors, plural, rule_options, rule_overrides, seed_option
+from .options import (
+    F,
+    backend_option,
+    core_errors,
+    finite,
+    plural,
+    rule_options,
+    rule_overrides,
+    seed_option,
+    time_limit_option,
+)
+from .output import CannotWrite, RowFile
 from .tables import columns
 
 
-def lineup_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+def strategy_names(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    """`greedy,cautious`: one strategy per seat, in seat order, each made once here so
+    that a bad one is a usage error before any game."""
     names = tuple(n.strip() for n in value.split(","))
     if not all(names):
         raise click.BadParameter("an empty strategy name")
+    try:
+        check_names(names)
+    except SetupError as error:
+        raise click.BadParameter(str(error)) from None
     return names
+
+
+def strategies_option(default: str, fill: str) -> Callable[[F], F]:
+    """`--strategies` (`--strategy` too): the strategies at the table, as `play` and
+    `tournament` take them; `fill`: how seats left are filled."""
+    return click.option(
+        "--strategies",
+        "--strategy",
+        "strategies",
+        default=default,
+        show_default=True,
+        callback=strategy_names,
+        help=f"One per seat, comma-separated; {fill} ({', '.join(STRATEGIES)}, or module:Class).",
+    )
 
 
 players_option = click.option(
@@ -59,14 +90,15 @@ think_option = click.option(
     "--think",
     type=click.FloatRange(0, MAX_THINK),
     metavar="SECONDS",
+    callback=finite,
     help="The budget of `search` per decision  [default: 0.1; at most 120, the rulebook's"
     " two minutes a turn]",
 )
 log_option = click.option(
     "--log",
     "log_path",
-    type=click.Path(path_type=Path),
-    help="Write one JSON line per turn: the state after it.",
+    type=click.Path(allow_dash=True),
+    help="Write one JSON line per turn, the state after it, to this file (-: standard output).",
 )
 
 
@@ -93,7 +125,7 @@ def stream_games(
     games: Iterable[Played],
     total: int | None,
     show: Callable[[Played], str | None],
-    log_file: IO[str] | None,
+    log: RowFile | None,
     rules: Rules,
     keep: Callable[[GameRecord], None],
 ) -> Iterator[Played]:
@@ -113,10 +145,9 @@ def stream_games(
         for played in games:
             with INTERRUPT.held():
                 try:
-                    if log_file is not None:
+                    if log is not None:
                         for turn in played.turns:
-                            line = turn.as_json() | {"rules": rules.as_json()}
-                            log_file.write(json.dumps(line) + "\n")
+                            log.row(json.dumps(turn.as_json() | {"rules": rules.as_json()}))
                     if (row := show(played)) is not None:
                         click.echo(clear_bar, nl=False, err=True)
                         write_row(row)
@@ -141,17 +172,27 @@ def interrupted(done: int, total: int | None, report: Callable[[], None]) -> Non
     raise click.exceptions.Exit(INTERRUPTED)
 
 
+def game_rows(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
+    """The `rows` of `play --json` and `tournament --json`: one object per game."""
+    return [
+        {
+            "winner": g.score.winner,
+            "scores": dict(g.score.scores),
+            "turns": g.turns,
+            "end": g.end.value,
+            "starter": g.starter,
+            "seed": g.seed,
+            "doubled": g.result.doubled,
+            "solver_calls": g.solver_calls,
+            "seats": dict(g.strategies),
+        }
+        for g in records
+    ]
+
+
 @click.command()
 @players_option
-@click.option(
-    "--strategies",
-    "names",
-    default="search,greedy",
-    show_default=True,
-    callback=lineup_option,
-    help=f"One per seat, comma-separated; the last fills the seats left ({', '.join(STRATEGIES)},"
-    " or module:Class).",
-)
+@strategies_option("search,greedy", "the last fills the seats left")
 @click.option(
     "--games", type=click.IntRange(1), default=100, show_default=True, help="Games in all."
 )
@@ -166,21 +207,23 @@ def interrupted(done: int, total: int | None, report: Callable[[], None]) -> Non
     " address; --jobs then counts actors  [default: the cluster's CPUs].",
 )
 @backend_option
+@time_limit_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the report.")
 @log_option
 @rule_options
 @core_errors
 def tournament(
     players: int,
-    names: tuple[str, ...],
+    strategies: tuple[str, ...],
     games: int,
     seed: int,
     think: float | None,
     jobs: int,
     ray_address: str | None,
     backend: str | None,
+    time_limit: float | None,
     as_json: bool,
-    log_path: Path | None,
+    log_path: str | None,
     **options: Any,
 ) -> None:
     """Play strategies against each other on duplicate deals: which is stronger, and how
@@ -189,11 +232,12 @@ def tournament(
     Example: rummisolve tournament --players 4 --strategies search,greedy --games 40
     """
     try:
-        lineup = Lineup.filled(names, players, think)
+        lineup = Lineup.filled(strategies, players, think)
     except SetupError as error:
         raise click.BadParameter(str(error), param_hint="'--strategies'") from None
     rules = table_rules(players, options)
-    work = Work(lineup, GameOptions(rules=rules, backend=backend), keep_turns=log_path is not None)
+    game_options = GameOptions(rules=rules, backend=backend, time_limit=time_limit)
+    work = Work(lineup, game_options, keep_turns=log_path is not None)
     on_ray = None
     if ray_address is None:
         jobs = usable_jobs(jobs, games)
@@ -213,12 +257,14 @@ def tournament(
         summary = tournament_report(records)
         seconds = time.perf_counter() - started
         if as_json:
-            click.echo(json.dumps(tournament_json(summary, lineup, seed, rules, seconds)))
+            click.echo(json.dumps(tournament_json(summary, records, lineup, seed, rules, seconds)))
         else:
             click.echo(tournament_table(summary, lineup, seed, seconds, jobs))
 
     with contextlib.ExitStack() as stack:
-        log_file = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
+        log = RowFile(log_path) if log_path else None  # a bad path fails before any game
+        if log is not None:
+            stack.callback(log.close)
         if not as_json:
             click.echo(game_header(players))
         show: Callable[[Played], str | None] = (lambda played: None) if as_json else game_row
@@ -226,12 +272,13 @@ def tournament(
         played = on_ray.run(tasks) if on_ray else run_games(tasks, work, jobs)
         stack.callback(played.close)
         try:
-            for _game in stream_games(played, games, show, log_file, rules, records.append):
+            for _game in stream_games(played, games, show, log, rules, records.append):
                 pass
         except KeyboardInterrupt:
             played.close()
             interrupted(len(records), games, report)
-        except BatchError:
+        except (BatchError, CannotWrite):
+            played.close()
             report()  # the games finished stand: their report, then the error
             raise
         report()
@@ -329,9 +376,15 @@ def tournament_table(
 
 
 def tournament_json(
-    summary: TournamentReport, lineup: Lineup, seed: int, rules: Rules, seconds: float
+    summary: TournamentReport,
+    records: Iterable[GameRecord],
+    lineup: Lineup,
+    seed: int,
+    rules: Rules,
+    seconds: float,
 ) -> dict[str, Any]:
-    """docs/format.md's shape: the issue's keys, then the lineup and per position."""
+    """docs/format.md's shape: the issue's keys, then the lineup and per position, and
+    last the games' rows (as in play --json)."""
     return {
         "games": summary.games,
         "strategies": {s.name: s.as_json() for s in summary.strategies},
@@ -344,4 +397,5 @@ def tournament_json(
         "positions": [p.as_json() for p in summary.positions],
         "calls_per_decision": {s.name: round(s.calls_per_decision, 2) for s in summary.strategies},
         "seconds": round(seconds, 3),
+        "rows": game_rows(records),
     }

@@ -1,0 +1,115 @@
+"""Writing what a command makes: `-` for standard output wherever a file is named, rows
+written whole, and a file replaced whole; a write that fails is one line naming the file
+(or standard output) and the cause."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+STDOUT = "-"
+STDOUT_NAME = "standard output"
+
+# Errors of a write itself (not of opening a file): an output that fails with one of these
+# and names no file is standard output (click.echo names none).
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+Write = Callable[[int, bytes | memoryview], int]
+
+
+class CannotWrite(click.ClickException):
+    """`cannot write FILE: cause`, exit 1."""
+
+    def __init__(self, where: str, error: OSError) -> None:
+        super().__init__(f"cannot write {where}: {error.strerror or error}")
+
+
+def write_rows(descriptor: int, data: bytes, where: str, write: Write = os.write) -> None:
+    """Whole rows to a file descriptor, part after part (a signal may cut a write short),
+    or none of them: a write that fails midway (a full disk) is cut back to where it began
+    where the file can be cut (a regular file), and raised as CannotWrite naming `where`.
+    A reader gone (BrokenPipeError) is raised as it is."""
+    start = _offset(descriptor)
+    left = memoryview(data)
+    try:
+        while left:
+            left = left[write(descriptor, left) :]
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        if start is not None:
+            with contextlib.suppress(OSError):  # the write's error is the one to tell
+                os.ftruncate(descriptor, start)
+        raise CannotWrite(where, error) from None
+
+
+def _offset(descriptor: int) -> int | None:
+    """Where the next write lands in a regular file; None where nothing can be cut back."""
+    try:
+        if stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return os.lseek(descriptor, 0, os.SEEK_CUR)
+    except OSError:
+        pass
+    return None
+
+
+class RowFile:
+    """A file of rows (`--log`), or standard output for `-`: each row written whole, at
+    once. Opened when made, so that a path that cannot be written fails before any work."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._file = None if path == STDOUT else open(path, "wb", buffering=0)  # noqa: SIM115
+
+    def row(self, line: str) -> None:
+        if self._file is None:
+            from .interrupts import write_row
+
+            write_row(line)
+        else:
+            write_rows(self._file.fileno(), (line + "\n").encode(), self.path)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
+def write_whole(path: Path, text: str, write: Write = os.write) -> None:
+    """`text` as the file at `path`, never half of it, wherever the run stops (Ctrl-C, a
+    full disk): written under another name beside it, then renamed. A path that is no
+    regular file (`/dev/stdout`, a pipe) is written as it is; `-` is standard output."""
+    if str(path) == STDOUT:
+        click.echo(text, nl=False)
+        return
+    if path.exists() and not path.is_file():
+        try:
+            with open(path, "wb", buffering=0) as file:
+                write_rows(file.fileno(), text.encode(), str(path), write)
+        except OSError as error:
+            raise CannotWrite(str(path), error) from None
+        return
+    partial = path.with_name(path.name + ".partial")
+    try:
+        with open(partial, "wb", buffering=0) as file:
+            write_rows(file.fileno(), text.encode(), str(path), write)
+        if path.exists():  # a file replaced keeps its permissions
+            os.chmod(partial, stat.S_IMODE(path.stat().st_mode))
+        partial.replace(path)
+    except OSError as error:
+        raise CannotWrite(str(path), error) from None
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def output_error(error: OSError) -> click.ClickException | None:
+    """The message for an error of writing a command's output that named no file, or None
+    for an error of something else: writes to files name their file themselves."""
+    if error.filename is None and error.errno in WRITE_ERRORS:
+        return CannotWrite(STDOUT_NAME, error)
+    return None
