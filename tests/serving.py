@@ -111,12 +111,13 @@ def wait_until(condition: Callable[[], object], what: str) -> None:
 
 @contextmanager
 def in_thread(
-    settings: api.HintSettings, limits: web.Limits
+    settings: api.HintSettings, limits: web.Limits, lan: str | None = None
 ) -> Iterator[tuple[Server, web.Server]]:
     """The server in a thread of this process, with a test's settings (a stand-in solver)
-    and limits; stopped as `serve` is by Ctrl-C when the block ends."""
+    and limits, on 127.0.0.1 (`lan`: as `serve --lan` makes it for that address); stopped
+    as `serve` is by Ctrl-C when the block ends."""
     listening = web.listen("127.0.0.1", 0)
-    running = web.make_server(listening, settings, limits)
+    running = web.make_server(listening, settings, limits, lan)
     thread = threading.Thread(target=running.run, kwargs={"sockets": [listening]})
     thread.start()
     try:

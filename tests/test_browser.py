@@ -7,10 +7,12 @@ README's pictures of the page."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, ViewportSize, sync_playwright
@@ -96,7 +98,7 @@ def shown_rows(page: Page) -> list[str]:
             face, _, stands = str(tile.get_attribute("data-tile")).partition("=")
             star = "*" if "from-rack" in str(tile.get_attribute("class")) else ""
             tiles.append(face + star + (f"={stands}" if stands else ""))
-        rows.append(" ".join(tiles) + "   " + item.locator(".why").inner_text())
+        rows.append(" ".join(tiles) + "   " + item.locator(".sr").inner_text())
     return rows
 
 
@@ -128,7 +130,7 @@ def test_the_first_example_tapped_in_shows_the_move_hint_prints(page: Page) -> N
     lines = printed.splitlines()
     assert page.inner_text("#headline") == lines[0].split(":")[0]
     actions = [line.split(". ", 1)[1] for line in lines[3:5]]
-    assert page.locator("#actions li").all_inner_texts() == actions
+    assert page.locator("#actions li .sr").all_inner_texts() == actions
     table = [line.strip() for line in lines[7:10]]
     assert [row.split("   ")[0] for row in shown_rows(page)] == table
     assert page.inner_text("#rack-after") == "(empty: Rummikub!)"
@@ -177,7 +179,8 @@ def test_one_point_is_headed_in_the_singular_as_hint_heads_it(page: Page) -> Non
 def test_a_tile_tapped_out_while_the_answer_shows_takes_the_answer_away(page: Page) -> None:
     """The table stays tappable under the answer: a stray tap took the R5 out of R3 R4 R5
     and the answer went on showing 'add R2* to [R3 R4 R5]', its Next turn putting the R5
-    back; the keypad, and its ⌫, hidden."""
+    back; the keypad, and its ⌫, hidden. A tap on a tile now selects it, and brings the
+    keypad back to change it."""
     page.tap("#new-set")
     tap_tiles(page, "R3 R4 R5")
     page.tap("#to-rack")
@@ -185,9 +188,10 @@ def test_a_tile_tapped_out_while_the_answer_shows_takes_the_answer_away(page: Pa
     page.tap("#solve")
     page.wait_for_selector("#answer:not([hidden])")
     page.tap('#sets [data-tile="R5"]')
-    assert page.locator("#sets .tile").all_inner_texts() == ["3", "4"]
     assert page.is_hidden("#answer")
     assert page.is_visible("#keypad")
+    page.tap("#delete")
+    assert page.locator("#sets .tile").all_inner_texts() == ["3", "4"]
 
 
 def test_a_tile_tapped_in_while_it_thinks_is_in_the_answer(page: Page) -> None:
@@ -384,8 +388,11 @@ def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:
     tap_tiles(page, "R2")
     page.tap("#solve")
     page.wait_for_selector("#answer:not([hidden])")
-    assert page.locator("#actions li").all_inner_texts() == ["add R2* to [R3 R4 R5]: R2* R3 R4 R5"]
-    assert page.inner_text("#actions-title") == "In this order (* = from your rack)"
+    assert page.locator("#actions li .sr").all_inner_texts() == [
+        "add R2* to [R3 R4 R5]: R2* R3 R4 R5"
+    ]
+    steps = page.get_by_role("heading", name="In this order (* = from your rack)")
+    assert steps.is_visible()
     # The yellow of the table after, said to a screen reader too: it read "Table after the
     # move from your rack".
     after = page.get_by_role("heading", name="Table after the move yellow: from your rack")
@@ -489,21 +496,21 @@ def test_the_sets_and_the_rack_work_from_the_keyboard(page: Page) -> None:
     tap_tiles(page, "R6")  # where a tap on the set would have sent it
     assert tiles_of(page, "0") == ["R3", "R4", "R5", "R6"]
 
-    tab_to(page, "take out blue 7 from set 2")
+    tab_to(page, "blue 7 in set 2")
+    page.keyboard.press("Enter")
+    assert page.get_attribute('[data-key="tile:1:2"]', "aria-pressed") == "true"
+    tab_to(page, "Delete")
     page.keyboard.press("Enter")
     assert tiles_of(page, "1") == ["K7", "R7"]
-    assert page.get_attribute('[data-where="1"]', "class") == "row target active"
-    page.keyboard.press("Space")  # the focus is where the B7 was: the set's last tile now
-    assert tiles_of(page, "1") == ["K7"]
-    page.keyboard.press("Space")
-    assert tiles_of(page, "1") == []
+    assert page.is_hidden("#edit-bar")
 
     tab_to(page, "Your rack: tap tiles in")
     page.keyboard.press("Space")
     assert page.get_attribute('[data-key="pick:rack"]', "aria-pressed") == "true"
     assert page.get_attribute('[data-key="pick:1"]', "aria-pressed") == "false"
-    tab_to(page, "take out red 2 from your rack")
-    page.keyboard.press("Enter")
+    tab_to(page, "red 2 in your rack")
+    page.keyboard.press("Space")
+    page.tap("#back")  # ⌫ takes out the tile selected
     assert tiles_of(page, "rack") == []
 
 
@@ -538,3 +545,241 @@ def test_next_turn_keeps_what_each_joker_stands_for(page: Page) -> None:
     assert page.locator('#sets [data-tile="J=K5"]').get_attribute("title") == (
         "joker, standing for black 5"
     )
+
+
+SCREENS = [
+    pytest.param(PHONE, id="390x844"),
+    pytest.param(ViewportSize(width=320, height=568), id="320x568"),
+]
+
+
+@pytest.fixture(params=SCREENS)
+def phone(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Iterator[Page]:
+    """The page on a touch screen of each size the page is made for."""
+    context = browser.new_context(viewport=request.param, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    opened = context.new_page()
+    opened.goto(server.url)
+    opened.wait_for_selector("#profile option", state="attached")
+    yield opened
+    context.close()
+
+
+def sent_boards(page: Page) -> list[str]:
+    """The boards the page posts from now on, as they go."""
+    boards: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            boards.append(json.loads(request.post_data or "{}")["board"])
+            if request.url.endswith("/api/hint")
+            else None
+        ),
+    )
+    return boards
+
+
+def answer_as_hint_json(page: Page, board: str) -> dict[str, Any]:
+    """`hint --json` on the board the page sent, after checking that the page shows it:
+    the move, each step (its text for a screen reader) and the table after, tile by tile."""
+    code, printed, _ = run("hint", "--json", "-", stdin=board)
+    assert code == 0
+    answer: dict[str, Any] = json.loads(printed)
+    played = [str(t.get_attribute("data-tile")) for t in page.locator("#played .tile").all()]
+    assert played == answer["played"]
+    steps = page.locator("#actions li .sr").all_inner_texts()
+    assert steps == [action["text"] for action in answer["actions"]]
+    table = [
+        [str(t.get_attribute("data-tile")) for t in row.locator(".tile").all()]
+        for row in page.locator("#after li").all()
+    ]
+    declared = [
+        [f"J={stands.pop(0)}" if tile == "J" and stands else tile for tile in tiles]
+        for tiles, stands in zip(
+            answer["table"], [list(s) for s in answer["stand_for"]], strict=True
+        )
+    ]
+    assert table == (declared if answer["tiles_played"] else [])
+    return answer
+
+
+def test_a_mistyped_tile_is_put_right_with_undo_and_with_replace(phone: Page) -> None:
+    """A tap on a tile took it out at once, with no undo: a player who mistyped started
+    the set again. Now a tile tapped is selected (replace it, delete it, put a tile
+    before it), and every change undoes and redoes, after a reload too."""
+    phone.tap("#new-set")
+    tap_tiles(phone, "R3 R4 R6")
+    phone.tap("#undo")
+    assert tiles_of(phone, "0") == ["R3", "R4"]
+    phone.tap("#redo")
+    assert tiles_of(phone, "0") == ["R3", "R4", "R6"]
+    phone.tap("#undo")
+    tap_tiles(phone, "R5")
+    assert tiles_of(phone, "0") == ["R3", "R4", "R5"]
+    assert phone.is_disabled("#redo")
+
+    phone.tap("#new-set")
+    tap_tiles(phone, "K7 O7 B8")
+    phone.tap('[data-key="tile:1:2"]')  # the B8, selected: Replace is what a key does
+    assert phone.inner_text("#edit-what") == "blue 8: tap a tile key to put it in this one's place"
+    tap_tiles(phone, "B7")
+    assert tiles_of(phone, "1") == ["K7", "O7", "B7"]
+    assert phone.is_hidden("#edit-bar")
+
+    phone.reload()
+    phone.wait_for_selector("#profile option", state="attached")
+    assert tiles_of(phone, "1") == ["K7", "O7", "B7"]
+    phone.tap("#undo")
+    assert tiles_of(phone, "1") == ["K7", "O7", "B8"]
+    phone.tap('[data-key="tile:1:1"]')
+    phone.tap("#delete")
+    assert tiles_of(phone, "1") == ["K7", "B8"]
+    phone.tap("#undo")
+    assert tiles_of(phone, "1") == ["K7", "O7", "B8"]
+
+
+def test_a_joker_put_before_a_tile_is_sent_where_it_lies(phone: Page) -> None:
+    """A tile went only at the end of a set: a joker at the start of a run (`J R3 R4`,
+    the R2) could not be entered where it lies."""
+    boards = sent_boards(phone)
+    phone.tap("#new-set")
+    tap_tiles(phone, "R3 R4")
+    phone.tap('[data-key="tile:0:0"]')
+    phone.tap("#before")
+    assert phone.inner_text("#edit-what") == "red 3: tap a tile key to put it before this one"
+    tap_tiles(phone, "J")
+    assert tiles_of(phone, "0") == ["J", "R3", "R4"]
+    phone.tap("#deselect")
+    phone.tap("#to-rack")
+    tap_tiles(phone, "R5 K2 O2")
+    phone.tap("#solve")
+    phone.wait_for_selector("#answer:not([hidden])")
+    assert boards == ["table:\nJ R3 R4\nrack: R5 K2 O2\n"]
+    answer_as_hint_json(phone, boards[0])
+
+
+def test_a_group_s_joker_is_named_and_a_run_s_is_not(phone: Page) -> None:
+    """A table joker can say which tile it stands for (`J=O7`) where its set is a group;
+    a run's joker is the tile of its place, named by nobody."""
+    boards = sent_boards(phone)
+    phone.tap("#new-set")
+    tap_tiles(phone, "R5 R6 J")
+    phone.tap('#sets [data-tile="J"]')
+    assert phone.is_hidden("#name-joker")
+    phone.tap("#new-set")
+    tap_tiles(phone, "K7 R7 J")
+    phone.tap('[data-key="tile:1:2"]')
+    names = phone.locator("#name-joker button").all_inner_texts()
+    assert names == ["J=O7", "J=B7", "J, any"]
+    phone.tap("#name-joker >> text=J=O7")
+    assert tiles_of(phone, "1") == ["K7", "R7", "J=O7"]
+    phone.tap("#to-rack")
+    tap_tiles(phone, "O7 B7 R4")
+    phone.tap("#solve")
+    phone.wait_for_selector("#answer:not([hidden])")
+    assert boards == ["table:\nR5 R6 J\nK7 R7 J=O7\nrack: O7 B7 R4\n"]
+    answer_as_hint_json(phone, boards[0])
+
+
+def test_a_mid_game_position_tapped_in_answers_as_hint_in_about_two_screens(page: Page) -> None:
+    """55 tiles on the table, 19 on the rack: the answer was 20 lines of letter codes above
+    22 full-width sets, 3.4 screens. Now each step is drawn with tiles and the new table
+    lies as a table does, several sets to a row."""
+    code, dealt, _ = run(
+        "generate", "--count", "1", "--seed", "2", "--table-tiles", "55", "--rack-tiles", "19"
+    )
+    assert code == 0
+    lines = dealt.splitlines()
+    table = lines[lines.index("table:") + 1 : -1]
+    rack = lines[-1].removeprefix("rack: ")
+    assert sum(len(line.split()) for line in table) == 55 and len(rack.split()) == 19
+    boards = sent_boards(page)
+    for line in table:
+        page.tap("#new-set")
+        tap_tiles(page, line)
+    page.tap("#to-rack")
+    tap_tiles(page, rack)
+    page.tap("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert boards == ["table:\n" + "\n".join(table) + f"\nrack: {rack}\n"]
+    answer = answer_as_hint_json(page, boards[0])
+    assert answer["tiles_played"] >= 15 and len(answer["actions"]) >= 15
+    screens = top_and_bottom(page, "#answer")
+    assert (screens[1] - screens[0]) / PHONE["height"] <= 2.0
+    folder = os.environ.get("RUMMISOLVE_SCREENSHOTS")
+    if folder:
+        page.locator("#answer").screenshot(path=str(Path(folder) / "serve-mid-game.png"))
+
+
+# Every text drawn on the page: its colour and its background's as the eye gets them (the
+# backgrounds under it laid over each other, white under all), and their contrast ratio
+# (WCAG 2). A control that is disabled is exempt (WCAG's "inactive"); no other text may
+# lie under an opacity, which would change what the eye gets.
+CONTRASTS = """() => {
+  const rgba = (css) => {
+    const parts = css.match(/[\\d.]+/g).map(Number);
+    return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+  const background = (node) => {
+    const layers = [];
+    for (let at = node; at; at = at.parentElement) {
+      const colour = rgba(getComputedStyle(at).backgroundColor);
+      if (colour[3] > 0) layers.push(colour);
+      if (colour[3] >= 1) break;
+    }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255]);
+  };
+  const luminance = (rgb) => rgb
+    .map((v) => v / 255)
+    .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const measured = [];
+  for (const node of document.querySelectorAll("body *")) {
+    const text = [...node.childNodes]
+      .filter((child) => child.nodeType === Node.TEXT_NODE)
+      .map((child) => child.textContent.trim()).join(" ").trim();
+    const box = node.getBoundingClientRect();
+    const drawn = node.checkVisibility({ visibilityProperty: true });
+    if (!text || box.width <= 1 || box.height <= 1 || !drawn) continue;
+    if (node.closest(":disabled")) continue;
+    let opacity = 1;
+    for (let at = node; at; at = at.parentElement) opacity *= Number(getComputedStyle(at).opacity);
+    const back = background(node);
+    const fore = over(rgba(getComputedStyle(node).color), back);
+    const [light, dark] = [luminance(fore), luminance(back)].sort((a, b) => b - a);
+    const tile = node.classList.contains("tile");
+    const named = (node.id ? "#" + node.id : node.className || node.tagName)
+      + " " + JSON.stringify(text);
+    measured.push({ named, tile, opacity, ratio: (light + 0.05) / (dark + 0.05) });
+  }
+  return measured;
+}"""
+
+
+def low_contrasts(page: Page) -> tuple[list[str], int]:
+    """The texts below 4.5:1 (or under an opacity), and how many tiles were measured."""
+    measured: list[dict[str, Any]] = page.evaluate(CONTRASTS)
+    low = [
+        f"{m['named']}: {m['ratio']:.2f}:1"
+        + (f" under opacity {m['opacity']}" if m["opacity"] < 1 else "")
+        for m in measured
+        if m["ratio"] < 4.5 or m["opacity"] < 1
+    ]
+    return low, sum(m["tile"] for m in measured)
+
+
+def test_every_text_and_tile_on_the_page_is_at_least_4_5_to_1(phone: Page) -> None:
+    """Orange on the yellow of a rack's tile measured 2.2:1, orange on a tile 3.0:1, white
+    on the orange key 3.1:1: under WCAG AA's 4.5:1, hard to read at a table's light."""
+    tap_the_first_example(phone)
+    phone.tap("#new-set")
+    tap_tiles(phone, "O1 O2 O3")
+    phone.tap('[data-key="tile:1:3"]')  # the K7 R7 B7 J's joker: the bar and its names
+    low, tiles = low_contrasts(phone)
+    assert low == [] and tiles >= 14
+    phone.tap("#to-rack")
+    phone.tap("#solve")
+    phone.wait_for_selector("#answer:not([hidden])")
+    low, tiles = low_contrasts(phone)
+    assert low == [] and tiles >= 20

@@ -3,6 +3,7 @@ board gets check's messages, and a thousand malformed requests leave it answerin
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
 import random
@@ -559,3 +560,148 @@ def test_past_its_connections_a_new_one_is_a_json_503() -> None:
                 connection.close()
     assert (status, headers["retry-after"]) == (503, "1")
     assert body == {"error": "busy: too many connections"}
+
+
+class Bound:
+    """A listening socket's stand-in for `serve --lan`'s tests: nothing is bound, no
+    packet leaves this computer."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.address = (host, port)
+
+    def getsockname(self) -> tuple[str, int]:
+        return self.address
+
+
+def listen_recorded(asked: list[tuple[str, int]]) -> Callable[[str, int], Bound]:
+    """`server.listen`'s stand-in: each address asked recorded, nothing bound."""
+
+    def listen(host: str, port: int) -> Bound:
+        asked.append((host, port))
+        return Bound(host, port)
+
+    return listen
+
+
+def test_serve_lan_listens_on_the_network_address_and_prints_its_qr_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import segno
+
+    from rummisolve.web import server
+
+    asked: list[tuple[str, int]] = []
+    served: list[str | None] = []
+    monkeypatch.setattr(server, "network_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(server, "listen", listen_recorded(asked))
+    monkeypatch.setattr(server, "serve", lambda listening, settings, lan: served.append(lan))
+    code, out, err = run("serve", "--lan")
+    assert (code, err, asked, served) == (0, "", [("192.168.1.20", 8000)], ["192.168.1.20"])
+    lines = out.splitlines()
+    assert lines[:2] == [
+        "rummisolve: serving http://192.168.1.20:8000/ (Ctrl-C stops)",
+        "rummisolve: anyone on this network can use it; a phone scans this to open it:",
+    ]
+    drawn = io.StringIO()
+    segno.make("http://192.168.1.20:8000/", error="m").terminal(out=drawn, compact=True)
+    assert lines[2:] == drawn.getvalue().splitlines() and len(lines) > 10
+
+
+def test_serve_without_lan_never_looks_for_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummisolve.web import server
+
+    def never() -> str:
+        raise AssertionError("serve looked for the network address unasked")
+
+    asked: list[tuple[str, int]] = []
+    monkeypatch.setattr(server, "network_address", never)
+    monkeypatch.setattr(server, "listen", listen_recorded(asked))
+    monkeypatch.setattr(server, "serve", lambda listening, settings: None)
+    code, out, _ = run("serve")
+    assert (code, out, asked) == (
+        0,
+        "rummisolve: serving http://127.0.0.1:8000/ (Ctrl-C stops)\n",
+        [("127.0.0.1", 8000)],
+    )
+
+
+@pytest.mark.parametrize(
+    ("found", "message"),
+    [
+        pytest.param(
+            None,
+            "Error: --lan: this computer is on no network (no address but its own)",
+            id="no-network",
+        ),
+        pytest.param(
+            "81.2.69.160",
+            "Error: --lan: this computer's address 81.2.69.160 is not on a private network; "
+            "--host serves there on purpose",
+            id="a-public-address",
+        ),
+    ],
+)
+def test_serve_lan_listens_on_no_address_but_a_private_network_s(
+    monkeypatch: pytest.MonkeyPatch, found: str | None, message: str
+) -> None:
+    from rummisolve.web import server
+
+    monkeypatch.setattr(server, "network_address", lambda: found)
+    monkeypatch.setattr(server, "listen", lambda host, port: pytest.fail("listened"))
+    code, out, err = run("serve", "--lan")
+    assert (code, out, err) == (1, "", message + "\n")
+
+
+def test_serve_lan_and_host_are_one_or_the_other() -> None:
+    code, _, err = run("serve", "--lan", "--host", "0.0.0.0")
+    assert code == 2
+    assert err.endswith("Error: --lan chooses the address: give --host or --lan, not both\n")
+
+
+def request_naming(server: Server, host: str, request: bytes) -> bytes:
+    """The request sent to the server (on 127.0.0.1) with its Host header saying `host`."""
+    with socket.create_connection((server.host, server.port), timeout=10) as connection:
+        connection.sendall(request.replace(b"Host: 127.0.0.1", f"Host: {host}".encode(), 1))
+        return answer(connection)
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        pytest.param("192.168.1.20:8000", 200, id="the-lan-address"),
+        pytest.param("192.168.1.20", 200, id="the-lan-address-without-a-port"),
+        pytest.param("localhost:8000", 200, id="localhost"),
+        pytest.param("192.168.1.21:8000", 403, id="another-address"),
+        pytest.param("rummi.example:8000", 403, id="another-name"),
+    ],
+)
+def test_on_the_lan_it_answers_requests_that_name_its_lan_address(host: str, status: int) -> None:
+    """`serve --lan` listens on the LAN address: the phone's browser names it as Host."""
+    with in_thread(api.HintSettings(), Limits(), lan="192.168.1.20") as (server, _):
+        request = raw(["Content-Type: text/plain", "Content-Length: 9"], b"rack: R1\n")
+        status_got, _, body = json_of(request_naming(server, host, request))
+    assert status_got == status
+    if status == 403:
+        assert body["error"] == (
+            f"this server answers at 192.168.1.20, 127.0.0.1 and localhost only, not {host!r}"
+        )
+
+
+def test_on_the_lan_the_api_s_limits_hold() -> None:
+    """The body limit and the solver's queue, as on 127.0.0.1."""
+    gate = Gate()
+    settings = api.HintSettings(find=gate.find)
+    with in_thread(settings, Limits(waiting=1), lan="192.168.1.20") as (server, running):
+        too_big = request_naming(server, "192.168.1.20:8000", raw(["Content-Length: 99999999999"]))
+        assert json_of(too_big)[0] == 413
+        board = json.dumps({"board": board_with_rack("R4")}).encode()
+        with ThreadPoolExecutor(2) as pool:
+            first = pool.submit(request_naming, server, "192.168.1.20", post(board))
+            assert gate.entered.wait(30)
+            second = pool.submit(request_naming, server, "192.168.1.20", post(board))
+            wait_until(lambda: running.solves.waiting == 1, "the second request waits")
+            third = json_of(request_naming(server, "192.168.1.20", post(board)))
+            gate.open.set()
+            assert [json_of(first.result())[0], json_of(second.result())[0]] == [200, 200]
+    assert third[0] == 503
+    assert gate.solved == ["R4", "R4"]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from ..move import Objective
 from ..web import api
@@ -24,6 +26,12 @@ from .options import (
     default="127.0.0.1",
     show_default=True,
     help="The address to listen on; 0.0.0.0 lets other machines (a phone) reach the page.",
+)
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Listen on this machine's address on its local network, printed with a QR code "
+    "for a phone to scan: anyone on that network can use the page.",
 )
 @click.option(
     "--port",
@@ -48,6 +56,7 @@ from .options import (
 def serve(
     host: str,
     port: int,
+    lan: bool,
     objective: str,
     backend: str | None,
     time_limit: float,
@@ -67,13 +76,37 @@ def serve(
         backend=backend,
         time_limit=time_limit,
     )
+    if lan:
+        if click.get_current_context().get_parameter_source("host") is ParameterSource.COMMANDLINE:
+            raise click.UsageError("--lan chooses the address: give --host or --lan, not both")
+        host = lan_address(server.network_address())
     try:
         listening = server.listen(host, port)
     except OSError as error:
         raise click.ClickException(
             f"cannot listen on {host}:{port}: {error.strerror or error}"
         ) from None
-    click.echo(f"rummisolve: serving {server.url(listening)} (Ctrl-C stops)")
-    if (phone := server.phone_url(listening)) is not None:
+    page = server.url(listening)
+    click.echo(f"rummisolve: serving {page} (Ctrl-C stops)")
+    if lan:
+        click.echo("rummisolve: anyone on this network can use it; a phone scans this to open it:")
+        click.echo(server.scan_code(page), nl=False)
+    elif (phone := server.phone_url(listening)) is not None:
         click.echo(f"rummisolve: a phone on this network opens {phone}")
-    server.serve(listening, settings)
+    if lan:
+        server.serve(listening, settings, lan=host)
+    else:
+        server.serve(listening, settings)
+
+
+def lan_address(found: str | None) -> str:
+    """The address `--lan` listens on: this machine's on a private network, never one the
+    internet reaches (that is --host's, said on purpose)."""
+    if found is None:
+        raise click.ClickException("--lan: this computer is on no network (no address but its own)")
+    if not ipaddress.ip_address(found).is_private:
+        raise click.ClickException(
+            f"--lan: this computer's address {found} is not on a private network; "
+            "--host serves there on purpose"
+        )
+    return found

@@ -10,6 +10,7 @@ server stops, is never solved."""
 from __future__ import annotations
 
 import asyncio
+import io
 import ipaddress
 import json
 import math
@@ -169,44 +170,50 @@ def wrong_method(allowed: str) -> Response:
 
 # The names this computer answers to from itself: what a browser sends as Host to a
 # server on a loopback address.
-LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
+LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
-class LocalNamesOnly:
-    """Behind a loopback address, a request whose Host names another computer is refused
-    (403): a web page whose name was pointed at 127.0.0.1 (DNS rebinding) cannot make a
+class KnownNamesOnly:
+    """A request whose Host names another computer than `names` is refused (403): a web
+    page whose name was pointed at this server's address (DNS rebinding) cannot make a
     visitor's browser use the server, nor read its answers."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, names: tuple[str, ...]) -> None:
         self.app = app
+        self.names = names
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not _local_host(scope):
+        if scope["type"] == "http" and _host_name(scope) not in self.names:
             named = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             reply = api.Reply.error(
-                403, f"this server answers at 127.0.0.1 and localhost only, not {named!r}"
+                403, f"this server answers at {_said(self.names)} only, not {named!r}"
             )
             await json_reply(reply)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
 
-def _local_host(scope: Scope) -> bool:
-    """Whether the request's Host names this computer (any port)."""
-    host = dict(scope["headers"]).get(b"host", b"").decode("latin-1").lower()
-    name = host.partition("]")[0] + "]" if host.startswith("[") else host.partition(":")[0]
-    return name in LOCAL_NAMES
+def _said(names: tuple[str, ...]) -> str:
+    """The names a person types: `192.168.1.20, 127.0.0.1 and localhost`."""
+    typed = [name for name in names if name != "[::1]"]
+    return ", ".join(typed[:-1]) + " and " + typed[-1]
+
+
+def _host_name(scope: Scope) -> str:
+    """The computer the request's Host names, without its port."""
+    host: str = dict(scope["headers"]).get(b"host", b"").decode("latin-1").lower()
+    return host.partition("]")[0] + "]" if host.startswith("[") else host.partition(":")[0]
 
 
 def make_app(
     settings: api.HintSettings,
     solves: Solves,
     limits: Limits = Limits(),
-    local_only: bool = True,
+    names: tuple[str, ...] | None = LOCAL_NAMES,
 ) -> Starlette:
     """The page at `/` (its icon at `/favicon.ico` too), `POST /api/hint`,
     `GET /api/settings`; errors as JSON.
-    `local_only`: only requests that name this computer (a server on a loopback address)."""
+    `names`: the only names a request's Host may give this computer (None: any)."""
     parsing = anyio.CapacityLimiter(limits.parsing)
 
     async def hint(request: Request) -> Response:
@@ -256,7 +263,7 @@ def make_app(
             Mount("/", StaticFiles(directory=STATIC, html=True)),
         ],
         exception_handlers={HTTPException: http_error, Exception: crash},
-        middleware=[Middleware(LocalNamesOnly)] if local_only else [],
+        middleware=[] if names is None else [Middleware(KnownNamesOnly, names=names)],
     )
 
 
@@ -302,6 +309,16 @@ def network_address() -> str | None:
             return None
         address: str = probe.getsockname()[0]
     return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def scan_code(page: str) -> str:
+    """The page's address as a QR code drawn in text (light modules as blocks, for a dark
+    terminal; a phone's camera reads it either way round)."""
+    import segno
+
+    drawn = io.StringIO()
+    segno.make(page, error="m").terminal(out=drawn, compact=True)
+    return drawn.getvalue()
 
 
 class Connection(H11Protocol):
@@ -390,12 +407,18 @@ class Server(uvicorn.Server):
 
 
 def make_server(
-    listening: socket.socket, settings: api.HintSettings, limits: Limits = Limits()
+    listening: socket.socket,
+    settings: api.HintSettings,
+    limits: Limits = Limits(),
+    lan: str | None = None,
 ) -> Server:
-    """The server for the socket; `run(sockets=[listening])` serves until it is stopped."""
+    """The server for the socket; `run(sockets=[listening])` serves until it is stopped.
+    Requests must name this computer where it listens on a loopback address, or on `lan`,
+    its address on the local network (`serve --lan`), which they may name too."""
     address = ipaddress.ip_address(listening.getsockname()[0])
     solves = Solves(limits.waiting, retry_after=settings.time_limit)
-    app = make_app(settings, solves, limits, local_only=address.is_loopback)
+    names = (lan, *LOCAL_NAMES) if lan else LOCAL_NAMES if address.is_loopback else None
+    app = make_app(settings, solves, limits, names)
     config = uvicorn.Config(
         app,
         http=type("Connection", (Connection,), {"limits": limits}),
@@ -411,6 +434,6 @@ def make_server(
     return Server(config, solves)
 
 
-def serve(listening: socket.socket, settings: api.HintSettings) -> None:
+def serve(listening: socket.socket, settings: api.HintSettings, lan: str | None = None) -> None:
     """Serve until Ctrl-C (or TERM): uvicorn stops taking requests and ends the open ones."""
-    make_server(listening, settings).run(sockets=[listening])
+    make_server(listening, settings, lan=lan).run(sockets=[listening])

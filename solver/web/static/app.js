@@ -4,39 +4,87 @@
 
 const COLOUR_NAMES = { K: "black", R: "red", O: "orange", B: "blue" };
 const STORE = "rummisolve-position";
+// Every change of the position, to undo and redo, kept across a reload as the position is.
+const HISTORY = "rummisolve-history";
+const MOST_UNDONE = 200;
 
 // The position: table sets and rack as tile words ("R3", "J"), where taps go, the colour.
 let state = loadState();
+let history = loadHistory();
 let settings = null;
 // While the server thinks: Best move waits for its answer.
 let thinking = false;
 
 // `profile`: the rules profile chosen on the page, for a server of `server`'s rules (its
 // `/api/settings` words): a server started with other rules is the first choice again.
+// `selected`: the tile chosen to change ({where, at}), and what a key then does with it
+// (`mode`: "replace" it, or put the tile "before" it).
 function emptyState() {
   return {
     sets: [], rack: [], target: "rack", colour: "R", opened: true, profile: null, server: null,
+    selected: null, mode: "replace",
   };
 }
 
 function loadState() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE) || "null");
-    if (saved && Array.isArray(saved.sets) && Array.isArray(saved.rack)) {
-      return Object.assign(emptyState(), saved);
-    }
-  } catch (error) {
-    // A stored position that does not read back is dropped.
+  const saved = loadStored(STORE);
+  if (saved && Array.isArray(saved.sets) && Array.isArray(saved.rack)) {
+    return Object.assign(emptyState(), saved, { selected: null });
   }
   return emptyState();
+}
+
+function loadHistory() {
+  const saved = loadStored(HISTORY);
+  if (saved && Array.isArray(saved.undo) && Array.isArray(saved.redo)) return saved;
+  return { undo: [], redo: [] };
+}
+
+// A stored value that does not read back is dropped.
+function loadStored(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null");
+  } catch (error) {
+    return null;
+  }
 }
 
 function saveState() {
   try {
     localStorage.setItem(STORE, JSON.stringify(state));
+    localStorage.setItem(HISTORY, JSON.stringify(history));
   } catch (error) {
     // Private browsing: the position lives as long as the page.
   }
+}
+
+// The position as undo keeps it: what is sent, and nothing of where taps go.
+function snapshot() {
+  return { sets: state.sets.map((tiles) => tiles.slice()), rack: state.rack.slice(), opened: state.opened };
+}
+
+function restore(shot) {
+  Object.assign(state, shot, { selected: null });
+  if (state.target !== "rack" && !state.sets[state.target]) state.target = "rack";
+}
+
+// A change of the position: undoable, and the answer shown (of the old one) taken away.
+function change(edit) {
+  history.undo.push(snapshot());
+  if (history.undo.length > MOST_UNDONE) history.undo.shift();
+  history.redo = [];
+  edit();
+  hideAnswer();
+  redraw();
+}
+
+// Undo (from `undo` to `redo`) or redo (the other way).
+function travel(from, to) {
+  if (from.length === 0) return;
+  to.push(snapshot());
+  restore(from.pop());
+  hideAnswer();
+  redraw();
 }
 
 const $ = (id) => document.getElementById(id);
@@ -95,6 +143,7 @@ function declared(words, standFor) {
 // before, else its place's button).
 function render() {
   const focused = document.activeElement ? document.activeElement.dataset.key : undefined;
+  if (state.selected && !selectedWord()) state.selected = null;
   const sets = $("sets");
   sets.replaceChildren();
   state.sets.forEach((tiles, index) => sets.append(editableRow(tiles, index)));
@@ -110,8 +159,11 @@ function render() {
   }
   $("numbers").dataset.colour = state.colour;
   $("opened").checked = state.opened;
-  $("to-rack").classList.toggle("active", state.target === "rack");
+  $("to-rack").classList.toggle("active", state.target === "rack" && !state.selected);
   $("solve").disabled = thinking || !solvable();
+  $("undo").disabled = history.undo.length === 0;
+  $("redo").disabled = history.redo.length === 0;
+  renderEditBar();
   if (focused) {
     const [kind, where, position] = focused.split(":");
     const before = kind === "tile" ? `[data-key="tile:${where}:${Number(position) - 1}"]` : null;
@@ -119,6 +171,7 @@ function render() {
       || (before && document.querySelector(before)) || pickOf(where);
     if (again) again.focus({ preventScroll: true });
   }
+  measureKeypad();
   saveState();
 }
 
@@ -145,40 +198,50 @@ function editableRow(tiles, index) {
   const label = el("span", "label", String(index + 1));
   label.setAttribute("aria-hidden", "true"); // its button says it
   fillPlace(row, index, tiles, "Set " + (index + 1), "tap tiles in", [label]);
-  row.addEventListener("click", () => {
-    state.target = index;
-    redraw();
-  });
+  row.addEventListener("click", () => pickPlace(index));
   return row;
+}
+
+function pickPlace(where) {
+  state.target = where;
+  state.selected = null;
+  redraw();
 }
 
 // A place taps go to (`where`: a set's index, or "rack"), as a group named for it: first
 // a button stretched over the whole row, which makes it where taps go (a tap anywhere on
 // the row, or Enter or Space), then what `shown` holds, then its tiles, each a button
-// that takes it out.
+// that selects it (to delete, replace or put a tile before it).
 function fillPlace(row, where, tiles, name, empty, shown = []) {
   const pick = el("button", "pick");
   pick.type = "button";
   pick.dataset.key = "pick:" + where;
   pick.setAttribute("aria-label", name + ": tap tiles in");
-  pick.setAttribute("aria-pressed", String(state.target === where));
+  pick.setAttribute("aria-pressed", String(state.target === where && !state.selected));
   row.setAttribute("role", "group");
   row.setAttribute("aria-label", name);
-  row.classList.toggle("active", state.target === where);
-  row.replaceChildren(pick, ...shown, ...tiles.map((word, i) => removableChip(word, where, i, name)));
+  row.classList.toggle("active", state.target === where && !state.selected);
+  row.replaceChildren(pick, ...shown, ...tiles.map((word, i) => selectableChip(word, where, i, name)));
   if (tiles.length === 0) row.append(el("span", "empty", empty));
 }
 
-function removableChip(word, where, position, place) {
+function isSelected(where, at) {
+  return state.selected !== null && state.selected.where === where && state.selected.at === at;
+}
+
+function selectableChip(word, where, at, place) {
   const chip = tileChip(word, false, "button");
   chip.type = "button";
-  chip.dataset.key = "tile:" + where + ":" + position;
-  chip.setAttribute("aria-label", "take out " + spoken(word) + " from " + place.toLowerCase());
+  chip.dataset.key = "tile:" + where + ":" + at;
+  chip.setAttribute("aria-label", spoken(word) + " in " + place.toLowerCase());
+  chip.setAttribute("aria-pressed", String(isSelected(where, at)));
+  chip.classList.toggle("selected", isSelected(where, at));
   chip.addEventListener("click", (event) => {
     event.stopPropagation();
-    targetTiles(where).splice(position, 1);
+    hideAnswer(); // the keypad, and what it does with the tile, come back
     state.target = where;
-    hideAnswer(); // the answer was for the position with this tile
+    state.selected = isSelected(where, at) ? null : { where, at };
+    state.mode = "replace";
     redraw();
   });
   return chip;
@@ -192,13 +255,85 @@ function targetTiles(target) {
   return state.sets[target];
 }
 
+function selectedWord() {
+  const { where, at } = state.selected;
+  const tiles = where === "rack" ? state.rack : state.sets[where];
+  return tiles ? tiles[at] : undefined;
+}
+
+// A tile key: the tile replaces the selected one, or goes before it (the selection
+// staying on it, for the next), or at the end of where taps go.
 function addTile(word) {
-  targetTiles(state.target).push(word);
-  hideAnswer();
-  redraw();
+  change(() => {
+    const chosen = state.selected;
+    if (chosen === null) {
+      targetTiles(state.target).push(word);
+    } else if (state.mode === "replace") {
+      targetTiles(chosen.where)[chosen.at] = word;
+      state.selected = null;
+    } else {
+      targetTiles(chosen.where).splice(chosen.at, 0, word);
+      chosen.at += 1;
+    }
+  });
+}
+
+function deleteTile() {
+  change(() => {
+    if (state.selected) {
+      targetTiles(state.selected.where).splice(state.selected.at, 1);
+      state.selected = null;
+    } else {
+      targetTiles(state.target).pop();
+    }
+  });
+}
+
+// A group's colours that none of its tiles has: what its joker may be named; none for a
+// run (its joker is the tile of its place) or a set of a joker and jokers.
+function missingColours(tiles) {
+  const faces = tiles.map((word) => word.split("=")[0]).filter((face) => face !== "J");
+  const numbers = new Set(faces.map((face) => face.slice(1)));
+  const colours = faces.map((face) => face[0]);
+  if (faces.length === 0 || numbers.size !== 1 || new Set(colours).size !== colours.length) return [];
+  const number = faces[0].slice(1);
+  return Object.keys(COLOUR_NAMES).filter((c) => !colours.includes(c)).map((c) => c + number);
+}
+
+// The bar over the keypad while a tile is selected: what it is, and what a tap does.
+function renderEditBar() {
+  const bar = $("edit-bar");
+  bar.hidden = state.selected === null;
+  if (bar.hidden) return;
+  const word = selectedWord();
+  const before = state.mode === "before";
+  $("edit-what").textContent = spoken(word) + ": tap a tile key to "
+    + (before ? "put it before this one" : "put it in this one's place");
+  $("replace").setAttribute("aria-pressed", String(!before));
+  $("before").setAttribute("aria-pressed", String(before));
+  const names = $("name-joker");
+  const { where, at } = state.selected;
+  const group = where === "rack" || word.split("=")[0] !== "J" ? [] : missingColours(state.sets[where]);
+  names.replaceChildren(...group.map((tile) => jokerName(where, at, tile)));
+  if (group.length) names.append(jokerName(where, at, null));
+  names.hidden = group.length === 0;
+}
+
+// A button naming the selected table joker (`J=O7`), or leaving it unnamed (`tile` null).
+function jokerName(where, at, tile) {
+  const word = tile ? "J=" + tile : "J";
+  const button = el("button", "wide name", tile ? "J=" + tile : "J, any");
+  button.type = "button";
+  button.setAttribute("aria-label", tile ? "joker stands for " + spoken(tile) : "joker stands for any colour it lacks");
+  button.setAttribute("aria-pressed", String(state.sets[where][at] === word));
+  button.addEventListener("click", () => change(() => {
+    state.sets[where][at] = word;
+  }));
+  return button;
 }
 
 function newSet() {
+  state.selected = null;
   const empty = state.sets.findIndex((s) => s.length === 0);
   if (empty >= 0) {
     state.target = empty;
@@ -335,18 +470,40 @@ function explain(step, sent) {
   return "rebuilt: " + parts.join(", ");
 }
 
-// One action of an ordered list the API may carry (`actions`): its own text where it has
-// one, else its words and tiles as they come.
-function describeAction(action) {
-  if (typeof action === "string") return action;
-  if (action === null || typeof action !== "object") return String(action);
-  for (const key of ["text", "description", "say"]) {
-    if (typeof action[key] === "string") return action[key];
+// Text only for a screen reader, where the page draws tiles.
+function unseen(text) {
+  return el("span", "sr", text);
+}
+
+// A set as it lies on the table: its tiles on a patch of felt.
+function feltSet(words, marked, tag = "span") {
+  const set = tileRow(words, marked);
+  const patch = el(tag, "set");
+  patch.append(...set.childNodes);
+  return patch;
+}
+
+// The words a step is drawn with: "swap" as `hint` says a replace.
+const VERBS = { replace: "swap", take: "take", split: "split", add: "add", lay: "lay" };
+
+// One step at the table, drawn: what is done, with which tiles, and the set(s) it makes
+// (the rest, for a take); its text (as `hint` prints it) for a screen reader.
+function actionItem(action) {
+  const item = el("li", "step");
+  item.append(unseen(action.text));
+  const drawn = el("div", "drawn");
+  drawn.setAttribute("aria-hidden", "true");
+  drawn.append(el("span", "verb", VERBS[action.action] || action.action));
+  if (action.action !== "lay" && action.action !== "split") {
+    drawn.append(tileRow(action.tiles, action.from_rack));
   }
-  const value = (v) => (Array.isArray(v) ? v.map(value).join(" ") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
-  return Object.entries(action)
-    .map(([key, v]) => (key === "action" || key === "kind" ? value(v) : key.replace(/_/g, " ") + " " + value(v)))
-    .join(", ");
+  if (action.action === "replace") drawn.append(el("span", "verb", "for"), tileChip("J"));
+  drawn.append(el("span", "arrow", "→"));
+  const after = action.after.filter((set) => set.length);
+  after.forEach((set, i) => drawn.append(feltSet(declared(set, action.jokers[i]), action.from_rack)));
+  if (after.length === 0) drawn.append(el("span", "verb", "nothing left"));
+  item.append(drawn);
+  return item;
 }
 
 function showAnswer(reply, sent) {
@@ -358,16 +515,16 @@ function showAnswer(reply, sent) {
   const played = reply.tiles_played > 0;
   const standFor = reply.stand_for || [];
   (played ? reply.steps : []).forEach((step, index) => {
-    const item = el("li", step.action === "keep" ? "kept" : "changed");
-    const row = tileRow(declared(step.set, standFor[index]), step.from_rack);
-    item.append(row, el("span", "why", explain(step, sent)));
+    const item = feltSet(declared(step.set, standFor[index]), step.from_rack, "li");
+    item.classList.add(step.action === "keep" ? "kept" : "changed");
+    item.append(unseen(explain(step, sent)));
     after.append(item);
   });
   $("after-title").hidden = !played;
   after.hidden = !played;
-  const actions = Array.isArray(reply.actions) ? reply.actions : null;
-  $("actions").replaceChildren(...(actions || []).map((a) => el("li", "", describeAction(a))));
-  $("actions").hidden = $("actions-title").hidden = !actions || actions.length === 0;
+  const actions = Array.isArray(reply.actions) ? reply.actions : [];
+  $("actions").replaceChildren(...actions.map(actionItem));
+  $("actions").hidden = $("actions-title").hidden = actions.length === 0;
   const rackAfter = $("rack-after");
   rackAfter.replaceChildren(tileRow(reply.rack));
   if (reply.rack.length === 0) rackAfter.replaceChildren(el("span", "empty", "(empty: Rummikub!)"));
@@ -377,12 +534,13 @@ function showAnswer(reply, sent) {
   $("next-turn").hidden = !played;
   $("next-turn").onclick = () => {
     // Each joker keeps standing for its tile until it is freed: the next board says which.
-    state.sets = reply.table.map((tiles, index) => declared(tiles, standFor[index]));
-    state.rack = reply.rack.slice();
-    state.opened = true;
-    state.target = "rack";
-    hideAnswer();
-    redraw();
+    change(() => {
+      state.sets = reply.table.map((tiles, index) => declared(tiles, standFor[index]));
+      state.rack = reply.rack.slice();
+      state.opened = true;
+      state.target = "rack";
+      state.selected = null;
+    });
     pickOf(state.target).focus({ preventScroll: true });
   };
   $("answer").hidden = false;
@@ -421,6 +579,11 @@ async function loadSettings() {
   showProfile();
 }
 
+// The keypad's height (the edit bar comes and goes), which the page leaves room for.
+function measureKeypad() {
+  document.documentElement.style.setProperty("--keypad-height", $("keypad").offsetHeight + "px");
+}
+
 function setUp() {
   const numbers = $("numbers");
   const joker = $("joker");
@@ -438,31 +601,35 @@ function setUp() {
       render();
     });
   }
-  $("back").addEventListener("click", () => {
-    targetTiles(state.target).pop();
-    hideAnswer();
-    redraw();
+  $("back").addEventListener("click", deleteTile);
+  $("delete").addEventListener("click", deleteTile);
+  $("undo").addEventListener("click", () => travel(history.undo, history.redo));
+  $("redo").addEventListener("click", () => travel(history.redo, history.undo));
+  for (const mode of ["replace", "before"]) {
+    $(mode).addEventListener("click", () => {
+      state.mode = mode;
+      render();
+    });
+  }
+  $("deselect").addEventListener("click", () => {
+    const { where, at } = state.selected;
+    state.selected = null;
+    render();
+    const chip = document.querySelector(`[data-key="tile:${where}:${at}"]`);
+    if (chip) chip.focus({ preventScroll: true });
   });
   $("new-set").addEventListener("click", newSet);
-  $("to-rack").addEventListener("click", () => {
-    state.target = "rack";
-    redraw();
-  });
-  $("rack").addEventListener("click", () => {
-    state.target = "rack";
-    redraw();
-  });
+  $("to-rack").addEventListener("click", () => pickPlace("rack"));
+  $("rack").addEventListener("click", () => pickPlace("rack"));
   $("solve").addEventListener("click", solve);
   $("edit").addEventListener("click", () => {
     hideAnswer();
     redraw();
     pickOf(state.target).focus({ preventScroll: true });
   });
-  $("opened").addEventListener("change", () => {
+  $("opened").addEventListener("change", () => change(() => {
     state.opened = $("opened").checked;
-    hideAnswer();
-    render();
-  });
+  }));
   $("profile").addEventListener("change", () => {
     state.profile = $("profile").value;
     state.server = serverRules();
@@ -470,22 +637,13 @@ function setUp() {
     hideAnswer();
     render();
   });
-  $("clear").addEventListener("click", () => {
-    if (!window.confirm("Clear the table and the rack?")) return;
-    const colour = state.colour;
-    state = emptyState();
-    state.colour = colour;
+  // Undo brings a cleared position back: no question asked.
+  $("clear").addEventListener("click", () => change(() => {
+    Object.assign(state, { sets: [], rack: [], opened: true, target: "rack", selected: null });
     state.profile = $("profile").value;
     state.server = serverRules();
-    hideAnswer();
-    render();
-  });
-  const keypad = $("keypad");
-  const measure = () => {
-    document.documentElement.style.setProperty("--keypad-height", keypad.offsetHeight + "px");
-  };
-  window.addEventListener("resize", measure);
-  measure();
+  }));
+  window.addEventListener("resize", measureKeypad);
   render();
   loadSettings();
 }
