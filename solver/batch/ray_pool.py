@@ -14,6 +14,7 @@ This module imports Ray: only `--ray` loads it.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import signal
@@ -98,14 +99,14 @@ def connect(address: str, cpus: int | None = None) -> Connection:
         "logging_level": logging.ERROR,
     }
     try:
-        with _own_signals():
+        with _own_signals(), _on_loopback(_on_this_machine(address)):
             if address != "local":
                 ray.init(address=address, **quiet)
                 return Connection(joined=True)
+            os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # read by the cluster's processes
             before = _children()
             try:
-                with _on_loopback():
-                    ray.init(address="local", _node_ip_address=LOOPBACK, num_cpus=cpus, **quiet)
+                ray.init(address="local", _node_ip_address=LOOPBACK, num_cpus=cpus, **quiet)
             except BaseException:
                 Connection(True, _children() - before).close()
                 raise
@@ -142,22 +143,33 @@ LOOPBACK = "127.0.0.1"
 
 
 @contextmanager
-def _on_loopback() -> Iterator[None]:
-    """A cluster started here listens on 127.0.0.1 alone, and reports no usage.
+def _on_loopback(on: bool) -> Iterator[None]:
+    """A cluster on this machine (`on`) is started, or joined, on 127.0.0.1 alone.
 
-    Ray turns a node address of 127.0.0.1 into the machine's external one (for other
-    machines to join), and its servers then listen on every address. Where it holds a
-    cluster to be one machine's (macOS, Windows: clusters off), it keeps 127.0.0.1, and
-    every server listens there alone. Clusters are off while this one starts (the switch,
+    Ray turns an address of 127.0.0.1 into the machine's external one (for other machines
+    to join), and a node's servers then listen on every address. Where it holds a cluster
+    to be one machine's (macOS, Windows: clusters off), it keeps 127.0.0.1, and every
+    server listens there alone. Clusters are off meanwhile (the switch,
     RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER, is read as Ray is imported: hence its constant).
     """
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # read by the cluster's processes
     clusters = ray_constants.ENABLE_RAY_CLUSTER
-    ray_constants.ENABLE_RAY_CLUSTER = False
+    ray_constants.ENABLE_RAY_CLUSTER = clusters and not on
     try:
         yield
     finally:
         ray_constants.ENABLE_RAY_CLUSTER = clusters
+
+
+def _on_this_machine(address: str) -> bool:
+    """Whether `address` names a cluster on this machine: `local`, `auto` (a cluster found
+    here, which may listen on 127.0.0.1 alone), or a loopback address."""
+    if address in ("local", "auto"):
+        return True
+    host = address.split("://")[-1].rpartition(":")[0].strip("[]")
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _children() -> frozenset[int]:
