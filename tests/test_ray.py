@@ -4,12 +4,14 @@ and nothing lost when an actor dies. Skipped where the `ray` extra is not instal
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import partial
@@ -40,11 +42,11 @@ BOARDS = 60
 @pytest.fixture(scope="module", autouse=True)
 def cluster() -> Iterator[None]:
     """One cluster for the module: starting one costs seconds."""
-    ray_pool.connect("local", cpus=2)
+    connection = ray_pool.connect("local", cpus=2)
     try:
         yield
     finally:
-        ray.shutdown()
+        connection.close()
 
 
 @pytest.fixture(scope="module")
@@ -186,6 +188,169 @@ def test_ctrl_c_keeps_the_rows_written(tmp_path: Path) -> None:
     assert code == 130, err
     assert json.loads(first)["file"].endswith("gen-00001.txt")
     assert f"interrupted: {len(written)} of 400 boards written" in err
+
+
+def listening(root: int) -> dict[tuple[str, int], str]:
+    """Every listening TCP socket of process `root` and of the processes it started, and
+    theirs (a Ray cluster's, for its driver): its address and port, and the process's name.
+    Read from /proc: each socket's inode in /proc/net/tcp{,6}, matched to the processes'
+    descriptors."""
+    sockets: dict[int, tuple[str, int]] = {}
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] != "0A":  # TCP_LISTEN
+                continue
+            address, port = fields[1].split(":")
+            # The address's 32-bit words are each in the machine's byte order.
+            words = bytes.fromhex(address)
+            raw = b"".join(words[i : i + 4][::-1] for i in range(0, len(words), 4))
+            ip = ipaddress.ip_address(raw)
+            if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+                ip = ip.ipv4_mapped
+            sockets[int(fields[9])] = (str(ip), int(port, 16))
+    found = {}
+    for pid in descendants(root):
+        try:
+            name = Path(f"/proc/{pid}/comm").read_text().strip()
+            links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+        except OSError:  # gone meanwhile
+            continue
+        for link in links:
+            if link.startswith("socket:[") and int(link[8:-1]) in sockets:
+                found[sockets[int(link[8:-1])]] = name
+    return found
+
+
+def descendants(root: int) -> list[int]:
+    """Process `root` and every process under it (ids of the living only)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        found.append(pid := todo.pop())
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture(scope="module")
+def many_boards(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Enough boards that a batch is still running when the test has looked at it."""
+    folder = tmp_path_factory.mktemp("ray") / "many"
+    rummisolve("generate", "--count", "2000", "--seed", "9", "--out", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("command", ["batch", "tournament"])
+def test_a_local_cluster_listens_on_loopback_alone_and_stops_with_term(
+    many_boards: Path, command: str
+) -> None:
+    """`--ray local`: while the first rows come, every socket the cluster's processes
+    listen on is on 127.0.0.0/8; TERM to the command then keeps what finished (its
+    summary, exit 143) and stops the cluster before the command exits."""
+    arguments = {
+        "batch": ["batch", str(many_boards), "--format", "jsonl"],
+        "tournament": [*TOURNAMENT[:-1], "2000"],
+    }[command]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummisolve", *arguments, "--ray", "local"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        first = process.stdout.readline()
+        if command == "tournament":  # the header, then a game
+            first += process.stdout.readline()
+        sockets = listening(process.pid)
+        cluster = descendants(process.pid)
+        os.kill(process.pid, signal.SIGTERM)
+        rest = process.stdout.read()
+        err = process.stderr.read().decode()
+        code = process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    names = set(sockets.values())
+    assert {"raylet", "gcs_server", "python3"} <= names, sockets  # the driver too
+    assert [a for a in sockets if not ipaddress.ip_address(a[0]).is_loopback] == []
+    assert code == 143, err
+    if command == "batch":
+        rows = len([first, *rest.splitlines()])
+        assert f"interrupted: {rows} of 2000 boards written" in err, err
+    else:  # the rows, then the report of the games played
+        played = re.search(r"interrupted: (\d+) of 2000 games played", err)
+        assert played is not None, err
+        assert re.search(rf"\n{played[1]} games? in ", rest.decode()), rest
+    assert [pid for pid in cluster if alive(pid)] == []
+
+
+def test_an_interrupt_while_the_cluster_starts_stops_all_of_it(boards: Path) -> None:
+    """Ctrl-C as soon as Ray's agents run (the actors not yet started, or just): exit 130,
+    and every process of the cluster has ended before the command does."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummisolve", "batch", str(boards), "--ray", "local"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stderr is not None
+    seen: set[int] = set()
+    try:
+        while not any(agent(pid) for pid in seen) and process.poll() is None:
+            seen.update(descendants(process.pid))
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C in a terminal
+        err = process.stderr.read().decode()
+        code = process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert code == 130, err
+    assert [pid for pid in seen if alive(pid)] == []
+
+
+def agent(pid: int) -> bool:
+    """Whether `pid` is one of a Ray node's agents (DashboardAgent, RuntimeEnvAgent)."""
+    try:
+        return "agent" in Path(f"/proc/{pid}/cmdline").read_text().lower()
+    except OSError:
+        return False
+
+
+def test_a_cluster_that_cannot_start_is_one_line(boards: Path) -> None:
+    """Ray's own failure to start (under a memory cap: its node "timed out during
+    startup", a bare Exception) is a one-line message, exit 1."""
+    script = (
+        "import ray\n"
+        "def init(*args, **kwargs):\n"
+        "    raise Exception('The current node timed out during startup.\\nMore.')\n"
+        "ray.init = init\n"
+        "from rummisolve.cli import cli\n"
+        f"cli(['batch', {str(next(boards.iterdir()))!r}, '--ray', 'local'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        "",
+        "Error: --ray local: cannot start a Ray cluster:"
+        " The current node timed out during startup.\n",
+    )
 
 
 def test_without_the_option_nothing_of_ray_is_imported(boards: Path) -> None:
