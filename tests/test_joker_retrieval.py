@@ -12,8 +12,9 @@ from rummisolve.tiles import parse_tiles
 
 from .cli import run
 
-# B5 frees the joker of B3 B4 J; under replace it then takes R11's place beside R12, a set
-# with one tile from the rack. Under strict it may only stay as B2: B5 alone is played.
+# B5 frees the joker of B3 B4 J (the B5, where it lies); under replace it then takes R11's
+# place beside R12, a set with one tile from the rack. Under strict nothing can be played:
+# the B5 only frees that joker, and the R12 only goes beside it.
 FREED_BESIDE_ONE = "rules: joker-retrieval={}\ntable:\nB3 B4 J\nR8 R9 R10\nrack: B5 R12\n"
 
 
@@ -23,7 +24,7 @@ def test_checker_refuses_a_freed_joker_beside_one_rack_tile() -> None:
     move = find_move(replace)
     assert (move.tiles_played, check_move(replace, move)) == (2, [])
     assert check_move(strict, move) == ["a freed joker is in no set with two tiles from the rack"]
-    assert find_move(strict).tiles_played == 1
+    assert find_move(strict).tiles_played == 0
 
 
 def test_checker_still_refuses_a_joker_leaving_without_its_tile() -> None:
