@@ -579,7 +579,11 @@ class _Reader:
                 self.check_declared(number, tiles, declared, rules)
 
     def check_declared(
-        self, where: _Where, tiles: tuple[Tile, ...], declared: tuple[Tile | None, ...], rules: Rules
+        self,
+        where: _Where,
+        tiles: tuple[Tile, ...],
+        declared: tuple[Tile | None, ...],
+        rules: Rules,
     ) -> None:
         """A declared joker stands for a tile its set allows: in a run laid in order, the
         tile of its place (docs/rules.md, "Jokers"); else any of the set's readings."""

@@ -115,7 +115,7 @@ def table_readings(
         for start in range(1, last - len(tiles) + 2):
             colour = real[0].colour
             window = [Tile(colour, 1 if n == 14 else n) for n in range(start, start + len(tiles))]
-            if all(t == JOKER or t == w for t, w in zip(tiles, window, strict=True)):
+            if all(t in (JOKER, w) for t, w in zip(tiles, window, strict=True)):
                 allowed = (frozenset(w for t, w in zip(tiles, window, strict=True) if t == JOKER),)
     fitting = tuple(r for r in allowed if said <= r)
     return fitting or tuple(r for r in every if said <= r)
