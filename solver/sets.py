@@ -188,7 +188,8 @@ def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
     jokers stand for (sorted). Empty if the tiles make no set; {()} if they hold no joker.
 
     A joker's role matters where it may only leave its set for the tile it stands for
-    (`JokerRetrieval.REPLACE`); `R3 R4 J` can be read with the joker as R2 or as R5.
+    (`JokerRetrieval.REPLACE`); `R3 R4 J` makes a set with the joker as R2 or as R5 (on
+    the table its place says which: `joker_rules.table_readings`).
     """
     row = tuple(tiles)
     if read_meld(row, rules) is None:
