@@ -7,15 +7,19 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 
+from rummisolve.actions import board_after
 from rummisolve.board import Board, format_board, parse_board
 from rummisolve.engine.solve import find_move
+from rummisolve.errors import BoardError
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move, Source, Status, Step
 from rummisolve.rules import JokerRetrieval, Overrides
 from rummisolve.tiles import parse_tiles
 
 from .cli import run
+from .positions import positions
 
 # B5 frees the joker of B3 B4 J (the B5, where it lies); under replace it then takes R11's
 # place beside R12, a set with one tile from the rack. Under strict nothing can be played:
@@ -228,3 +232,18 @@ def test_the_answer_and_the_next_board_give_the_joker_its_place(tmp_path: Path) 
     code, _, _ = run("hint", *position, "--next", str(tmp_path / "next.txt"))
     assert code == 0
     assert "J=B9 B10 B11 B12" in (tmp_path / "next.txt").read_text().splitlines()
+
+
+@settings(max_examples=60)
+@given(board=positions(max_rack=5, freeing=True, declaring=True))
+def test_the_next_board_reads_back_with_each_joker_where_it_lies(board: Board) -> None:
+    """`hint --next` writes each joker's tile (`J=R5`); the reader refuses one its place
+    contradicts, so the next board must lay every run's joker at its tile's place."""
+    if board.declared:
+        # A declaration only a program can make (its place says otherwise) is left aside.
+        try:
+            parse_board(format_board(board))
+        except BoardError:
+            return
+    after = board_after(board, find_move(board))
+    assert parse_board(format_board(after)) == after
