@@ -1,10 +1,12 @@
 """Where the table's jokers may go: the rules as written, checked without the model.
 
-A joker on the table either stays with its set (standing for the same tile, in a new set
-holding a real tile of its old set; with locked sets, the one new set holding them all) or
-is freed by its tile from the rack, and then (strict) lies in a set with two tiles played
-from the rack (docs/rules.md, "Jokers"). The checker and the solver's shortcut (a looser
-reading's answer kept where it passes here) both ask this module.
+A joker on the table stands for one tile, as the rules read it (`table_readings`: declared,
+else by its place in a run, else any reading of its set). It either stays with its set
+(standing for the same tile, in a new set holding a real tile of its old set; with locked
+sets, the one new set holding them all) or is freed by its tile from the rack, and then
+(strict) lies in a set with two tiles played from the rack (docs/rules.md, "Jokers"). The
+checker and the solver's shortcut (a looser reading's answer kept where it passes here)
+both ask this module.
 """
 
 from __future__ import annotations
