@@ -23,8 +23,8 @@ from .board import Board
 from .joker_rules import Telling, tell_jokers
 from .move import Action, Move, kept_sets
 from .rules import Rules
-from .sets import HIGH_ONE, Kind, fits_declared, read_meld, readings_in_order, run_tile
-from .tiles import JOKER, MAX_NUMBER, Tile
+from .sets import Kind, fits_declared, in_place, read_meld, readings_in_order
+from .tiles import JOKER, Tile
 
 TileRow = tuple[Tile, ...]
 
@@ -455,27 +455,8 @@ def stand_ins(row: Sequence[Tile], rules: Rules) -> TileRow:
     meld = read_meld(row, rules)
     if meld is None:
         return ()
-    laid = _in_place(tuple(row), rules) if meld.kind is Kind.RUN else None
+    laid = in_place(row, rules) if meld.kind is Kind.RUN else None
     return meld.stand_ins if laid is None else laid
-
-
-def _in_place(row: TileRow, rules: Rules) -> TileRow | None:
-    """A run's tiles by the places they lie at, if its tiles lie in order."""
-    first = next((k for k, t in enumerate(row) if not t.is_joker), None)
-    if first is None:
-        return None  # jokers alone: as the table reads them
-    colour = row[first].colour
-    assert colour is not None
-    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
-    number = row[first].number
-    for place in {number, HIGH_ONE if number == 1 else number}:
-        start = place - first
-        if start < 1 or start + len(row) - 1 > last:
-            continue
-        places = [run_tile(colour, start + k) for k in range(len(row))]
-        if all(t.is_joker or t == p for t, p in zip(row, places, strict=True)):
-            return tuple(places)
-    return None
 
 
 def _lay(row: TileRow, roles: TileRow, rules: Rules) -> tuple[TileRow, TileRow]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import BoardError, Problem, TileError
 from .rules import NO_OVERRIDES, WHOLE_NUMBER, Overrides, Rules, parse_rule_word
-from .sets import MIN_SET, fits_declared, read_meld, readings_in_order
+from .sets import MIN_SET, fits_declared, place_reading, read_meld, readings_in_order
 from .tiles import (
     JOKER,
     MAX_NUMBER,
@@ -607,13 +607,27 @@ class _Reader:
             elif read_meld(tiles, rules) is None:
                 self.problem(number, f"not a valid run or group: {format_tiles(tiles)}")
             elif any(declared):
-                readings = readings_in_order(tiles, rules)
-                if not any(fits_declared(r, declared) for r in readings):
-                    jokers = "its joker stands" if len(readings[0]) == 1 else "its jokers stand"
-                    options = " or ".join(format_tiles(r) for r in readings)
-                    said = format_tiles(t for t in declared if t is not None)
-                    plain = format_tiles(tiles)
-                    self.problem(number, f"in {plain}, {jokers} for {options}, not {said}")
+                self.check_declared(number, tiles, declared, rules)
+
+    def check_declared(
+        self,
+        where: _Where,
+        tiles: tuple[Tile, ...],
+        declared: tuple[Tile | None, ...],
+        rules: Rules,
+    ) -> None:
+        """A declared joker stands for a tile its set allows: in a run laid in order, the
+        tile of its place (docs/rules.md, "Jokers"); else any of the set's readings."""
+        placed = place_reading(tiles, rules)
+        readings = [placed] if placed is not None else readings_in_order(tiles, rules)
+        if not any(fits_declared(r, declared) for r in readings):
+            one = len(readings[0]) == 1
+            jokers = "its joker stands" if one else "its jokers stand"
+            options = " or ".join(format_tiles(r) for r in readings)
+            lies = (" where it lies" if one else " where they lie") if placed is not None else ""
+            said = format_tiles(t for t in declared if t is not None)
+            plain = format_tiles(tiles)
+            self.problem(where, f"in {plain}, {jokers} for {options}{lies}, not {said}")
 
     def check_counts(self, table: list[_Set], rack: list[_Placed], rules: Rules) -> None:
         """A tile of which the box holds fewer copies: said once, where the first copy too

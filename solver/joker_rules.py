@@ -1,10 +1,12 @@
 """Where the table's jokers may go: the rules as written, checked without the model.
 
-A joker on the table either stays with its set (standing for the same tile, in a new set
-holding a real tile of its old set; with locked sets, the one new set holding them all) or
-is freed by its tile from the rack, and then (strict) lies in a set with two tiles played
-from the rack (docs/rules.md, "Jokers"). The checker and the solver's shortcut (a looser
-reading's answer kept where it passes here) both ask this module.
+A joker on the table stands for one tile, as the rules read it (`table_readings`: declared,
+else by its place in a run, else any reading of its set). It either stays with its set
+(standing for the same tile, in a new set holding a real tile of its old set; with locked
+sets, the one new set holding them all) or is freed by its tile from the rack, and then
+(strict) lies in a set with two tiles played from the rack (docs/rules.md, "Jokers"). The
+checker and the solver's shortcut (a looser reading's answer kept where it passes here)
+both ask this module.
 """
 
 from __future__ import annotations
@@ -17,7 +19,16 @@ from typing import NamedTuple
 
 from .board import Board
 from .rules import JokerRetrieval, Rules
-from .sets import HIGH_ONE, MAX_GROUP, MIN_SET, fits_declared, joker_roles, read_meld, run_tile
+from .sets import (
+    HIGH_ONE,
+    MAX_GROUP,
+    MIN_SET,
+    fits_declared,
+    joker_roles,
+    place_reading,
+    read_meld,
+    run_tile,
+)
 from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile, format_tiles
 
 TileRow = tuple[Tile, ...]
@@ -207,9 +218,9 @@ def _tellings(
         }
         yield Telling({}, {}, new, (), {})
         return
-    # A joker declared to stand for a tile (`J=R5`) has the readings that say so only.
-    old_readings = [
-        [r for r in _readings(old, rules, by_role) if not by_role or fits_declared(r, said)]
+    # A table joker stands for the tile the rules read it as (declared, or by its place).
+    old_readings: list[list[tuple[Role, ...]]] = [
+        list(table_readings(old, said, rules)) if by_role else [(None,) * old.count(JOKER)]
         for old, said in zip(old_sets, old_declared, strict=True)
     ]
     if as_laid:
@@ -271,6 +282,30 @@ def _readings(row: TileRow, rules: Rules, by_role: bool) -> list[tuple[Role, ...
     if not by_role:
         return [(None,) * row.count(JOKER)]
     return list(set_readings(row, rules))
+
+
+def table_readings(
+    row: TileRow, declared: Sequence[Tile | None], rules: Rules
+) -> tuple[tuple[Tile, ...], ...]:
+    """What the jokers of a table set may stand for as the rules read them (docs/rules.md,
+    "Jokers"), each reading sorted: in a run, the tiles of the places they lie at (`J R3
+    R4`: the R2); where the places do not say (a group, one tile with jokers, a run written
+    out of order or off the end), any reading the set allows. Jokers declared (`J=R5`,
+    `declared`: an entry a joker, None where not) keep their tiles: the readings that hold
+    them (the place's, where it does)."""
+    return _table_readings(row, tuple(declared), rules.wraparound)
+
+
+@lru_cache(maxsize=4096)
+def _table_readings(
+    row: TileRow, declared: tuple[Tile | None, ...], wraparound: bool
+) -> tuple[tuple[Tile, ...], ...]:
+    rules = Rules(wraparound=wraparound)
+    every = set_readings(row, rules)
+    placed = place_reading(row, rules)
+    by_place = (tuple(sorted(placed, key=Tile.sort_key)),) if placed is not None else every
+    fitting = tuple(r for r in by_place if fits_declared(r, declared))
+    return fitting or tuple(r for r in every if fits_declared(r, declared))
 
 
 def set_readings(row: TileRow, rules: Rules) -> tuple[tuple[Tile, ...], ...]:

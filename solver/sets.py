@@ -150,12 +150,46 @@ def _place_in_window(row: tuple[Tile, ...], start: int) -> list[int] | None:
     return [position(t.number) if not t.is_joker else next(gaps) for t in row]
 
 
+def in_place(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...] | None:
+    """A run's tiles by the places they lie at (`J R3 R4`: R2 R3 R4), if its tiles lie in
+    order and every place is one a run has (`R11 R12 R13 J` has none without wraparound)."""
+    first = next((k for k, t in enumerate(row) if not t.is_joker), None)
+    if first is None:
+        return None  # jokers alone lie at no place
+    colour = row[first].colour
+    assert colour is not None
+    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
+    number = row[first].number
+    for place in {number, HIGH_ONE if number == 1 else number}:
+        start = place - first
+        if start < 1 or start + len(row) - 1 > last:
+            continue
+        places = [run_tile(colour, start + k) for k in range(len(row))]
+        if all(t.is_joker or t == p for t, p in zip(row, places, strict=True)):
+            return tuple(places)
+    return None
+
+
+def place_reading(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...] | None:
+    """What a run's jokers stand for by the places they lie at, in the order they lie
+    (`B3 B4 J`: the B5); None where the places do not say: a group, one tile with jokers
+    (`R5 J J`, a run or a group), a run written out of order or off the end of the runs
+    (docs/rules.md, "Jokers")."""
+    if sum(not t.is_joker for t in row) < 2:
+        return None
+    places = in_place(row, rules)
+    if places is None:
+        return None
+    return tuple(p for t, p in zip(row, places, strict=True) if t.is_joker)
+
+
 def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
     """Every way the jokers of a set can be read: for each valid reading, the tiles its
     jokers stand for (sorted). Empty if the tiles make no set; {()} if they hold no joker.
 
     A joker's role matters where it may only leave its set for the tile it stands for
-    (`JokerRetrieval.REPLACE`); `R3 R4 J` can be read with the joker as R2 or as R5.
+    (`JokerRetrieval.REPLACE`); `R3 R4 J` makes a set with the joker as R2 or as R5 (on
+    the table its place says which: `joker_rules.table_readings`).
     """
     row = tuple(tiles)
     if read_meld(row, rules) is None:

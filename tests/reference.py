@@ -7,8 +7,10 @@ The rules it follows (docs/rules.md; `best_move` gives the best (tiles, value, k
 - Opened, the final table is every table tile and every played tile, cut into valid sets.
 - FREE: nothing more.
 - REPLACE and STRICT: each table set holding a joker and a real tile has one reading (what
-  each of its jokers stands for; one holding every tile its jokers were declared to stand
-  for, `J=R5`, where the board says). Each of its jokers is either not freed: it lies in a set
+  each of its jokers stands for): in a run, the tiles of the places its jokers lie at;
+  where its places do not say (a group, one tile with jokers, a run out of order or off the
+  end), any; one holding every tile its jokers were declared to stand for, `J=R5`, where
+  the board says. Each of its jokers is either not freed: it lies in a set
   where it stands for the same tile, beside at least one real tile physically from its own
   set (two jokers in two sets need two such tiles, as a tile lies in one set); or freed: a
   rack copy of the tile it stands for is played, one copy per joker freed, and under
@@ -39,7 +41,7 @@ from itertools import combinations, product
 from typing import NamedTuple
 
 from rummisolve.board import Board
-from rummisolve.rules import JokerRetrieval
+from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.tiles import COLOURS, JOKER, Tile, tile_value
 
 Bag = tuple[Tile, ...]
@@ -93,6 +95,30 @@ def readings(tiles: Bag, wraparound: bool) -> tuple[frozenset[Tile], ...]:
     """Each reading of a set: the tiles its jokers stand for, one each."""
     real = frozenset(t for t in tiles if t != JOKER)
     return tuple({frozenset(s) - real for s in _readings_as_shapes(tiles, wraparound)})
+
+
+def table_readings(
+    tiles: Bag, declared: tuple[Tile | None, ...], rules: Rules
+) -> tuple[frozenset[Tile], ...]:
+    """The readings of a table set the rules allow. A run's joker is the tile of the place
+    it lies at: the set's tiles as written, laid on a window of the run's places, each real
+    tile on its own place. Where no window does that (a run out of order, a joker's place
+    off the end), or the set is a group or one tile with jokers, any reading. A declared
+    joker (`J=R5`) stands for its tile: the readings holding the declared tiles (the
+    place's, if it holds them)."""
+    every = readings(_key(tiles), rules.wraparound)
+    said = {t for t in declared if t is not None}
+    real = [t for t in tiles if t != JOKER]
+    allowed = every
+    if len(set(real)) >= 2 and len({t.number for t in real}) > 1:
+        last = 14 if rules.wraparound else 13
+        for start in range(1, last - len(tiles) + 2):
+            colour = real[0].colour
+            window = [Tile(colour, 1 if n == 14 else n) for n in range(start, start + len(tiles))]
+            if all(t in (JOKER, w) for t, w in zip(tiles, window, strict=True)):
+                allowed = (frozenset(w for t, w in zip(tiles, window, strict=True) if t == JOKER),)
+    fitting = tuple(r for r in allowed if said <= r)
+    return fitting or tuple(r for r in every if said <= r)
 
 
 def set_value(tiles: Bag, wraparound: bool) -> int | None:
@@ -239,13 +265,8 @@ class _Search:
         self.table_joker = self.index.get(Item(TABLE_JOKER, JOKER))
         # REPLACE, STRICT: each followed set's jokers stand for the tiles of one reading.
         self.tracked = sorted(followed) if by_replacement else []
-        # A joker declared to stand for a tile (`J=R5`) stands for it in every reading.
         self.readings = [
-            tuple(
-                r
-                for r in readings(_key(board.table[i]), self.wraparound)
-                if {t for t in (board.declared[i] if board.declared else ()) if t} <= r
-            )
+            table_readings(board.table[i], board.declared[i] if board.declared else (), rules)
             for i in self.tracked
         ]
         self.stays = [frozenset().union(*r) for r in self.readings]

@@ -287,10 +287,18 @@ MALFORMED = [
     ),
     (
         "a-joker-declared-a-tile-its-set-cannot-read",
-        "table:\nR3 R4 J=R7\nK3 R3 J=K3\nrack:",
+        "table:\nR4 R3 J=R7\nK3 R3 J=K3\nrack:",
         [
-            "b.txt:2: in R3 R4 J, its joker stands for R2 or R5, not R7",
+            "b.txt:2: in R4 R3 J, its joker stands for R2 or R5, not R7",
             "b.txt:3: in K3 R3 J, its joker stands for O3 or B3, not K3",
+        ],
+    ),
+    (
+        "a-run-joker-declared-another-tile-than-its-place",
+        "rules: tile-set=160\ntable:\nR3 R4 J=R2 | J B3 J=B6 B5\nrack:",
+        [
+            "b.txt:3: set 1: in R3 R4 J, its joker stands for R5 where it lies, not R2",
+            "b.txt:3: set 2: in J B3 J B5, its jokers stand for B2 B4 where they lie, not B6",
         ],
     ),
     (

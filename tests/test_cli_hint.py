@@ -336,10 +336,10 @@ def test_one_point_is_said_in_the_singular(args: list[str], first_line: str) -> 
             "profiles/003-hebrew.txt", "R1", ["R11", "R12", "R13", "J"], id="hebrew-wraps-to-r1"
         ),
         pytest.param(
-            "--table=K8 K9 J,--rack=K6 K7 R2 R4",
+            "--table=J K8 K9,--rack=K6 K7 R2 R4",
             "K7",
-            ["K8", "K9", "J"],
-            id="run-joker-read-at-the-other-end",
+            ["J", "K8", "K9"],
+            id="run-joker-at-the-low-end",
         ),
     ],
 )
@@ -360,9 +360,9 @@ def test_a_joker_freed_by_a_rack_tile_is_a_swap_on_the_set_as_it_lies(
 def test_a_joker_that_goes_on_beside_a_tile_of_its_set_is_not_taken_alone() -> None:
     """Under the rules as written a joker leaves its set only freed, or along with a part
     of it (rules.md, point 2): here with the B3, standing for the B2, the set read so and
-    split where it lies. The steps said 'take J from [B3 B4 B5 J=B6]', the joker alone:
+    split where it lies. The steps said 'take J from [J=B2 B3 B4 B5]', the joker alone:
     the same table in the end, but a move the player is challenged for."""
-    code, out, _ = run("hint", "--table", "B3 B4 B5 J", "--rack", "B1 B3", "--json")
+    code, out, _ = run("hint", "--table", "J B3 B4 B5", "--rack", "B1 B3", "--json")
     assert code == 0
     said = [a["text"] for a in json.loads(out)["actions"]]
     assert said == [
@@ -573,7 +573,7 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
             id="taken-with-a-tile-of-its-set",
         ),
         pytest.param(
-            "J K9 K10 K11 J",
+            "J J K9 K10 K11",
             ["--rack", "K9"],
             [
                 "  1. split [J=K7 J=K8 K9 K10 K11] into [J=K7 J=K8 K9] [K10 K11]",
@@ -595,7 +595,7 @@ def test_the_starred_joker_is_the_racks_and_each_freed_one_lies_beside_two_rack_
             id="a-tile-of-its-set-not-the-racks",
         ),
         pytest.param(
-            "K2 R2 O2 B2 | K8 K9 K10 K11 | J K9 J K11",
+            "K2 R2 O2 B2 | K8 K9 K10 K11 | K9 J K11 J",
             ["--rack", "K7 K11 R9 R9 O9", "--tile-set", "160"],
             [
                 "  1. take K8 K10 K11 from [K8 K9 K10 K11]",
@@ -630,7 +630,7 @@ def test_a_joker_moved_with_a_tile_of_its_set_is_not_the_starred_one() -> None:
     """The jokers added to [O4 J=O6] are the table's O2, moved with its O3, and the
     rack's: the step read them as the run J O3 J (J*=O2 ... J=O4) and starred the
     table's, and the set made starred the O2 where the rack's joker is the O5."""
-    table = "K4 K5 K6 K7 K8 K9 K10 K11 K12 | J O4 O5 | J O3 O4"
+    table = "K4 K5 K6 K7 K8 K9 K10 K11 K12 | O4 O5 J | J O3 O4"
     rack = "K4 K13 R4 R5 R9 R10 O10 B1 B5 B9 B13 J"
     lines = hint_steps("--table", table, "--rack", rack, "--tile-set", "160")
     assert "  4. take J=O2 O3 from [J=O2 O3 O4]" in lines

@@ -34,7 +34,16 @@ from rummisolve.sets import read_meld
 from rummisolve.tiles import COLOURS, JOKER, Tile, parse_tiles, tile_value
 
 from .clocks import StopsAfter
-from .reference import Best, _cuts, _key, best_move, readings, set_value, table_key
+from .reference import (
+    Best,
+    _cuts,
+    _key,
+    best_move,
+    readings,
+    set_value,
+    table_key,
+    table_readings,
+)
 
 Row = tuple[Tile, ...]
 
@@ -206,7 +215,8 @@ def judge(board: Board, table: list[Row], played: Counter[Tile]) -> bool:
     """Is this table a legal end of the turn? From docs/rules.md alone: valid sets of the
     table's tiles and the ones played; before the initial meld, the table as it lay and
     new sets worth the meld; opened, some telling apart of the physical tiles in which
-    every table joker obeys "Jokers" (stays with its set, for the same tile, beside one
+    every table joker obeys "Jokers" (stands for one tile, in a run the tile of its place
+    where that can be; stays with its set, for the same tile, beside one
     of its real tiles, or is freed by a played copy of its tile and, strict, lies beside
     two tiles from the rack; locked: a set's real tiles and the jokers not freed lie in
     one set; a set of jokers alone stays as it lies, or with locked sets and jokers free
@@ -243,7 +253,8 @@ def judge(board: Board, table: list[Row], played: Counter[Tile]) -> bool:
     for i in with_jokers:
         row = board.table[i]
         if by_role and any(t != JOKER for t in row):
-            set_roles.append([tuple(r) for r in readings(_key(row), rules.wraparound)])
+            said = board.declared[i] if board.declared else ()
+            set_roles.append([tuple(r) for r in table_readings(row, said, rules)])
         else:
             set_roles.append([(None,) * row.count(JOKER)])
     faces = sorted(real_origins, key=Tile.sort_key)

@@ -5,7 +5,8 @@ value, kept): the most tiles played, then the most value played (a joker at the 
 30 here), then the most table sets kept exactly as they lie.
 The joker rules (docs/rules.md, "The official reading, precisely"): a table joker
 not freed stays beside a real tile of its own set, standing for the same tile in one
-reading of that set; it is freed only by a rack copy of that tile played this turn (one
+reading of that set (a run's joker: the tile of the place it lies at, where that place can
+be); it is freed only by a rack copy of that tile played this turn (one
 copy frees one joker); under STRICT the freed joker lies in a set holding two tiles played
 from the rack. locked-joker-sets keeps the real tiles of a set with a joker, and its jokers
 not freed, in one final set.
@@ -37,8 +38,8 @@ FREE = "joker-retrieval=free"
 
 CASES = [
     # -- A joker leaves its set only when its tile, from the rack, frees it. --
-    # R3 R4 R5 J is read J=R2 or J=R6: B7 O7 have no third tile but that joker, which no
-    # rack tile frees.
+    # R3 R4 R5 J's joker is the R6, where it lies: B7 O7 have no third tile but that joker,
+    # which no rack tile frees.
     ("run-joker-not-freed-strict", STRICT, "R3 R4 R5 J", "B7 O7", (0, 0, 1)),
     ("run-joker-not-freed-replace", REPLACE, "R3 R4 R5 J", "B7 O7", (0, 0, 1)),
     # Jokers move freely: J B7 O7, and R3 R4 R5 as a set of its own (not the set as it lay).
@@ -60,9 +61,9 @@ CASES = [
     # it lies. R7 still finds no set: 3 tiles, 24 points.
     ("blue-run-and-group-k8-frees", STRICT, "B6 B7 B8 B9 B10 / R8 J O8", "R7 B7 B9 K8", (3, 24, 1)),
     # -- Where a freed joker may go (STRICT: beside two tiles from the rack). --
-    # B5 frees the joker of B3 B4 J; beside R12 alone (R8 R9 R10 J R12) it is refused under
-    # STRICT, which then plays B5 alone (J B3 B4 B5, the joker kept as B2).
-    ("freed-beside-one-rack-tile-strict", STRICT, "B3 B4 J / R8 R9 R10", "B5 R12", (1, 5, 1)),
+    # B5 frees the joker of B3 B4 J (the B5, where it lies); beside R12 alone (R8 R9 R10 J
+    # R12) it is refused under STRICT, and the B5 goes nowhere else: nothing is played.
+    ("freed-beside-one-rack-tile-strict", STRICT, "B3 B4 J / R8 R9 R10", "B5 R12", (0, 0, 2)),
     ("freed-beside-one-rack-tile-replace", REPLACE, "B3 B4 J / R8 R9 R10", "B5 R12", (2, 17, 0)),
     # Beside R12 and R13 it is allowed: J R12 R13 (read R11), R8 R9 R10 kept as it lies.
     ("freed-beside-two-rack-tiles", STRICT, "B3 B4 J / R8 R9 R10", "B5 R12 R13", (3, 30, 1)),
@@ -72,20 +73,31 @@ CASES = [
     # A joker played from the rack counts too: B3 B4 B5 and J R7 J.
     ("rack-joker-counts", STRICT, "B3 B4 J", "B5 R7 J", (3, 42, 0)),
     # A tile from the table does not: B5 frees the joker, which J O9 K9 would hold beside O9
-    # alone (K9 is the run's). STRICT plays B5 alone; REPLACE allows it (K10 K11 K12 stays).
-    ("table-tile-does-not-count", STRICT, "B3 B4 J / K9 K10 K11 K12", "B5 O9", (1, 5, 1)),
+    # alone (K9 is the run's). STRICT plays nothing; REPLACE allows it (K10 K11 K12 stays).
+    ("table-tile-does-not-count", STRICT, "B3 B4 J / K9 K10 K11 K12", "B5 O9", (0, 0, 2)),
     ("table-tile-does-not-count-replace", REPLACE, "B3 B4 J / K9 K10 K11 K12", "B5 O9", (2, 14, 0)),
     # -- One played copy frees one joker. --
-    # Both jokers may stand for R5; one R5 frees one of them (the other stays, R6 R7 J read
-    # R8), so only one of K9 O9 / K10 O10 gets a joker: R5 K10 O10. Two R5s free both.
+    # R3 R4 J's joker is the R5, R6 R7 J's the R8 (where they lie): one R5 frees the first,
+    # so only one of K9 O9 / K10 O10 gets a joker: R5 K10 O10. A second R5 frees nothing:
+    # it goes before R6 R7 J, whose joker stays the R8.
     ("one-copy-frees-one-joker", STRICT, "R3 R4 J / R6 R7 J", "R5 K9 O9 K10 O10", (3, 25, 1)),
     (
         "two-copies-free-two-jokers",
         STRICT,
         "R3 R4 J / R6 R7 J",
         "R5 R5 K9 O9 K10 O10",
-        (6, 48, 0),
+        (4, 30, 0),
     ),
+    # -- A run's joker is the tile of its place; where the place cannot say, any reading. --
+    # J B10 B11 is the B9: the B12 does not free it (rules.md; issue 30).
+    ("place-low-end-not-freed-by-high", STRICT, "J B10 B11", "B12 R7 O7", (1, 12, 0)),
+    ("place-low-end-not-freed-replace", REPLACE, "J B10 B11", "B12 R7 O7", (1, 12, 0)),
+    # R11 R12 R13 J has no R14: the joker may be the R10, which frees it.
+    ("place-off-the-end-any-reading", STRICT, "R11 R12 R13 J", "R10 K3 O3", (3, 16, 0)),
+    # B4 B3 J is written out of order: the B2 or the B5; the B2 frees it.
+    ("place-out-of-order-any-reading", STRICT, "B4 B3 J", "B2 K7 O7", (3, 16, 0)),
+    # With wraparound R12 R13 J is the R1 (the 1 after the 13), which frees it.
+    ("place-wraps-to-the-1", f"{STRICT} wraparound", "R12 R13 J", "R1 K5 O5", (3, 11, 0)),
     ("one-copy-free-rules", FREE, "R3 R4 J / R6 R7 J", "R5 K9 O9 K10 O10", (5, 43, 0)),
     # -- Two jokers of one set, split: each needs a tile of its own set beside it. --
     # J R4 R5 J read R3..R6: J R4 R5(rack) and R5(table) J R7, the jokers still R3 and R6,

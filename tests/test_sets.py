@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rummisolve.joker_rules import table_readings
 from rummisolve.rules import Rules
-from rummisolve.sets import Kind, Meld, candidate_sets, is_valid_set, read_meld
+from rummisolve.sets import Kind, Meld, candidate_sets, is_valid_set, place_reading, read_meld
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, Colour, Tile, format_tiles, parse_tiles
 
 from .reference import set_value
@@ -313,3 +314,39 @@ def test_a_set_is_worth_the_most_its_jokers_can_stand_for(
         assert meld.face_value == best
         again = read_meld(meld.ordered, rules)
         assert again is not None and Counter(again.stand_ins) == Counter(meld.stand_ins)
+
+
+@pytest.mark.parametrize(
+    ("row", "wraparound", "expected"),
+    [
+        pytest.param("B3 B4 J", False, ["B5"], id="the-seeds-example-the-b5"),
+        pytest.param("J R3 R4", False, ["R2"], id="low-end-the-r2"),
+        pytest.param("R5 J R7", False, ["R6"], id="middle-the-r6"),
+        pytest.param("J J O5 O6", False, ["O3 O4"], id="two-jokers-one-reading"),
+        pytest.param("R12 R13 J", True, ["R1"], id="wraparound-the-1-after-the-13"),
+        pytest.param("R11 R12 R13 J", False, ["R10"], id="no-r14-any-reading"),
+        pytest.param("J R1 R2", False, ["R3"], id="no-r0-any-reading"),
+        pytest.param("B4 B3 J", False, ["B2", "B5"], id="out-of-order-any-reading"),
+        pytest.param("K7 R7 J", False, ["O7", "B7"], id="group-any-colour-it-lacks"),
+        pytest.param("R5 J J", False, None, id="one-tile-a-run-or-a-group"),
+    ],
+)
+def test_a_table_joker_is_read_where_it_lies(
+    row: str, wraparound: bool, expected: list[str] | None
+) -> None:
+    """A run's joker is the tile of its place; where the place cannot say (out of order,
+    off the end), a group, or one tile with jokers: any reading (rules.md, 'Jokers')."""
+    tiles, rules = parse_tiles(row), Rules(wraparound=wraparound)
+    readings = [format_tiles(r) for r in table_readings(tiles, (None,) * tiles.count(JOKER), rules)]
+    if expected is None:
+        assert place_reading(tiles, rules) is None and len(readings) > 2
+    else:
+        assert sorted(readings) == sorted(expected)
+
+
+def test_a_declared_joker_keeps_its_tile() -> None:
+    """`J=O7` names a group's colour; a declaration its place contradicts, which only a
+    program can make (the board reader refuses it), still keeps its tile."""
+    rules = Rules()
+    assert table_readings(parse_tiles("K7 R7 J"), parse_tiles("O7"), rules) == (parse_tiles("O7"),)
+    assert table_readings(parse_tiles("B3 B4 J"), parse_tiles("B2"), rules) == (parse_tiles("B2"),)

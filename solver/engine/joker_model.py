@@ -35,9 +35,9 @@ from functools import cached_property, lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
 
-from ..joker_rules import set_readings
+from ..joker_rules import table_readings
 from ..rules import JokerRetrieval, Rules
-from ..sets import MIN_SET, candidate_shapes, fits_declared
+from ..sets import MIN_SET, candidate_shapes
 from ..tiles import JOKER, MAX_NUMBER, Tile
 from .lp import Deadline
 
@@ -148,7 +148,8 @@ def plan_jokers(
     place of a core (the rack's and the table's); `part`: how much of the joker part (all
     of it, a restriction or a relaxation); past `deadline`
     OutOfTime is raised; `declared`: what each table set's jokers were declared to stand
-    for (`Board.declared`), the only readings they then have.
+    for (`Board.declared`). Each set's jokers take the readings the rules allow
+    (`table_readings`: declared, else by their places).
     """
     by_role = rules.by_replacement
     if not (by_role or rules.locked_joker_sets) or not any(JOKER in s for s in table):
@@ -163,11 +164,10 @@ def plan_jokers(
         if not real and (by_role or not rules.locked_joker_sets):
             alone.append(number)
             continue
+        said = declared[number] if declared else (None,) * row.count(JOKER)
         readings: tuple[tuple[Tile | None, ...], ...] = (
-            set_readings(row, rules) if by_role else ((None,) * row.count(JOKER),)
+            table_readings(row, said, rules) if by_role else ((None,) * row.count(JOKER),)
         )
-        if by_role and declared:
-            readings = tuple(r for r in readings if fits_declared(r, declared[number]))
         joker_sets.append(JokerSet(number, real, readings))
     instances: list[Instance] = []
     for js in joker_sets:
