@@ -128,9 +128,9 @@ def _pinned(search: Search) -> Answer:
     relaxed = arrangement_of(layout, solution)
     if relaxed is None:
         return NO_MOVE if solution.proved else Answer()
-    pinned = pin_jokers(board, layout, solution, relaxed)
-    if pinned is not None:  # legal: the best move where proved, else one at hand
-        return Answer(_found(board, pinned), solution.proved, ends=solution.proved)
+    legal = pin_jokers(board, layout, solution, relaxed)
+    if legal is not None:  # the best move where proved, else one at hand
+        return Answer(_found(board, legal), solution.proved, ends=solution.proved)
     bound = search.score(relaxed) if solution.proved else None
     return Answer(proved=solution.proved, bound=bound)
 
@@ -144,13 +144,13 @@ def _refused(search: Search) -> bool:
 def _homes(search: Search) -> Answer:
     board, pinned = search.board, search.said(PINNED.name)
     reach = pinned.bound.objective(board, search.goal) if pinned.bound is not None else None
-    solution, _layout, relaxed, laid = solve_homes(
+    solution, _layout, relaxed, legal = solve_homes(
         board, search.goal, search.solver, search.deadline, search.pinned_model, reach
     )
     if relaxed is None:
         return NO_MOVE if solution.proved else Answer()
-    if laid is not None:
-        return Answer(_found(board, laid), solution.proved, ends=solution.proved)
+    if legal is not None:
+        return Answer(_found(board, legal), solution.proved, ends=solution.proved)
     bound = search.score(relaxed) if solution.proved else None
     return Answer(proved=solution.proved, bound=bound)
 
@@ -204,9 +204,9 @@ def _whole(search: Search) -> Answer:
     return Answer(found, solution.proved, ends=True)
 
 
-def _found(board: Board, pinned: Pinned) -> Found:
+def _found(board: Board, legal: Pinned) -> Found:
     """A relaxation's answer that the checker passes, with its jokers where they stand."""
-    move, table, places = pinned
+    move, table, places = legal
     return Found(move, laid_as(table, places, board.rules))
 
 
