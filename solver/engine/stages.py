@@ -75,7 +75,7 @@ class Search:
         ]
         if not at_hand:
             return None
-        return max(at_hand, key=lambda f: Score.of(self.board, f.arrangement).ranked(self.goal))
+        return max(at_hand, key=lambda found: self.score(found.arrangement).ranked(self.goal))
 
     def score(self, arrangement: Arrangement) -> Score:
         return Score.of(self.board, arrangement)
