@@ -5,14 +5,16 @@ integer program), and an answer it refuses is a named `SolverBug`, never a move.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .board import Board
-from .engine.every import BestMoves, Criteria, every_best_move
 from .engine.solve import find_move
 from .errors import SolverBug
 from .legality import check_move
 from .move import Move, Objective
+
+if TYPE_CHECKING:  # every.py loads only for `hint --all`: not on every hint's start-up
+    from .engine.every import BestMoves, Criteria
 
 Checker = Callable[[Board, Move], list[str]]
 
@@ -56,7 +58,7 @@ def solve_checked(
 def every_checked(
     board: Board,
     objective: Objective | str = Objective.TILES,
-    criteria: Criteria | str = Criteria.BEST,
+    criteria: Criteria | str = "best",
     limit: int | None = None,
     backend: str | None = None,
     time_limit: float | None = None,
@@ -64,6 +66,8 @@ def every_checked(
     source: str,
 ) -> BestMoves:
     """Every best move on the board (`every_best_move`), each checked."""
+    from .engine.every import every_best_move
+
     found = every_best_move(board, objective, criteria, limit, backend, time_limit)
     for move in found.moves:
         checked(board, move, source)
