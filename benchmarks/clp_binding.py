@@ -52,7 +52,7 @@ from rummisolve.engine.builder import Mip
 from rummisolve.engine.highs import quiet_stdout
 from rummisolve.engine.lp import Deadline, LpEnd, Solution
 from rummisolve.engine.model import Layout, read_solution
-from rummisolve.engine.solve import solve_model
+from rummisolve.engine.stages import solve_model
 from rummisolve.engine.steps import laid_sets
 from rummisolve.generate import generate_boards
 from rummisolve.move import Objective

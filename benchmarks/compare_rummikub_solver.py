@@ -67,7 +67,8 @@ from rummisolve.board import Board, format_board
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.highs import quiet_stdout
 from rummisolve.engine.model import read_solution
-from rummisolve.engine.solve import find_move, solve_model
+from rummisolve.engine.solve import find_move
+from rummisolve.engine.stages import solve_model
 from rummisolve.engine.steps import laid_sets
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move

@@ -47,6 +47,21 @@ class BoardError(RummisolveError):
         return "\n".join(map(str, self.problems))
 
 
+class SolverBug(RummisolveError):
+    """An answer the legality checker refuses: a bug in the solver, named and reported
+    where the answer would have been, never shown as a move."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        super().__init__(source, problems)
+        self.source = source
+        self.problems = problems
+
+    def __str__(self) -> str:
+        """`SOURCE: the answer breaks the rules (a solver bug): problem; problem`."""
+        message = "the answer breaks the rules (a solver bug): " + "; ".join(self.problems)
+        return str(Problem(self.source, 0, message))
+
+
 class SolverError(RummisolveError):
     """A backend that is missing or failed to give an answer."""
 

@@ -12,7 +12,7 @@ from itertools import chain
 from .board import Board
 from .joker_rules import joker_problems
 from .move import Action, Move, Status, kept_sets
-from .sets import read_meld
+from .sets import meld_value, read_meld
 from .tiles import Tile, format_tiles, tally, tile_value
 
 
@@ -94,10 +94,7 @@ def _initial_meld_problems(board: Board, move: Move) -> list[str]:
     new_sets.subtract(Counter(board.table))
     if any(n < 0 for n in new_sets.values()):
         return ["an initial meld must leave the table exactly as it lay"]
-    value = 0
-    for row in new_sets.elements():
-        meld = read_meld(row, board.rules)
-        value += meld.face_value if meld is not None else 0
+    value = meld_value(new_sets.elements(), board.rules)
     if value < board.rules.initial_meld:
         return [f"initial meld worth {value}, less than {board.rules.initial_meld}"]
     return []

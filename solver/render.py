@@ -10,6 +10,7 @@ from .actions import Do, TableAction, TableReading, TileRow, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
+from .sets import meld_value
 from .tiles import JOKER, Colour, Tile, format_tile
 
 _ANSI = {
@@ -58,15 +59,8 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
 
 
 def _meld_value(move: Move, rules: Rules) -> int:
-    """The new sets' worth as an initial meld. `scoring` loads only here: only a board
-    before its meld needs it, and its dataclasses take ~8 ms of a `hint`'s start-up."""
-    from .scoring import meld_value
-
-    return meld_value(_new_sets(move), rules)
-
-
-def _new_sets(move: Move) -> list[tuple[Tile, ...]]:
-    return [step.tiles for step in move.steps if step.action is not Action.KEEP]
+    """The new sets' worth as an initial meld."""
+    return meld_value((s.tiles for s in move.steps if s.action is not Action.KEEP), rules)
 
 
 def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:

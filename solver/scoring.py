@@ -18,7 +18,6 @@ from pathlib import Path
 from .board import read_text
 from .errors import BoardError, Problem, RummisolveError, TileError
 from .rules import PROFILES, WHOLE_NUMBER, Blocked, Method, Rules, parse_rule_word
-from .sets import read_meld
 from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split_tiles, tile_value
 
 # The players a game has (docs/rules.md: 2-4, 5-6 with the 160-tile set): here, where the
@@ -26,16 +25,6 @@ from .tiles import TILE_SETS, Tile, format_tile, format_tiles, parse_tile, split
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _LAID_RE = re.compile(r"laid=(.*)", re.IGNORECASE)
 _LAID_UNUSED = "laid= counts only under the laid scoring (scoring=laid, --scoring laid)"
-
-
-def meld_value(sets: Iterable[Iterable[Tile]], rules: Rules) -> int:
-    """What sets are worth as an initial meld: face values, a joker at the tile it stands
-    for (not its penalty on a rack)."""
-    total = 0
-    for row in sets:
-        meld = read_meld(tuple(row), rules)
-        total += meld.face_value if meld is not None else 0
-    return total
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from .board import Board
 from .game.state import GameState
 from .move import Move, Objective, TileRow, no_move
-from .sets import read_meld
+from .sets import meld_value, read_meld
 from .strategies import without_jokers
 from .tiles import JOKER, Tile, sort_tiles
 from .view import Finder, PlayerView, TurnAction
@@ -174,7 +174,7 @@ def smallest_opening(view: PlayerView, find: Finder, best: Move) -> Move:
         sets = [row for row in new.elements()]
         for size in range(1, len(sets) + 1):
             for chosen in itertools.combinations(sets, size):
-                worth = sum(_meld_value(row, view) for row in chosen)
+                worth = meld_value(chosen, view.rules)
                 tiles = sum(len(row) for row in chosen)
                 if worth >= needed and (choice is None or (tiles, -worth) < choice[:2]):
                     choice = (tiles, -worth, chosen)
@@ -186,11 +186,6 @@ def smallest_opening(view: PlayerView, find: Finder, best: Move) -> Move:
         return best
     left = Counter(board.rack) - Counter(smaller.played)
     return dataclasses.replace(smaller, rack=_sorted(list(left.elements())))
-
-
-def _meld_value(row: TileRow, view: PlayerView) -> int:
-    meld = read_meld(row, view.rules)
-    return meld.face_value if meld is not None else 0
 
 
 def _clear(totals: Sequence[float], squares: Sequence[float], n: int) -> bool:

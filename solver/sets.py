@@ -42,6 +42,16 @@ class Meld(NamedTuple):
         return sum(t.number for t in self.stand_ins)
 
 
+def meld_value(sets: Iterable[Sequence[Tile]], rules: Rules) -> int:
+    """What sets are worth as an initial meld: face values, a joker at the tile it stands
+    for (not its penalty on a rack); a row that is no set, nothing."""
+    total = 0
+    for row in sets:
+        meld = read_meld(row, rules)
+        total += meld.face_value if meld is not None else 0
+    return total
+
+
 def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
     """The set these tiles make, or None if they make none.
 

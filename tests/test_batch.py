@@ -190,7 +190,7 @@ def test_check_expected_mismatch_fails_the_batch(folder: Path) -> None:
     assert summary(err).endswith("; expect: 2 checked, 1 mismatched, 1 unchecked")
 
 
-def nothing_found(board: Board, *how: object) -> Move:
+def nothing_found(board: Board, **how: object) -> Move:
     """A search the time limit cut short before it found any move."""
     return no_move(board, False)
 
@@ -589,7 +589,7 @@ def test_csv_quotes_line_breaks_in_file_names(folder: Path) -> None:
 
 
 def test_a_solver_error_names_the_board(folder: Path) -> None:
-    def failing(*args: object) -> Move:
+    def failing(*args: object, **options: object) -> Move:
         raise SolverError("the solver failed: cbc: cannot execute /nowhere/cbc")
 
     result = solve_path("a.txt", BatchSettings(), find=failing)

@@ -12,12 +12,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rummisolve.board import Board, parse_board
-from rummisolve.engine import homes, solve
+from rummisolve.engine import homes
+from rummisolve.engine.assemble import arrangement_of
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.joker_model import JokerPart
 from rummisolve.engine.model import read_solution
 from rummisolve.engine.pinned import pin_jokers
-from rummisolve.engine.solve import find_move, solve_model
+from rummisolve.engine.solve import find_move
+from rummisolve.engine.stages import solve_homes, solve_model
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Objective, Status
@@ -57,7 +59,7 @@ def _refused(board: Board) -> bool:
     if not homes.applies(board):
         return False
     solution, layout = solve_model(board, GOAL, get_backend(), None, JokerPart.PINNED)
-    relaxed = solve._arrangement(layout, solution)
+    relaxed = arrangement_of(layout, solution)
     return relaxed is not None and pin_jokers(board, layout, solution, relaxed) is None
 
 
@@ -79,7 +81,7 @@ def test_the_homes_optimum_bounds_the_whole_models(seed: int, jokers: tuple[int,
     assert len(boards) >= 5
     proved = solved = 0
     for board in boards:
-        solution, _layout, relaxed, pinned = solve._homes(board, GOAL, get_backend("clp"), None)
+        solution, _layout, relaxed, pinned = solve_homes(board, GOAL, get_backend("clp"), None)
         if not solution.proved:  # no joker can be freed: no homes
             continue
         solved += 1
@@ -109,7 +111,7 @@ def test_the_homes_optimum_bounds_the_reference(board: Board, objective: Objecti
     checker: the homes model holds every way a freed joker may lie."""
     assume(not board.rules.wraparound and board.opened)
     assume(any(JOKER in s and any(not t.is_joker for t in s) for s in board.table))
-    solution, _layout, relaxed, pinned = solve._homes(board, objective, get_backend(), None)
+    solution, _layout, relaxed, pinned = solve_homes(board, objective, get_backend(), None)
     assume(solution.proved)  # a joker can be freed
     expected = best_move(board, objective.value)
     if relaxed is None:  # nothing to play
@@ -147,7 +149,7 @@ def test_homes_lay_out_each_way_a_freed_joker_may_lie(text: str) -> None:
     """Hand-made tables for each shape of home: its answer passes the checker and is the
     exhaustive reference's best move."""
     board = parse_board(text)
-    solution, _layout, relaxed, pinned = solve._homes(board, GOAL, get_backend(), None)
+    solution, _layout, relaxed, pinned = solve_homes(board, GOAL, get_backend(), None)
     assert solution.proved and relaxed is not None and pinned is not None
     expected = best_move(board, GOAL.value)
     assert _score(board, relaxed.played, len(relaxed.kept)) == expected

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 
 from rummisolve.board import Board, parse_board
-from rummisolve.engine import solve
+from rummisolve.engine import stages
 from rummisolve.engine.model import no_initial_meld
 from rummisolve.engine.solve import find_move
 from rummisolve.game import GameOptions, make_seats, play_game, strategy_named, tile_set_for
@@ -61,7 +61,7 @@ def test_the_glance_agrees_with_the_solver_on_dealt_racks() -> None:
     glanced = [b for b in boards if no_initial_meld(b)]
     assert len(glanced) > len(boards) // 4
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(solve, "no_initial_meld", lambda board: False)
+        patch.setattr(stages, "no_initial_meld", lambda board: False)
         for board in glanced:
             assert find_move(board).status is Status.NO_MOVE
 
@@ -79,5 +79,5 @@ def test_games_are_the_same_without_the_glance(
         return logged
 
     with_glance = [turns(seed) for seed in range(1, 4)]
-    monkeypatch.setattr(solve, "no_initial_meld", lambda board: False)
+    monkeypatch.setattr(stages, "no_initial_meld", lambda board: False)
     assert [turns(seed) for seed in range(1, 4)] == with_glance

@@ -467,7 +467,7 @@ def test_the_checker_lets_a_locked_set_of_jokers_alone_grow() -> None:
     assert check_move(board, move) == []
 
 
-# pulp-highs: HiGHS through PuLP calls the homes model (solve.py's `_homes`) of this table
+# pulp-highs: HiGHS through PuLP calls the homes model (stages.py's `solve_homes`) of this table
 # infeasible, and `hint --backend pulp-highs` failed ("the solver ended with Infeasible",
 # exit 1); the same model has a solution worth 221 that PuLP itself finds valid, which
 # highspy's own MIP (the highs backend's last resort) finds, and PuLP's HiGHS with

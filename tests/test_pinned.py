@@ -13,7 +13,8 @@ from rummisolve.engine.candidates import catalogue_for
 from rummisolve.engine.joker_model import JokerPart
 from rummisolve.engine.model import read_solution
 from rummisolve.engine.pinned import Parts, _index, _is_group, _Need, pin_jokers
-from rummisolve.engine.solve import find_move, solve_model
+from rummisolve.engine.solve import find_move
+from rummisolve.engine.stages import solve_model
 from rummisolve.engine.tile_rows import TILE_INDEX
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move

@@ -20,7 +20,8 @@ from rummisolve.engine.branch import (
 from rummisolve.engine.builder import Floats, Mip
 from rummisolve.engine.lp import LpEnd
 from rummisolve.engine.model import read_solution
-from rummisolve.engine.solve import find_move, solve_model
+from rummisolve.engine.solve import find_move
+from rummisolve.engine.stages import solve_model
 from rummisolve.generate import generate_boards
 from rummisolve.joker_rules import set_readings
 from rummisolve.legality import check_move

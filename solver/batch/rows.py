@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..board import Board, Expectation
+from ..checked import Checker, Finder, checked, solve_checked
 from ..engine.solve import find_move
-from ..errors import BoardError, Problem, RummisolveError, printable, unexpected
+from ..errors import BoardError, RummisolveError, SolverBug, printable, unexpected
 from ..inputs import folder_problem, read_path
 from ..legality import check_move
 from ..move import Move, Objective, Status, no_move
@@ -153,9 +154,6 @@ def header(settings: BatchSettings) -> str | None:
     return None
 
 
-# The solver and the checker a batch asks (tests give others).
-FindMove = Callable[[Board, Objective, "str | None", "float | None"], Move]
-CheckMove = Callable[[Board, Move], list[str]]
 # The best moves a --unique batch asks for: at most two (the first, or proof of another).
 BestTwo = Callable[[Board, Objective, "str | None", "float | None"], "tuple[Move, str | None]"]
 
@@ -182,11 +180,12 @@ def solve_path(
     path: str,
     settings: BatchSettings,
     *,
-    find: FindMove = find_move,
-    check: CheckMove = check_move,
+    find: Finder = find_move,
+    check: Checker = check_move,
     best: BestTwo = best_two,
 ) -> BoardResult:
-    """Read, solve and check one board; any failure becomes that board's error row.
+    """Read, solve and check one board (`find` and `check`: the solver and the checker,
+    a test's stand-ins); any failure becomes that board's error row.
 
     A batch must go on past one board whatever goes wrong with it, so even an error
     that is not ours (a crash inside a solver library) is caught and reported here.
@@ -199,17 +198,15 @@ def solve_path(
         rival = None
         if settings.unique:
             move, rival = best(*arguments)
+            checked(board, move, path, check)
         else:
-            move = find(*arguments)
-    except BoardError as error:
+            move = solve_checked(*arguments, source=path, find=find, check=check)
+    except (BoardError, SolverBug) as error:  # each names the board's file itself
         return failed(path, str(error), settings)
     except RummisolveError as error:
         return failed(path, f"{path}: {error}", settings)
     except Exception as error:
         return failed(path, f"{path}: {unexpected(error)}", settings)
-    if problems := check(board, move):
-        message = "the answer breaks the rules (a solver bug): " + "; ".join(problems)
-        return failed(path, str(Problem(path, 0, message)), settings)
     mismatch = _mismatch(board, move) if settings.check_expected else None
     mismatch = "; ".join(m for m in (mismatch, rival) if m) or None
     proved = move.status is not Status.FEASIBLE

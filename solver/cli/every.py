@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import click
 
 from ..board import Board
-from ..legality import check_move
 from ..render import move_json, render_move
 from .options import F, plural, use_colour
 
@@ -42,24 +41,18 @@ def show_every(
     criteria: str,
 ) -> None:
     """`hint --all`: every best move found, and their count."""
-    from ..engine.every import every_best_move
-    from .every import echo_every
+    from ..checked import every_checked
 
-    found = every_best_move(board, objective, criteria, limit, backend, time_limit)
+    found = every_checked(board, objective, criteria, limit, backend, time_limit, source=path)
     used = found.moves[0].backend if found.moves else (backend or "")
-    echo_every(board, path, found, as_json, used)
+    echo_every(board, found, as_json, used)
 
 
-def echo_every(board: Board, path: str, found: BestMoves, as_json: bool, backend: str) -> None:
+def echo_every(board: Board, found: BestMoves, as_json: bool, backend: str) -> None:
     """Print the best moves found: a table each and the count, or one JSON object.
 
     $ rummisolve hint board.txt --all --limit 5
     """
-    for move in found.moves:
-        if problems := check_move(board, move):
-            raise click.ClickException(
-                f"{path}: a move breaks the rules (a solver bug): {'; '.join(problems)}"
-            )
     if as_json:
         import json  # only for --json: ~1 ms of every hint's start
 

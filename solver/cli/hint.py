@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from ..legality import check_move
 from ..render import move_json, render_move
 from ..startup import loading
 from .every import every_options, show_every
@@ -76,7 +75,7 @@ def hint(
     rummisolve hint --table "R3 R4 R5 | K7 R7 B7 J" --rack "R2 B5 O5 J" --next turn2.txt
     """
     with loading():  # the engine and numpy: only here, not for check
-        from ..engine.solve import find_move
+        from ..checked import solve_checked
 
     listing = every or limit is not None or criteria != "best"
     if listing and next_path is not None:
@@ -85,11 +84,7 @@ def hint(
     if listing:
         show_every(board, board_path, as_json, objective, backend, time_limit, limit, criteria)
         return
-    move = find_move(board, objective=objective, backend=backend, time_limit=time_limit)
-    if problems := check_move(board, move):
-        raise click.ClickException(
-            f"{board_path}: the answer breaks the rules (a solver bug): {'; '.join(problems)}"
-        )
+    move = solve_checked(board, objective, backend, time_limit, source=board_path)
     write_next(next_path, board, move)
     move_to_stderr = next_path == STDOUT  # standard output holds the next board
     if as_json:

@@ -26,15 +26,16 @@ import numpy as np
 
 from ..board import Board
 from ..joker_rules import joker_places, lay_jokers
-from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_sets
+from ..move import Action, Move, Objective, Status, TileRow, kept_sets
 from ..rules import JokerRetrieval
 from ..tiles import JOKER, Tile, tile_value
+from .assemble import Score, assemble, relaid
 from .backends import Backend, get_backend
 from .builder import Floats, Mip
 from .lp import Deadline
-from .model import Arrangement, build_model, objective_value, read_solution
+from .model import Arrangement, build_model, read_solution
 from .solve import find_move
-from .steps import in_order_of, join_runs, move_steps
+from .steps import join_runs, move_steps
 
 
 class Criteria(enum.Enum):
@@ -164,11 +165,10 @@ class _Search:
         self.wanted = wanted
         free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE, locked_joker_sets=False)
         mip, self.layout = build_model(dataclasses.replace(board, rules=free), goal)
-        kept = sum(s.action is Action.KEEP for s in best.steps) if board.opened else 0
-        self.score = _score(best, kept, wanted)
+        self.score = _score(board, best, wanted)
         if wanted is Criteria.BEST:
             cost = mip.cost
-            target = objective_value(board, goal, best.tiles_played, best.value_played, kept)
+            target = _kept_score(board, best).objective(board, goal)
         else:
             cost = self._criterion_cost(mip, wanted)
             target = float(best.tiles_played if wanted is Criteria.TILES else best.value_played)
@@ -255,19 +255,27 @@ class _Search:
             key = move_key(move.table)
             if key in self.keys:
                 continue
-            kept = sum(s.action is Action.KEEP for s in move.steps) if self.board.opened else 0
-            if _score(move, kept, self.wanted) != self.score:
+            if _score(self.board, move, self.wanted) != self.score:
                 continue  # kept fewer sets than the model counted: its twin keeps them
             self.keys.add(key)
             self.moves.append(move)
 
 
-def _score(move: Move, kept: int, wanted: Criteria) -> tuple[int, ...]:
+def _kept_score(board: Board, move: Move) -> Score:
+    """The move's score; sets kept count only once opened (before, the model never saw
+    the table)."""
+    kept = sum(s.action is Action.KEEP for s in move.steps) if board.opened else 0
+    return Score(move.tiles_played, move.value_played, kept)
+
+
+def _score(board: Board, move: Move, wanted: Criteria) -> tuple[int, ...]:
+    """The criteria the moves listed must be equal on."""
+    score = _kept_score(board, move)
     if wanted is Criteria.TILES:
-        return (move.tiles_played,)
+        return (score.tiles,)
     if wanted is Criteria.VALUE:
-        return (move.value_played,)
-    return (move.tiles_played, move.value_played, kept)
+        return (score.value,)
+    return score
 
 
 def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
@@ -341,10 +349,10 @@ def _moves(board: Board, arrangement: Arrangement, backend: str) -> Iterator[Mov
         if places is None:
             continue
         steps = tuple(
-            _relaid(step, lay_jokers(step.tiles, places[n], board.rules)) if n in places else step
+            relaid(step, lay_jokers(step.tiles, places[n], board.rules)) if n in places else step
             for n, step in enumerate(steps)
         )
-        yield _move(board, arrangement, steps, backend)
+        yield assemble(board, arrangement.played, steps, Status.OPTIMAL, 0.0, backend)
 
 
 def _joker_layings(arrangement: Arrangement) -> Iterator[list[TileRow]]:
@@ -369,27 +377,3 @@ def _joker_layings(arrangement: Arrangement) -> Iterator[list[TileRow]]:
             else:
                 runs.append((piece, laid))
         yield join_runs(runs) + groups
-
-
-def _relaid(step: Step, tiles: TileRow) -> Step:
-    """The step with its set laid as `tiles` (the same tiles, jokers elsewhere)."""
-    sources = tuple(
-        Source(s.set_index, in_order_of(tiles, Counter(s.tiles))) for s in step.from_table
-    )
-    return Step(step.action, tiles, sources, in_order_of(tiles, Counter(step.from_rack)))
-
-
-def _move(board: Board, arrangement: Arrangement, steps: tuple[Step, ...], backend: str) -> Move:
-    played = in_order_of(board.rack, arrangement.played)
-    rest = Counter(board.rack) - Counter(played)
-    return Move(
-        status=Status.OPTIMAL,
-        played=played,
-        table=tuple(step.tiles for step in steps),
-        rack=in_order_of(board.rack, rest),
-        tiles_played=len(played),
-        value_played=sum(tile_value(t, board.rules.joker_penalty) for t in played),
-        seconds=0.0,
-        steps=steps,
-        backend=backend,
-    )

@@ -1,20 +1,19 @@
 """`POST /api/hint` apart from HTTP: a request body in, an HTTP status and a JSON text out,
-through the calls `hint --json` makes (read the board, `find_move`, `check_move`,
-`move_json`), so that the two answer alike on the same board."""
+through the calls `hint --json` makes (read the board, `solve_checked`, `move_json`), so
+that the two answer alike on the same board."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..board import MAX_BOARD_BYTES, Board, decode_board, parse_board
+from ..checked import Finder, solve_checked
 from ..engine.solve import find_move
 from ..errors import BoardError, Problem, RummisolveError
-from ..legality import check_move
-from ..move import Move, Objective
+from ..move import Objective
 from ..render import move_json
 from ..rules import NO_OVERRIDES, PROFILE_NAMES, PROFILES, Overrides, Rules
 
@@ -43,7 +42,7 @@ class HintSettings:
     objective: Objective = Objective.TILES
     backend: str | None = None
     time_limit: float = DEFAULT_TIME_LIMIT
-    find: Callable[..., Move] = find_move
+    find: Finder = find_move
 
     @property
     def rules(self) -> Rules:
@@ -145,19 +144,19 @@ def _names_rules(line: str) -> bool:
 
 
 def solve(board: Board, settings: HintSettings) -> Reply:
-    """`hint --json`'s answer on the board, or a 500 naming what failed."""
+    """`hint --json`'s answer on the board, or a 500 naming what failed (a solver bug
+    too)."""
     try:
-        move = settings.find(
+        move = solve_checked(
             board,
-            objective=settings.objective,
-            backend=settings.backend,
-            time_limit=settings.time_limit,
+            settings.objective,
+            settings.backend,
+            settings.time_limit,
+            source=SOURCE,
+            find=settings.find,
         )
     except RummisolveError as error:
         return Reply.error(500, str(error))
-    if problems := check_move(board, move):
-        message = f"{SOURCE}: the answer breaks the rules (a solver bug): {'; '.join(problems)}"
-        return Reply.error(500, message)
     return Reply(200, json.dumps(move_json(move, board)) + "\n")
 
 
