@@ -69,3 +69,85 @@ def test_hint_all_json_interrupted_is_marked_incomplete(monkeypatch: pytest.Monk
     assert code == 130
     assert (listed["count"], listed["complete"], listed["interrupted"]) == (2, False, True)
     assert len(listed["moves"]) == 2
+
+
+BAD_PLUG_IN = """\
+class Bad:
+    name = "bad"
+
+    def choose(self, view, find):
+        return 1 / 0
+"""
+
+
+@pytest.fixture
+def bad_plug_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A plug-in whose `choose` raises on its line 5, in the current folder."""
+    (tmp_path / "bad.py").write_text(BAD_PLUG_IN)
+    monkeypatch.chdir(tmp_path)
+    return "bad.py:Bad,greedy"
+
+
+def test_a_plug_in_that_raises_is_named_by_its_file_and_line(bad_plug_in: str) -> None:
+    code, _, err = run("play", "--strategies", bad_plug_in, "--games", "1", "--jobs", "1")
+    assert code == 1
+    assert err.splitlines()[-1] == (
+        "Error: bad.py:5: turn 1: P3 (bad), strategy 'bad.py:Bad' failed:"
+        " ZeroDivisionError: division by zero"
+    )
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("debug", "env"),
+    [
+        pytest.param(("--debug",), {}, id="option"),
+        pytest.param((), {"RUMMISOLVE_DEBUG": "1"}, id="variable"),
+    ],
+)
+def test_debug_prints_the_plug_in_s_whole_traceback(
+    bad_plug_in: str, debug: tuple[str, ...], env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    args = ("tournament", "--strategies", bad_plug_in, "--games", "1", "--jobs", "1")
+    code, _, err = run(*debug, *args)
+    assert code == 1
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert 'bad.py", line 5, in choose\n    return 1 / 0\n' in err
+    assert err.splitlines()[-1].startswith("Error: bad.py:5: turn ")
+
+
+def test_debug_is_a_documented_global_option() -> None:
+    _, out, _ = run("--help")
+    assert "--debug" in out and "RUMMISOLVE_DEBUG" in out
+    assert "--color / --no-color" in out
+
+
+ANSI = "\x1b["
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "coloured"),
+    [
+        pytest.param((), {}, False, id="piped"),
+        pytest.param(("--color",), {}, True, id="color"),
+        pytest.param(("--color",), {"NO_COLOR": "1"}, True, id="color-over-NO_COLOR"),
+        pytest.param((), {"FORCE_COLOR": "1"}, True, id="FORCE_COLOR"),
+        pytest.param(("--no-color",), {"FORCE_COLOR": "1"}, False, id="no-color-over-FORCE"),
+    ],
+)
+@pytest.mark.parametrize("every", [(), ("--all",)], ids=["hint", "hint-all"])
+def test_colour_as_the_options_and_variables_say(
+    args: tuple[str, ...],
+    env: dict[str, str],
+    coloured: bool,
+    every: tuple[str, ...],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code, out, _ = run(*args, "hint", EXAMPLE, *every)
+    assert code == 0 and (ANSI in out) is coloured

@@ -103,7 +103,7 @@ def echo_every(
         shown = render_move(board, move, colour).splitlines()
         if found.count > 1 or not found.complete:
             click.echo(f"Best move {n}{f' of {found.count}' if found.complete else ''}:")
-        click.echo("\n".join(shown[:-1] if move.is_move else shown[:1]) + "\n")
+        click.echo("\n".join(shown[:-1] if move.is_move else shown[:1]) + "\n", color=colour)
     click.echo(count_line(found, backend, interrupted))
 
 
