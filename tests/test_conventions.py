@@ -151,3 +151,44 @@ def test_colour_as_the_options_and_variables_say(
         monkeypatch.setenv(name, value)
     code, out, _ = run(*args, "hint", EXAMPLE, *every)
     assert code == 0 and (ANSI in out) is coloured
+
+
+BOARD_160 = """\
+rules: tile-set=160
+table:
+R5 R6 R7 | R5 R6 R7 | R5 R6 R7 | K5 K6 K7 | K5 K6 K7 | K5 K6 K7
+rack: R8 K8
+"""
+
+
+def test_a_profile_on_a_160_tile_board_says_the_cause_once(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_text(BOARD_160)
+    code, _, err = run("check", str(tmp_path / "big.txt"), "--rules", "hebrew")
+    assert code == 1
+    assert err.splitlines()[0] == (
+        f"{tmp_path / 'big.txt'}:1: a board for the 160-tile set, but --rules hebrew plays"
+        " the 106-tile set, with too few copies (--tile-set 160 keeps the board's)"
+    )
+    assert "too many copies" not in err
+    code, _, _ = run("check", str(tmp_path / "big.txt"), "--rules", "hebrew", "--tile-set", "160")
+    assert code == 0
+
+
+def test_too_many_copies_for_the_board_s_own_box_are_still_named_per_tile(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_text(BOARD_160.replace("rules: tile-set=160\n", ""))
+    code, _, err = run("check", str(tmp_path / "big.txt"), "--rules", "hebrew")
+    assert code == 1 and "too many copies of R5: the 106-tile set has 2" in err
+
+
+def test_batch_names_a_path_that_does_not_exist_and_counts_no_board(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nosuchdir")
+    code, out, err = run("batch", missing)
+    assert (code, out, err) == (1, "", f"{missing}: no such file or folder\n")
+    code, out, err = run("batch", missing, EXAMPLE)
+    assert code == 1 and EXAMPLE in out
+    lines = err.splitlines()
+    assert lines[0] == f"{missing}: no such file or folder"
+    assert lines[-2].startswith("1 board in ") and lines[-2].endswith(
+        "1 solved, 0 no move, 0 failed"
+    )
+    assert lines[-1] == f"1 path not found: {missing}"

@@ -4,6 +4,7 @@ backend and compared."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -139,6 +140,13 @@ def batch(
             )
     if force and not write_expected:
         raise click.BadParameter("only with --write-expected", param_hint="'--force'")
+    # A path that does not exist holds no board: named, and not counted as one.
+    missing = [path for path in paths if path != "-" and not os.path.lexists(path)]
+    for path in missing:
+        click.echo(f"{printable(path)}: no such file or folder", err=True)
+    paths = tuple(path for path in paths if path not in missing)
+    if not paths:
+        raise click.exceptions.Exit(1)
     # Standard input is read here: worker processes have none of their own.
     files, standard_input = read_standard_input(board_paths(paths))
     cpus = usable_cpus()
@@ -220,7 +228,10 @@ def batch(
         if workers is not None:  # also when no row was asked for (run_batch never ran)
             workers.close()
     report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
-    if not tally.passed:
+    if missing:
+        named = ", ".join(printable(path) for path in missing)
+        click.echo(f"{plural(len(missing), 'path')} not found: {named}", err=True)
+    if not tally.passed or missing:
         raise click.exceptions.Exit(1)
 
 
