@@ -192,3 +192,36 @@ def test_batch_names_a_path_that_does_not_exist_and_counts_no_board(tmp_path: Pa
         "1 solved, 0 no move, 0 failed"
     )
     assert lines[-1] == f"1 path not found: {missing}"
+
+
+def test_the_puzzle_format_md_shows_is_what_puzzle_writes_today() -> None:
+    """docs/format.md shows this file (its example `cat`s it): the file is regenerated."""
+    code, out, _ = run(
+        "puzzle",
+        "--kind",
+        "all-out",
+        "--difficulty",
+        "medium",
+        "--seed",
+        "1",
+        "--count",
+        "1",
+        "--out",
+        "-",
+    )
+    header, _, made = out.partition("\n")
+    assert (code, header) == (0, "# --- board 1: all-out-medium-1-001.txt")
+    assert made == Path("puzzles/generated/all-out-medium-1-001.txt").read_text()
+
+
+def test_the_completion_script_is_produced() -> None:
+    """The README's shell completion: click writes the script for bash and zsh."""
+    from click.testing import CliRunner
+
+    from rummisolve.cli import cli
+
+    for shell, line in (("bash", "_rummisolve_completion()"), ("zsh", "#compdef rummisolve")):
+        result = CliRunner().invoke(
+            cli, [], prog_name="rummisolve", env={"_RUMMISOLVE_COMPLETE": f"{shell}_source"}
+        )
+        assert result.exit_code == 0 and line in result.output
