@@ -141,7 +141,7 @@ def batch(
     if force and not write_expected:
         raise click.BadParameter("only with --write-expected", param_hint="'--force'")
     # A path that does not exist holds no board: named, and not counted as one.
-    missing = [path for path in paths if path != "-" and not os.path.lexists(path)]
+    missing = [path for path in paths if path not in ("-", "") and not_found(path)]
     for path in missing:
         click.echo(f"{printable(path)}: no such file or folder", err=True)
     paths = tuple(path for path in paths if path not in missing)
@@ -233,6 +233,17 @@ def batch(
         click.echo(f"{plural(len(missing), 'path')} not found: {named}", err=True)
     if not tally.passed or missing:
         raise click.exceptions.Exit(1)
+
+
+def not_found(path: str) -> bool:
+    """Whether nothing lies at `path` (a name that cannot be looked up is a board's row)."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def needs_ray(error: ImportError) -> str:
