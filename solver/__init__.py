@@ -11,12 +11,16 @@ import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .actions import Do, TableAction, TablePlan, plan_move, read_move
     from .board import Board, Expectation, format_board, parse_board, read_board
+    from .engine.every import BestMoves, Criteria, every_best_move
     from .engine.solve import find_move
     from .errors import BoardError, Problem, RummisolveError, SolverError
     from .game import GameOptions, GameRecord, Seat, play_game
+    from .generate import generate_boards
     from .legality import check_move
     from .move import Move, Objective, Status, no_move
+    from .render import move_json, render_move
     from .rules import Rules
     from .strategies import strategy_named
     from .tiles import JOKER, Colour, Tile, format_tile, parse_tile
@@ -26,6 +30,10 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _MODULE_OF = {
+    **dict.fromkeys(["Do", "TableAction", "TablePlan", "plan_move", "read_move"], "actions"),
+    **dict.fromkeys(["BestMoves", "Criteria", "every_best_move"], "engine.every"),
+    "generate_boards": "generate",
+    **dict.fromkeys(["move_json", "render_move"], "render"),
     **dict.fromkeys(["Board", "Expectation", "format_board", "parse_board", "read_board"], "board"),
     **dict.fromkeys(["BoardError", "Problem", "RummisolveError", "SolverError"], "errors"),
     "check_move": "legality",
@@ -41,9 +49,12 @@ _MODULE_OF = {
 
 __all__ = [
     "JOKER",
+    "BestMoves",
     "Board",
     "BoardError",
     "Colour",
+    "Criteria",
+    "Do",
     "Expectation",
     "Finder",
     "GameOptions",
@@ -58,18 +69,26 @@ __all__ = [
     "SolverError",
     "Status",
     "Strategy",
+    "TableAction",
+    "TablePlan",
     "Tile",
     "TournamentReport",
     "__version__",
     "check_move",
+    "every_best_move",
     "find_move",
     "format_board",
     "format_tile",
+    "generate_boards",
+    "move_json",
     "no_move",
     "parse_board",
     "parse_tile",
+    "plan_move",
     "play_game",
     "read_board",
+    "read_move",
+    "render_move",
     "run_tournament",
     "strategy_named",
 ]

@@ -235,7 +235,7 @@ def parse_position(
         racked.append((where, reader.words(word, where) or ()))
     rules = overrides.apply(Rules())
     reader.check_sets(sets, rules)
-    reader.check_counts(sets, racked, rules)
+    reader.check_counts(_places(sets, racked), rules)
     if reader.problems:
         raise BoardError(reader.problems)
     table_sets = tuple(s.tiles for s in sets)
@@ -531,9 +531,21 @@ class _Reader:
             self.problem(
                 len(lines) or 1, "no rack: section (write 'rack:' alone for an empty rack)"
             )
-        rules = overrides.apply(rules)
+        written, rules = rules, overrides.apply(rules)
         self.check_sets(table, rules)
-        self.check_counts(table, rack, rules)
+        places = _places(table, rack)
+        # A profile that plays a smaller box than the board's: the cause said once, not
+        # each tile (an explicit --tile-set is asked for: its copies are named).
+        profile_box = not overrides.sets("tile_set") and rules.tile_set != written.tile_set
+        if profile_box and _over(places, rules) and not _over(places, written):
+            self.problem(
+                seen.get("rules", 1),
+                f"a board for the {written.tile_set}-tile set, but --rules"
+                f" {overrides.profile} plays the {rules.tile_set}-tile set, with too few"
+                f" copies (--tile-set {written.tile_set} keeps the board's)",
+            )
+        else:
+            self.check_counts(places, rules)
         return Board(
             table=tuple(s.tiles for s in table),
             rack=tuple(t for _, tiles in rack for t in tiles),
@@ -629,14 +641,12 @@ class _Reader:
             plain = format_tiles(tiles)
             self.problem(where, f"in {plain}, {jokers} for {options}{lies}, not {said}")
 
-    def check_counts(self, table: list[_Set], rack: list[_Placed], rules: Rules) -> None:
+    def check_counts(self, places: list[_Placed], rules: Rules) -> None:
         """A tile of which the box holds fewer copies: said once, where the first copy too
         many lies. All are counted at once (a rack of 1 MiB holds 2,000,000 tiles, `R1-13`
         after `R1-13`); the places are looked through only for the tiles there are too many of."""
         box = rules.box
-        places = [*((s.where, s.tiles) for s in table), *rack]
-        totals = Counter(itertools.chain.from_iterable(tiles for _, tiles in places))
-        over = {t for t, n in totals.items() if n > box.limit(t)}
+        over = _over(places, rules)
         before: Counter[Tile] = Counter()
         for where, tiles in places:
             if not over:
@@ -653,6 +663,16 @@ class _Reader:
                     where, f"too many {what}: the {rules.tile_set}-tile set has {box.limit(tile)}"
                 )
             over -= here.keys()
+
+
+def _places(table: list[_Set], rack: list[_Placed]) -> list[_Placed]:
+    return [*((s.where, s.tiles) for s in table), *rack]
+
+
+def _over(places: list[_Placed], rules: Rules) -> set[Tile]:
+    """The tiles of which the places hold more copies than the rules' box."""
+    totals = Counter(itertools.chain.from_iterable(tiles for _, tiles in places))
+    return {t for t, n in totals.items() if n > rules.box.limit(t)}
 
 
 def _copies(tiles: tuple[Tile, ...], among: set[Tile]) -> dict[Tile, int]:

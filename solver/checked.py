@@ -64,11 +64,13 @@ def every_checked(
     time_limit: float | None = None,
     *,
     source: str,
+    listed: Callable[[BestMoves], None] | None = None,
 ) -> BestMoves:
-    """Every best move on the board (`every_best_move`), each checked."""
+    """Every best move on the board (`every_best_move`), each checked; `listed` is told
+    of the list as it grows (a move is checked once the list is whole)."""
     from .engine.every import every_best_move
 
-    found = every_best_move(board, objective, criteria, limit, backend, time_limit)
+    found = every_best_move(board, objective, criteria, limit, backend, time_limit, listed=listed)
     for move in found.moves:
         checked(board, move, source)
     return found

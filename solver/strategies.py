@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 import os
 import sys
+import traceback
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,6 +26,19 @@ from .view import Finder, PlayerView, Strategy
 
 class SetupError(RummisolveError):
     """A game that cannot be set up: too few or too many players, an unknown strategy."""
+
+
+class StrategyError(RummisolveError):
+    """A plug-in strategy that raised, or chose something that is not a move. `details`:
+    the whole traceback of what it raised (for --debug), kept as text so that it crosses
+    from a worker process with the error."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message, details)
+        self.details = details
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 @dataclass(frozen=True)
@@ -86,6 +100,53 @@ class Hoarder:
         return no_move(view.board)
 
 
+@dataclass(frozen=True)
+class PlugIn:
+    """A plug-in strategy (`module:Class`), its bugs told in one line that names the
+    plug-in's file and line, the seat and the turn, as an illegal move is, not as a
+    traceback from inside the game."""
+
+    spec: str
+    strategy: Strategy
+    file: str  # the plug-in's module's file, where its lines are looked for
+
+    @property
+    def name(self) -> str:
+        return self.strategy.name
+
+    def choose(self, view: PlayerView, find: Finder) -> Move:
+        where = f"turn {len(view.history) + 1}: {view.player} ({self.name}), strategy {self.spec!r}"
+        try:
+            move = self.strategy.choose(view, find)
+        except RummisolveError:
+            raise  # the solver's own errors, told as they are
+        except Exception as error:
+            raised = f"{type(error).__name__}: {error}"
+            raise StrategyError(
+                f"{self.line_of(error)}{where} failed: {raised}",
+                "".join(traceback.format_exception(error)),
+            ) from error
+        if not isinstance(move, Move):
+            raise StrategyError(f"{where} returned a {type(move).__name__}, not a Move")
+        return move
+
+    def line_of(self, error: BaseException) -> str:
+        """`FILE:LINE: ` of the plug-in's own line that raised (the deepest in its file:
+        a library it called raised below it), as the current folder names it."""
+        frames = traceback.extract_tb(error.__traceback__)
+        home = os.path.realpath(self.file)
+        own = [f for f in frames if os.path.realpath(f.filename) == home]
+        if not own:
+            return ""
+        try:
+            shown = os.path.relpath(self.file)
+        except ValueError:  # another drive
+            shown = self.file
+        if shown.startswith(os.pardir):
+            shown = self.file
+        return f"{shown}:{own[-1].lineno}: "
+
+
 def _module(name: str) -> ModuleType:
     if name.endswith(".py"):
         path = Path(name).resolve()
@@ -133,7 +194,8 @@ def _plug_in(spec: str) -> Strategy:
     if not module_name.strip() or relative or not class_name.isidentifier():
         raise SetupError(f"strategy {spec!r}: name a module (or file.py) and a class, module:Class")
     try:
-        made = getattr(_module(module_name), class_name)()
+        module = _module(module_name)
+        made = getattr(module, class_name)()
     except (ImportError, OSError, ValueError) as error:
         raise SetupError(f"strategy {spec!r}: cannot import {module_name!r} ({error})") from None
     except AttributeError:
@@ -144,4 +206,4 @@ def _plug_in(spec: str) -> Strategy:
         ) from None
     if not isinstance(made, Strategy):
         raise SetupError(f"strategy {spec!r} has no `name` and `choose(view, find)`")
-    return made
+    return PlugIn(spec, made, module.__file__ or "")

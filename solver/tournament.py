@@ -20,13 +20,10 @@ from typing import Any
 
 from .batch.pool import BatchError, Pool, backend_modules, one_at_a_time
 from .engine.backends import get_backend
-from .errors import RummisolveError
 from .game import GameOptions, GameRecord, Seat, Turn, play_game, tile_set_for
-from .move import Move
 from .rules import Rules
 from .stats import clustered_mean, clustered_wilson, wilson
 from .strategies import SetupError, strategy_named
-from .view import Finder, PlayerView, Strategy
 
 
 def check_names(specs: Sequence[str], think: float | None = None) -> None:
@@ -73,42 +70,8 @@ class Lineup:
     def seats(self, rotation: int = 0) -> tuple[Seat, ...]:
         """Seats P1..PN, the lineup moved `rotation` seats on."""
         names = self._rotated(rotation) if rotation else self.strategies
-        made = {n: _made(n, self.think) for n in dict.fromkeys(names)}
+        made = {n: strategy_named(n, self.think) for n in dict.fromkeys(names)}
         return tuple(Seat(f"P{i + 1}", made[n]) for i, n in enumerate(names))
-
-
-class StrategyError(RummisolveError):
-    """A plug-in strategy that raised, or chose something that is not a move."""
-
-
-@dataclass(frozen=True)
-class PlugIn:
-    """A plug-in strategy (`module:Class`), its bugs told in one line that names it, the
-    seat and the turn, as an illegal move is, not as a traceback from inside the game."""
-
-    spec: str
-    strategy: Strategy
-
-    @property
-    def name(self) -> str:
-        return self.strategy.name
-
-    def choose(self, view: PlayerView, find: Finder) -> Move:
-        where = f"turn {len(view.history) + 1}: {view.player} ({self.name}), strategy {self.spec!r}"
-        try:
-            move = self.strategy.choose(view, find)
-        except RummisolveError:
-            raise  # the solver's own errors, told as they are
-        except Exception as error:
-            raise StrategyError(f"{where} failed: {type(error).__name__}: {error}") from error
-        if not isinstance(move, Move):
-            raise StrategyError(f"{where} returned a {type(move).__name__}, not a Move")
-        return move
-
-
-def _made(name: str, think: float | None) -> Strategy:
-    strategy = strategy_named(name, think)
-    return PlugIn(name, strategy) if ":" in name else strategy
 
 
 @dataclass(frozen=True)

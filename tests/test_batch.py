@@ -156,13 +156,13 @@ def test_a_broken_board_is_reported_and_the_batch_goes_on(folder: Path, output: 
         assert broken_row == "sub/broken.txt  error      " + "; ".join(problems)
 
 
-def test_a_missing_file_is_a_failed_board(folder: Path) -> None:
-    code, out, _err = run("missing.txt", "a.txt", "--format", "jsonl", "--jobs", "1")
+def test_a_missing_file_is_named_and_no_board(folder: Path) -> None:
+    code, out, err = run("missing.txt", "a.txt", "--format", "jsonl", "--jobs", "1")
     rows = rows_without_times(out)
     assert code == 1
-    missing = "missing.txt: cannot read: No such file or directory"
-    assert rows[0] == {"file": "missing.txt", "error": missing}
-    assert rows[1]["status"] == "optimal"
+    assert [row["file"] for row in rows] == ["a.txt"] and rows[0]["status"] == "optimal"
+    assert err.splitlines()[0] == "missing.txt: no such file or folder"
+    assert err.splitlines()[-1] == "1 path not found: missing.txt"
 
 
 def test_check_expected_all_match(folder: Path) -> None:

@@ -427,7 +427,8 @@ def test_a_plug_in_that_fails_is_one_line_naming_it(
     tmp_path: Path, command: str, strategy: str, message: str
 ) -> None:
     """A plug-in's bug stops the games as an illegal move does, in one line that names
-    the turn, the seat and the plug-in: never a traceback."""
+    the turn, the seat and the plug-in (the line of its file that raised, if it did):
+    never a traceback."""
     source = tmp_path / "plugs.py"
     source.write_text(PLUG_INS)
     spec = f"{source}:{strategy}"
@@ -435,8 +436,10 @@ def test_a_plug_in_that_fails_is_one_line_naming_it(
     code, _, err = run(command, "--players", "2", "--games", "1", option, f"{spec},greedy")
     assert code == 1
     assert len(err.splitlines()) == 1
+    line = f"{re.escape(str(source))}:9: " if strategy == "Raises" else ""
+    seat = rf"P\d \({strategy.lower()}\)"
     assert re.fullmatch(
-        rf"Error: turn \d+: P\d \({strategy.lower()}\), strategy '{re.escape(spec)}' {message}\n",
+        rf"Error: {line}turn \d+: {seat}, strategy '{re.escape(spec)}' {message}\n",
         err,
     ), err
 

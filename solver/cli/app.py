@@ -11,6 +11,7 @@ import click
 from .. import __version__
 from ..startup import loading
 from .interrupts import INTERRUPT, cannot_write, flush_stdout, interrupted, reader_gone
+from .options import COLOUR, DEBUG
 
 # Each command's module and function: `rummisolve hint` imports neither the batch pool,
 # nor the games, nor PuLP (issue 14: a whole `hint` near numpy's own import time).
@@ -55,8 +56,24 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rummisolve")
-def cli() -> None:
+@click.option(
+    "--debug",
+    is_flag=True,
+    envvar="RUMMISOLVE_DEBUG",
+    help="On an error, print its whole traceback too (as RUMMISOLVE_DEBUG=1 does).",
+)
+@click.option(
+    "--color/--no-color",
+    "colour",
+    default=None,
+    help="Colour the tables, or not  [default: on a terminal, unless NO_COLOR is set;"
+    " FORCE_COLOR: always].",
+)
+@click.pass_context
+def cli(ctx: click.Context, debug: bool, colour: bool | None) -> None:
     """Rummikub solver: the proved-best play from a table and a rack."""
+    ctx.meta[DEBUG] = debug
+    ctx.meta[COLOUR] = colour
 
 
 def main() -> None:

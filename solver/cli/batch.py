@@ -4,7 +4,7 @@ backend and compared."""
 from __future__ import annotations
 
 import json
-import sys
+import os
 import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,7 @@ from .options import (
     rule_overrides,
     time_limit_option,
 )
+from .progress import progress
 from .tables import (
     batch_summary,
     bench_table,
@@ -139,6 +140,13 @@ def batch(
             )
     if force and not write_expected:
         raise click.BadParameter("only with --write-expected", param_hint="'--force'")
+    # A path that does not exist holds no board: named, and not counted as one.
+    missing = [path for path in paths if path not in ("-", "") and not_found(path)]
+    for path in missing:
+        click.echo(f"{printable(path)}: no such file or folder", err=True)
+    paths = tuple(path for path in paths if path not in missing)
+    if not paths:
+        raise click.exceptions.Exit(1)
     # Standard input is read here: worker processes have none of their own.
     files, standard_input = read_standard_input(board_paths(paths))
     cpus = usable_cpus()
@@ -172,7 +180,6 @@ def batch(
     workers: Workers | RayBatch | None = None
     results = None
     started = time.perf_counter()
-    hidden = not sys.stderr.isatty()
     try:
         # The solver starts before the clock, in this process or in every worker.
         if ray_address is None:
@@ -189,19 +196,14 @@ def batch(
             results = workers.run(files)
         if (first := header(settings)) is not None:
             click.echo(first)
-        # The bar is drawn only when a person watches stderr; never in a log or a pipe.
-        # On one terminal with the rows, the bar is taken off its line before each row.
-        clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
-        with click.progressbar(
-            length=len(files), label="solving", file=sys.stderr, hidden=hidden, show_pos=True
-        ) as bar:
+        with progress("solving", len(files)) as bar:
             # Ctrl-C or TERM stops the batch at once while it waits for a row (a row
             # finished after Ctrl-C may have been cut short by it: a CBC run gets the
             # signal too), and after the row while one is written.
             for result in results:
                 with INTERRUPT.held():
                     try:
-                        click.echo(clear_bar, nl=False, err=True)
+                        bar.before_row()
                         write_row(result.row)
                     except BrokenPipeError:
                         # Ctrl-C stops a pipeline's reader too (`| tee log`): an interrupt.
@@ -210,13 +212,11 @@ def batch(
                         drop_stdout()
                         raise KeyboardInterrupt from None
                     tally.add(result)
-                    bar.update(1)
+                    bar.advance()
     except KeyboardInterrupt:
         with INTERRUPT.ignored():
             if results is not None:
                 results.close()  # the workers stopped, their files removed
-            if not hidden:
-                click.echo("", err=True)  # off the progress bar's line
             report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
             click.echo(f"interrupted: {tally.total} of {len(files)} boards written", err=True)
         raise click.exceptions.Exit(INTERRUPTED) from None
@@ -228,8 +228,22 @@ def batch(
         if workers is not None:  # also when no row was asked for (run_batch never ran)
             workers.close()
     report_batch(tally, time.perf_counter() - started, jobs, check_expected, unique)
-    if not tally.passed:
+    if missing:
+        named = ", ".join(printable(path) for path in missing)
+        click.echo(f"{plural(len(missing), 'path')} not found: {named}", err=True)
+    if not tally.passed or missing:
         raise click.exceptions.Exit(1)
+
+
+def not_found(path: str) -> bool:
+    """Whether nothing lies at `path` (a name that cannot be looked up is a board's row)."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def needs_ray(error: ImportError) -> str:
@@ -319,15 +333,19 @@ def bench(
     bad_boards = 0
     try:
         run.start()
-        for path in files:
-            named = read_named_board(path, overrides, standard_input)
-            if isinstance(named, str):
-                click.echo(named, err=True)
-                bad_boards += 1
-            else:
-                run.add(named)
-        for number, board in enumerate(generated, start=1):
-            run.add(NamedBoard(f"seed {seed} board {number}", board))
+        with progress("benching", total) as bar:
+            for path in files:
+                named = read_named_board(path, overrides, standard_input)
+                if isinstance(named, str):
+                    bar.before_row()
+                    click.echo(named, err=True)
+                    bad_boards += 1
+                else:
+                    run.add(named)
+                bar.advance()
+            for number, board in enumerate(generated, start=1):
+                run.add(NamedBoard(f"seed {seed} board {number}", board))
+                bar.advance()
     except KeyboardInterrupt:
         # The board under way is left out; those finished still make a report.
         report = run.report()

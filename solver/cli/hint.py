@@ -93,4 +93,5 @@ def hint(
         click.echo(json.dumps(move_json(move, board)), err=move_to_stderr)
     else:
         colour = use_colour() and not move_to_stderr
-        click.echo(render_move(board, move, colour=colour), nl=False, err=move_to_stderr)
+        shown = render_move(board, move, colour=colour)
+        click.echo(shown, nl=False, err=move_to_stderr, color=colour)

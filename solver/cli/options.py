@@ -7,6 +7,7 @@ import functools
 import math
 import os
 import sys
+import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -38,6 +39,26 @@ class ProblemsError(click.ClickException):
         click.echo(self.message, err=True)
 
 
+# Keys of the group's global options in the click context's `meta` (its `obj` is the
+# caller's: a stand-in solver in bench's tests).
+DEBUG = "rummisolve.debug"
+COLOUR = "rummisolve.colour"
+
+
+def debugging() -> bool:
+    """Whether `--debug` (or RUMMISOLVE_DEBUG=1) asks for the whole traceback of an error."""
+    context = click.get_current_context(silent=True)
+    return context is not None and bool(context.meta.get(DEBUG))
+
+
+def show_traceback(error: Exception) -> None:
+    """Under --debug, an error's whole traceback on stderr before its one-line message: a
+    plug-in's own (`details`, from the worker that ran it), or the error's."""
+    if debugging():
+        details = getattr(error, "details", "") or "".join(traceback.format_exception(error))
+        click.echo(details.rstrip("\n"), err=True)
+
+
 def core_errors(command: F) -> F:
     """Turn the core's named errors into click's exit-1 messages."""
 
@@ -48,6 +69,7 @@ def core_errors(command: F) -> F:
         except BoardError as error:
             raise ProblemsError(str(error)) from None
         except RummisolveError as error:
+            show_traceback(error)
             raise click.ClickException(str(error)) from None
         except BrokenPipeError:
             reader_gone()
@@ -230,8 +252,14 @@ def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 
 def use_colour() -> bool:
-    """Colour on a terminal that shows it: not where NO_COLOR is set (no-color.org), nor
-    on a dumb terminal."""
+    """Colour as `--color/--no-color` says; else where FORCE_COLOR is set (force-color.org),
+    even in a pipe; else on a terminal that shows it: not where NO_COLOR is set
+    (no-color.org), nor on a dumb terminal."""
+    context = click.get_current_context(silent=True)
+    if context is not None and (said := context.meta.get(COLOUR)) is not None:
+        return bool(said)
+    if os.environ.get("FORCE_COLOR"):
+        return True
     dumb = os.environ.get("TERM") == "dumb"
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and not dumb
 

@@ -22,6 +22,7 @@ from .options import (
     seed_option,
 )
 from .output import write_whole
+from .progress import progress
 
 
 @click.command()
@@ -77,15 +78,18 @@ def puzzle(
     written = 0
     try:
         puzzles = make_puzzles(count, seed, kind, difficulty, rules, backend)
-        for number, made in enumerate(puzzles, start=1):
-            name = f"{stem}{number:0{width}d}.txt"
-            with INTERRUPT.held():  # a puzzle written whole, even when stopped
-                if out is None:
-                    gap = "\n" if number > 1 else ""
-                    click.echo(f"{gap}# --- board {number}: {name}\n{made.text()}", nl=False)
-                else:
-                    write_whole(out / name, made.text())
-                written = number
+        with progress("making puzzles", count) as bar:
+            for number, made in enumerate(puzzles, start=1):
+                name = f"{stem}{number:0{width}d}.txt"
+                with INTERRUPT.held():  # a puzzle written whole, even when stopped
+                    if out is None:
+                        gap = "\n" if number > 1 else ""
+                        bar.before_row()
+                        click.echo(f"{gap}# --- board {number}: {name}\n{made.text()}", nl=False)
+                    else:
+                        write_whole(out / name, made.text())
+                    written = number
+                    bar.advance()
     except KeyboardInterrupt:
         where = "" if out is None else f" to {out}"
         click.echo(f"interrupted: {plural(written, 'puzzle')} written{where}", err=True)

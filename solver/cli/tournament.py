@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -42,6 +41,7 @@ from .options import (
     time_limit_option,
 )
 from .output import CannotWrite, RowFile
+from .progress import progress
 from .tables import columns
 
 
@@ -133,15 +133,7 @@ def stream_games(
     bar on a terminal's stderr, its record to `keep`; yielded once kept. Ctrl-C stops at
     once while games are played, and after the row and the record while one is written
     (see batch): a game whose row was written is in the report."""
-    hidden = not sys.stderr.isatty()
-    clear_bar = "" if hidden or not sys.stdout.isatty() else "\r\x1b[K"
-    with click.progressbar(
-        length=total or 0,
-        label="playing",
-        file=sys.stderr,
-        hidden=hidden or not total,
-        show_pos=True,
-    ) as bar:
+    with progress("playing", total) as bar:
         for played in games:
             with INTERRUPT.held():
                 try:
@@ -149,7 +141,7 @@ def stream_games(
                         for turn in played.turns:
                             log.row(json.dumps(turn.as_json() | {"rules": rules.as_json()}))
                     if (row := show(played)) is not None:
-                        click.echo(clear_bar, nl=False, err=True)
+                        bar.before_row()
                         write_row(row)
                 except BrokenPipeError:
                     if not INTERRUPT.came:
@@ -157,15 +149,13 @@ def stream_games(
                     drop_stdout()
                     raise KeyboardInterrupt from None
                 keep(played.record)
-                bar.update(1)
+                bar.advance()
             yield played
 
 
 def interrupted(done: int, total: int | None, report: Callable[[], None]) -> None:
     """Ctrl-C: the report of the games finished, a line on stderr, exit 130."""
     with INTERRUPT.ignored():
-        if sys.stderr.isatty():
-            click.echo("", err=True)  # off the progress bar's line
         report()
         of = f" of {total}" if total else ""
         click.echo(f"interrupted: {done}{of} games played", err=True)

@@ -19,7 +19,7 @@ import enum
 import itertools
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -105,24 +105,35 @@ def every_best_move(
     backend: str | None = None,
     time_limit: float | None = None,
     max_solves: int | None = None,
+    listed: Listed | None = None,
 ) -> BestMoves:
     """Every best move on the board (at most `limit`: then `complete` says whether more
     are left); the first is `find_move`'s. A time limit, or `max_solves` integer programs
     solved (a bound on the work that does not depend on the machine), leave the list
-    incomplete."""
+    incomplete. `listed` sees the list as it grows: what an interrupted search found."""
     started = time.perf_counter()
     goal, wanted = Objective(objective), Criteria(criteria)
     if wanted is not Criteria.BEST:
         goal = Objective.TILES if wanted is Criteria.TILES else Objective.VALUE
     solver = get_backend(backend)
     best = find_move(board, goal, solver.name, time_limit)
+    if listed is not None:
+        listed(BestMoves((best,) if best.is_move else (), False, 0, _since(started)))
     if not best.is_move or best.status is not Status.OPTIMAL:
         moves = (best,) if best.is_move else ()
         return BestMoves(moves, best.status is Status.NO_MOVE, 0, _since(started))
     search = _Search(board, goal, wanted, best, solver, limit, max_solves)
+    if listed is not None:
+        search.listed = lambda: listed(
+            BestMoves(tuple(search.moves[:limit]), False, search.solves, _since(started))
+        )
     complete = search.run(Deadline(started + time_limit) if time_limit is not None else None)
     found = tuple(search.moves)
     return BestMoves(found, complete, search.solves, _since(started), search.past_limit)
+
+
+# What `every_best_move` has found so far, after each integer program it solves.
+Listed = Callable[[BestMoves], None]
 
 
 def _since(started: float) -> float:
@@ -181,6 +192,7 @@ class _Search:
         self.moves: list[Move] = [best]
         self.keys = {move_key(best.table)}
         self.solves = 0
+        self.listed: Callable[[], None] = lambda: None
 
     def _alike_kept(self, board: Board) -> Iterator[_Row]:
         """Of two sets of the table alike, the first is kept if the second is: keeping
@@ -222,6 +234,7 @@ class _Search:
             if values is not None:
                 self._read(values)
                 parts.extend(_rest(part, values))
+            self.listed()
         return not self._past_limit()
 
     def _past_limit(self) -> bool:
