@@ -47,9 +47,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board
+from .holding import without_jokers
 from .move import Move, Objective, TileRow, no_move
 from .sets import read_meld
-from .strategies import without_jokers
 from .tiles import JOKER, Tile, sort_tiles
 from .view import Finder, PlayerView, TurnAction
 

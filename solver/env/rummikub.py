@@ -31,13 +31,13 @@ from ..game import (
     tile_set_for,
     view_of,
 )
+from ..holding import held_back, without_jokers
 from ..legality import check_move
 from ..move import Action as StepAction
 from ..move import Move, Objective, TileRow, no_move
 from ..rules import Rules, profile_rules
 from ..scoring import MAX_PLAYERS, MIN_PLAYERS, FinishedGame, PlayerResult, score_game
 from ..search import smallest_opening
-from ..strategies import held_back, without_jokers
 from ..tiles import JOKER, Colour, Tile, format_tiles, sort_tiles, tile_value
 from ..view import PlayerView, Seen, Strategy, TurnAction
 
