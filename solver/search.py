@@ -48,9 +48,9 @@ from dataclasses import dataclass
 
 from .board import Board
 from .game.state import GameState
+from .holding import without_jokers
 from .move import Move, Objective, TileRow, no_move
 from .sets import meld_value, read_meld
-from .strategies import without_jokers
 from .tiles import JOKER, Tile, sort_tiles
 from .view import Finder, PlayerView, TurnAction
 

@@ -5,22 +5,19 @@ Each sees only its player's view (view.py) and asks the exact solver through `fi
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import importlib.util
 import os
 import sys
 import traceback
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .board import Board
 from .errors import RummisolveError
+from .holding import without_jokers
 from .move import Move, Objective, no_move
-from .tiles import JOKER, Tile, sort_tiles
+from .tiles import JOKER
 from .view import Finder, PlayerView, Strategy
 
 
@@ -66,23 +63,6 @@ class Cautious:
         if not best.is_move or not best.rack or view.pool == 0 or JOKER not in best.played:
             return best
         return without_jokers(view, find, best)
-
-
-def without_jokers(view: PlayerView, find: Finder, best: Move) -> Move:
-    """The best move that keeps every joker on the rack (nothing when there is none)."""
-    return held_back(view.board, find, [JOKER] * view.board.rack.count(JOKER))
-
-
-def held_back(board: Board, find: Finder, held: Iterable[Tile]) -> Move:
-    """The most tiles with `held` kept on the rack; the move's rack is the whole rack
-    left (the no-move of the smaller rack when nothing else lays)."""
-    rest = Counter(board.rack)
-    rest.subtract(held)
-    move = find(dataclasses.replace(board, rack=tuple(rest.elements())), Objective.TILES)
-    if not move.is_move:
-        return move
-    left = Counter(board.rack) - Counter(move.played)
-    return dataclasses.replace(move, rack=tuple(sort_tiles(left.elements())))
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,12 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
+import pytest
+
+# `serve` needs the web extra: without it, the tests that start a server are skipped.
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
 from rummisolve.web import api
 from rummisolve.web import server as web
 

@@ -161,7 +161,8 @@ def test_a_folder_nested_past_the_recursion_limit_is_walked(
 # interrupted batch was cut at 4,096 bytes).
 ROW_UNDER_A_SIGNAL = """
 import os, signal, sys, threading, time
-from rummisolve.cli.interrupts import INTERRUPT, write_row
+from rummisolve.cli.interrupts import INTERRUPT
+from rummisolve.cli.output import write_row
 INTERRUPT.install()
 sys.stdout.write("x" * 60000 + "\\n")
 sys.stdout.flush()

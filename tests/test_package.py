@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import graphlib
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import rummisolve
+
+from .cli import run
 
 
 @pytest.mark.parametrize("name", sorted(set(rummisolve.__all__) - {"__version__"}))
@@ -97,3 +102,65 @@ def test_a_closed_output_is_a_message_not_a_traceback() -> None:
         1,
         "Error: cannot write the output: standard output is closed\n",
     )
+
+
+@pytest.mark.parametrize("library", ["starlette", "uvicorn"])
+def test_serve_without_the_web_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, library: str
+) -> None:
+    """The HTTP libraries are the `web` extra's: without them, one line and exit 1. (Were
+    they found, the address, which no machine has, would fail the test, not hang it.)"""
+    import rummisolve.web
+
+    for name in [n for n in sys.modules if n.partition(".")[0] == library] or [library]:
+        monkeypatch.setitem(sys.modules, name, None)  # what an import finds not installed
+    monkeypatch.delitem(sys.modules, "rummisolve.web.server", raising=False)
+    monkeypatch.delattr(rummisolve.web, "server", raising=False)  # a server loaded before
+    assert run("serve", "--host", "256.0.0.1") == (
+        1,
+        "",
+        "Error: serve needs the web extra: pip install 'rummisolve[web]'\n",
+    )
+
+
+def imports_of(module: str, path: Path) -> set[str]:
+    """The package's modules that `module` imports, wherever the import stands (a function's
+    import closes a circle when it runs), but for those read by type checkers only."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            if isinstance(child, ast.Import):
+                found.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = package.rsplit(".", child.level - 1)[0] if child.level else ""
+                named = ".".join(p for p in (base, child.module) if p)
+                found.add(named)
+                found.update(f"{named}.{alias.name}" for alias in child.names)
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def package_modules() -> dict[str, Path]:
+    folder = Path(rummisolve.__file__).parent
+    modules = {}
+    for path in folder.rglob("*.py"):
+        parts = path.relative_to(folder).with_suffix("").parts
+        modules[".".join(("rummisolve", *parts)).removesuffix(".__init__")] = path
+    return modules
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    """No import circle among the package's modules: each can be read, and loaded, on its
+    own."""
+    modules = package_modules()
+    graph = {m: (imports_of(m, path) & modules.keys()) - {m} for m, path in modules.items()}
+    try:
+        list(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as error:
+        pytest.fail(f"an import circle: {' -> '.join(error.args[1])}")

@@ -34,7 +34,7 @@ from ..generate import Span
 from ..move import Objective
 from ..rules import Overrides, Rules
 from .generate import deal, size_options
-from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout, write_row
+from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout
 from .options import (
     backend_option,
     core_errors,
@@ -44,6 +44,7 @@ from .options import (
     rule_overrides,
     time_limit_option,
 )
+from .output import write_row
 from .progress import progress
 from .tables import (
     batch_summary,

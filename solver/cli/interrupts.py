@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .output import STDOUT_NAME, write_rows
+from .output import STDOUT_NAME
 
 # The status a command gives for an interrupt; `exit_status` turns it into the signal's.
 INTERRUPTED = 128 + signal.SIGINT
@@ -101,22 +101,6 @@ def interrupted() -> NoReturn:
     with INTERRUPT.ignored():
         click.echo("\ninterrupted", err=True)
     raise SystemExit(INTERRUPTED)
-
-
-def write_row(row: str) -> None:
-    """A row and its newline, written whole even when a signal comes midway: Python's
-    buffered output drops what is left of a write that a signal cut short, when the
-    handler returns (as it does inside `Interrupt.held`), so the row goes to the file
-    descriptor here (a full disk leaves none of it). Output with no descriptor (a test's)
-    is echoed."""
-    try:
-        descriptor = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        click.echo(row)
-        return
-    sys.stdout.flush()
-    data = (row + "\n").encode(sys.stdout.encoding, sys.stdout.errors or "strict")
-    write_rows(descriptor, data, STDOUT_NAME)
 
 
 def flush_stdout() -> None:

@@ -8,6 +8,7 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -69,8 +70,6 @@ class RowFile:
 
     def row(self, line: str) -> None:
         if self._file is None:
-            from .interrupts import write_row
-
             write_row(line)
         else:
             write_rows(self._file.fileno(), (line + "\n").encode(), self.path)
@@ -113,3 +112,19 @@ def output_error(error: OSError) -> click.ClickException | None:
     if error.filename is None and error.errno in WRITE_ERRORS:
         return CannotWrite(STDOUT_NAME, error)
     return None
+
+
+def write_row(row: str) -> None:
+    """A row and its newline, written whole even when a signal comes midway: Python's
+    buffered output drops what is left of a write that a signal cut short, when the
+    handler returns (as it does inside `Interrupt.held`), so the row goes to the file
+    descriptor here (a full disk leaves none of it). Output with no descriptor (a test's)
+    is echoed."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        click.echo(row)
+        return
+    sys.stdout.flush()
+    data = (row + "\n").encode(sys.stdout.encoding, sys.stdout.errors or "strict")
+    write_rows(descriptor, data, STDOUT_NAME)

@@ -19,6 +19,9 @@ from .options import (
     rule_overrides,
 )
 
+# The libraries of the `web` extra (pyproject.toml), which only this command imports.
+WEB_EXTRA = ("starlette", "uvicorn", "segno")
+
 
 @click.command()
 @click.option(
@@ -68,7 +71,17 @@ def serve(
 
     Example: rummisolve serve --port 8000, then open http://127.0.0.1:8000/
     """
-    from ..web import server  # the HTTP libraries load only for this command
+    try:
+        from ..web import server  # the HTTP libraries load only for this command
+
+        if lan:
+            import segno  # noqa: F401  (the QR code of the page's address)
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.partition(".")[0] not in WEB_EXTRA:
+            raise
+        raise click.ClickException(
+            "serve needs the web extra: pip install 'rummisolve[web]'"
+        ) from None
 
     settings = api.HintSettings(
         defaults=rule_overrides(options),

@@ -28,7 +28,7 @@ from ..tournament import (
     tournament_tasks,
 )
 from .batch import needs_ray
-from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout, write_row
+from .interrupts import INTERRUPT, INTERRUPTED, drop_stdout
 from .options import (
     F,
     backend_option,
@@ -40,7 +40,7 @@ from .options import (
     seed_option,
     time_limit_option,
 )
-from .output import CannotWrite, RowFile
+from .output import CannotWrite, RowFile, write_row
 from .progress import progress
 from .tables import columns
 

@@ -22,12 +22,12 @@ from pettingzoo.utils import wrappers
 from ..board import Board
 from ..engine.solve import find_move
 from ..game import RACK_SIZE, GameOptions, GameState, tile_set_for
+from ..holding import held_back, without_jokers
 from ..move import Action as StepAction
 from ..move import Move, Objective, TileRow, no_move
 from ..rules import Rules, profile_rules
 from ..scoring import MAX_PLAYERS, MIN_PLAYERS
 from ..search import smallest_opening
-from ..strategies import held_back, without_jokers
 from ..tiles import JOKER, Colour, Tile, format_tiles
 from ..view import PlayerView, Strategy
 
