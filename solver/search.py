@@ -29,6 +29,10 @@ Points: when the chosen move is caught in three samples of four and an opponent 
 two tiles or fewer, it lays the most points instead: the game is likely lost, and
 the points held are what it costs.
 
+A decision asks the solver once a position (`remembering`), and asks whether a rack goes
+out only where each of its tiles fits some set (`goes_out`): answers the solver would
+give, fewer solves.
+
 The budget is counted in samples, not read from a clock, so that the same seed plays
 the same games at a budget: `think` seconds buy `think * SAMPLES_PER_SECOND` samples a
 decision, and sampling stops early once one candidate leads by far. A decision never
