@@ -29,6 +29,10 @@ Points: when the chosen move is caught in three samples of four and an opponent 
 two tiles or fewer, it lays the most points instead: the game is likely lost, and
 the points held are what it costs.
 
+A decision asks the solver once a position (`remembering`), and asks whether a rack goes
+out only where each of its tiles fits some set (`goes_out`): answers the solver would
+give, fewer solves.
+
 The budget is counted in samples, not read from a clock, so that the same seed plays
 the same games at a budget: `think` seconds buy `think * SAMPLES_PER_SECOND` samples a
 decision, and sampling stops early once one candidate leads by far. A decision never
@@ -43,15 +47,16 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .board import Board
 from .game.state import GameState
 from .holding import without_jokers
 from .move import Move, Objective, TileRow, no_move
+from .rules import Rules
 from .sets import meld_value, read_meld
-from .tiles import JOKER, Tile, sort_tiles
+from .tiles import JOKER, MAX_NUMBER, Tile, sort_tiles
 from .view import Finder, PlayerView, TurnAction
 
 DEFAULT_THINK = 0.1
@@ -93,6 +98,7 @@ class Search:
         return max(MIN_SAMPLES, math.ceil(min(self.think, MAX_THINK) * SAMPLES_PER_SECOND))
 
     def choose(self, view: PlayerView, find: Finder) -> Move:
+        find = remembering(find)
         board = view.board
         best = find(board, Objective.TILES)
         if not best.is_move or not best.rack:
@@ -111,6 +117,22 @@ class Search:
                 Candidate("keep jokers", kept if kept.is_move else candidates[1].move)
             )
         return _weigh(view, find, candidates, self.samples)
+
+
+def remembering(find: Finder) -> Finder:
+    """`find`, asked once a position: a decision's samples meet the same board and rack
+    again (a round where no opponent lays ends on the table the player left). The key is
+    all the answer depends on, the board as it lies and the objective, so the answer is
+    the one a fresh solve gives, and seeded games stay as they were."""
+    answers: dict[tuple[Board, Objective], Move] = {}
+
+    def remembered(board: Board, objective: Objective) -> Move:
+        key = (board, objective)
+        if key not in answers:
+            answers[key] = find(board, objective)
+        return answers[key]
+
+    return remembered
 
 
 def _without_a_pool(view: PlayerView, find: Finder, best: Move) -> list[Candidate]:
@@ -298,13 +320,60 @@ def _play_round(
     game.apply(move)
     for name in view.opponents:
         board = game.board()
+        if name not in layers and game.pool:  # holds unless it goes out
+            if goes_out(board, find):
+                return -1.0
+            game.apply(no_move(board))
+            continue
         answer = find(board, Objective.TILES)
         if answer.is_move and not answer.rack:
             return -1.0
-        lays = answer.is_move and (name in layers or not game.pool)
-        game.apply(answer if lays else no_move(board))
-    mine = find(game.board(), Objective.TILES)
-    return 1.0 if mine.is_move and not mine.rack else 0.0
+        game.apply(answer if answer.is_move else no_move(board))
+    return 1.0 if goes_out(game.board(), find) else 0.0
+
+
+def goes_out(board: Board, find: Finder) -> bool:
+    """Whether the player lays its whole rack: asked of the solver only where every tile
+    of the rack fits some set (`fits_somewhere`), the answer it would give."""
+    there = Counter(board.rack)
+    there.update(t for row in board.table for t in row)
+    if not all(fits_somewhere(tile, there, board.rules) for tile in set(board.rack)):
+        return False
+    answer = find(board, Objective.TILES)
+    return answer.is_move and not answer.rack
+
+
+def fits_somewhere(tile: Tile, there: Counter[Tile], rules: Rules) -> bool:
+    """Whether `tile` makes a set of three with two others of the tiles `there` (the
+    table and the rack, `tile` among them).
+
+    A rack that goes out puts each tile in a set of the table that follows, and two
+    neighbours of a tile in such a set (of a group, any two; of a run, its window of
+    three: each within two numbers, past the 13 where runs wrap) make a set with it; so a
+    tile with no such pair keeps the rack from going out, whatever the rules on jokers.
+    """
+    if tile.is_joker:
+        return True
+    near = [
+        t
+        for t, count in there.items()
+        if t != tile
+        and count > 0
+        and (t.is_joker or t.number == tile.number or _apart(t, tile) <= 2)
+    ]
+    pairs: Iterable[tuple[Tile, Tile]] = itertools.combinations(near, 2)
+    if there[JOKER] >= 2:
+        pairs = itertools.chain(pairs, [(JOKER, JOKER)])
+    return any(read_meld((tile, *pair), rules) is not None for pair in pairs)
+
+
+def _apart(a: Tile, b: Tile) -> int:
+    """How many numbers apart two tiles of one colour lie, the short way round (runs may
+    wrap); more than any run's window for tiles of two colours."""
+    if a.colour != b.colour:
+        return MAX_NUMBER
+    gap = abs(a.number - b.number)
+    return min(gap, MAX_NUMBER - gap)
 
 
 def _laid(board: Board, move: Move) -> Board:
