@@ -14,7 +14,7 @@ from typing import Any
 from .turns import Mark, TurnReview
 
 MEASURE = (
-    "Measured against the most tiles each turn could have laid (points break ties):"
+    "Each turn against the most tiles it could have laid (points break ties):"
     " tiles held back on purpose count as missed. The figure, not a verdict."
 )
 # The biggest misses shown per player.
@@ -71,11 +71,11 @@ class PlayerSummary:
 
 
 def summarize(reviews: Iterable[TurnReview]) -> tuple[PlayerSummary, ...]:
-    """Each player's figures, players in the order they first played."""
+    """Each player's figures, players by name."""
     by_player: dict[str, list[TurnReview]] = {}
     for review in reviews:
         by_player.setdefault(review.position.player, []).append(review)
-    return tuple(_player(name, turns) for name, turns in by_player.items())
+    return tuple(_player(name, by_player[name]) for name in sorted(by_player))
 
 
 def _player(name: str, turns: Sequence[TurnReview]) -> PlayerSummary:
