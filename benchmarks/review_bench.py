@@ -4,16 +4,17 @@ second with 1 and 2 jobs (issue 32).
 
     python benchmarks/review_bench.py --games 100 --seed 1
 
-The games are played once (`rummisolve play --log`, seed `--seed`) into
-results/review-bench-games.jsonl, then reviewed `--repeat` times at each number of jobs,
-the jobs alternating; one row per run in results/review-bench.jsonl, the medians in
-results/review-bench-summary.json. The figures per strategy come from the first run (every
-run reviews the same turns to the same bests).
+The games are played once (`rummisolve play --log`, seed `--seed`) into `--games-log`
+(kept for `review --puzzles`; default: a scratch file), then reviewed `--repeat` times
+at each number of jobs, the jobs alternating; one row per run in
+results/review-bench.jsonl, the medians in results/review-bench-summary.json. The figures
+per strategy come from the first run (every run reviews the same turns to the same bests).
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -54,14 +55,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--games-log", type=Path, help="where the games' log is kept")
     results_option(parser)
     options = parser.parse_args()
     started = header("review-bench")
-    log = options.results / "review-bench-games.jsonl"
-    options.results.mkdir(parents=True, exist_ok=True)
-    play(options.games, options.seed, log)
-    found = read_logs([str(log)])
-    rows, figures = [], {}
+    with tempfile.TemporaryDirectory() as scratch:
+        log = options.games_log or Path(scratch) / "games.jsonl"
+        play(options.games, options.seed, log)
+        found = read_logs([str(log)])
+    rows: list[dict[str, Any]] = []
+    figures: dict[str, Any] = {}
     for repeat in range(options.repeat):
         for jobs in (1, 2) if repeat % 2 == 0 else (2, 1):
             began = time.perf_counter()
@@ -78,8 +81,9 @@ def main() -> None:
     }
     summary = finished(
         started,
-        {"games": options.games, "seats": SEATS, "turns": rows[0]["turns"], **speed,
-         "strategies": figures},  # fmt: skip
+        {"games": options.games, "seats": SEATS, "turns": rows[0]["turns"]}
+        | speed
+        | {"strategies": figures},
     )
     write_results(options.results, summary, rows)
     print(summary["strategies"], speed)

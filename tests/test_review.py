@@ -37,7 +37,8 @@ def test_every_turn_is_reviewed_then_one_summary_row(
     greedy_hoarder: Path, reviewed: list[dict[str, object]]
 ) -> None:
     lines = greedy_hoarder.read_text(encoding="utf-8").splitlines()
-    first_draws = sum(json.loads(t)["turn"] == 1 and json.loads(t)["action"] == "draw" for t in lines)
+    logged = [json.loads(line) for line in lines]
+    first_draws = sum(t["turn"] == 1 and t["action"] == "draw" for t in logged)
     *turns, summary = reviewed
     assert len(turns) == len(lines) - first_draws
     assert summary["turns"] == len(turns) and summary["problems"] == 0
@@ -57,7 +58,8 @@ def test_each_best_is_what_hint_finds_on_the_position_written_as_a_board_file(
         code, out, _ = run("hint", "--json", str(board))
         hint = json.loads(out)
         assert code == 0
-        assert (row["best_tiles"], row["best_value"]) == (hint["tiles_played"], hint["value_played"])
+        assert row["best_tiles"] == hint["tiles_played"]
+        assert row["best_value"] == hint["value_played"]
         assert (row["table"], row["stand_for"]) == (hint["table"], hint["stand_for"])
 
 
@@ -75,7 +77,8 @@ def test_no_turn_lays_more_than_its_best_greedy_misses_nothing_hoarder_does(
 
 
 def test_the_missed_turns_show_the_best_moves_steps() -> None:
-    code, out, err = run("review", "--turns", "missed", str(SHIPPED / "greedy-heavy-cautious.jsonl"))
+    shipped = str(SHIPPED / "greedy-heavy-cautious.jsonl")
+    code, out, err = run("review", "--turns", "missed", shipped)
     assert (code, err) == (0, "")
     assert "   1   13  P2       3 (54 pts)       4 (53 pts)       missed 1 tile\n" in out
     assert "            Play 4 tiles (53 points): R6 R8 R9 J=R7\n" in out
@@ -138,7 +141,8 @@ def test_a_game_the_log_holds_only_in_part_is_reported_not_guessed(tmp_path: Pat
     cut.write_text("".join(lines), encoding="utf-8")
     code, out, err = run("review", str(cut))
     assert code == 1
-    assert err == f"{cut}, line 10: game 1 stops after turn 10, unfinished: the log holds only part of it\n"
+    unfinished = "game 1 stops after turn 10, unfinished: the log holds only part of it"
+    assert err == f"{cut}, line 10: {unfinished}\n"
     assert "   1   10  P2 " in out  # the turns it holds are reviewed
 
 
@@ -158,3 +162,27 @@ def test_read_log_hands_out_the_position_before_each_turn() -> None:
     # Turn 1 drew a tile the log does not name: the review starts at turn 2.
     assert (first.line, first.turn, first.board.table, first.board.opened) == (2, 2, (), False)
     assert (first.player, len(first.board.rack)) == ("P3", 14)
+
+
+def test_two_jobs_give_the_rows_one_job_gives_in_order() -> None:
+    shipped = str(SHIPPED / "greedy-heavy-cautious.jsonl")
+    one = run("review", "--json", shipped)
+    two = run("review", "--json", "--jobs", "2", shipped)
+    assert one == two and one.code == 0
+
+
+def test_the_turns_that_missed_become_unique_puzzles_that_batch_confirms(
+    greedy_hoarder: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "puzzles"
+    code, _, err = run(
+        "review", "--puzzles", str(folder), "--min-missed", "20", str(greedy_hoarder)
+    )
+    written = sorted(folder.iterdir())
+    assert code == 0 and err == f"wrote {len(written)} puzzles to {folder}\n" and len(written) > 1
+    first = written[0].read_text(encoding="utf-8")
+    assert first.startswith(f"# rummisolve review: {greedy_hoarder}, game 1, turn ")
+    assert "# expect: tiles=" in first
+    code, _, err = run("batch", str(folder), "--check-expected", "--unique", "--jobs", "1")
+    assert code == 0
+    assert f"unique: {len(written)} of {len(written)} best moves proved the only ones" in err

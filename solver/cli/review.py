@@ -167,7 +167,9 @@ def _summary_table(players: Sequence[PlayerSummary]) -> str:
             lines.append(f"{p.player} biggest misses (tiles): {misses}")
     not_proved = sum(p.not_proved for p in players)
     if not_proved:
-        lines.append(f"{plural(not_proved, 'turn')} not proved: the time limit cut the search short")
+        lines.append(
+            f"{plural(not_proved, 'turn')} not proved: the time limit cut the search short"
+        )
     lines.extend(textwrap.wrap(MEASURE, width=88))
     return "\n".join(lines)
 

@@ -56,7 +56,8 @@ def read_log(lines: Iterable[str], source: str) -> Iterator[Position | LogProble
 def _games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
     """The log's lines game by game (a game starts at its turn 1, or where the game's
     number changes), each with the number of its first line."""
-    first, texts, game = 1, [], None
+    first, game = 1, None
+    texts: list[str] = []
     for number, text in enumerate(lines, 1):
         starts, number_of = _start(text, game)
         if starts and texts:

@@ -42,4 +42,6 @@ def puzzle_of(turn: TurnReview, backend: str | None = None) -> ReviewPuzzle | No
         *(f"#   {line}".rstrip() for line in shown if line),
     ]
     name = f"{Path(p.source).stem}-g{p.game}-t{p.turn}.txt"
-    return ReviewPuzzle(name, "\n".join(lines) + "\n" + format_board(board, full_rules=True), difficulty)
+    return ReviewPuzzle(
+        name, "\n".join(lines) + "\n" + format_board(board, full_rules=True), difficulty
+    )
