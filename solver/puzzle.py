@@ -14,7 +14,7 @@ import dataclasses
 import enum
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from .board import Board, Expectation, format_board
@@ -217,11 +217,24 @@ def _deal(
 
 def _puzzle(board: Board, kind: Kind, seed: int, number: int, backend: str | None) -> Puzzle | None:
     """The puzzle this candidate makes: its best move of the kind, proved the only one."""
+    found = only_best(board, backend, lambda answer: _of_kind(board, answer, kind))
+    if found is None:
+        return None
+    answer, difficulty = found
+    expect = Expectation(answer.tiles_played, answer.value_played)
+    return Puzzle(dataclasses.replace(board, expect=expect), answer, difficulty, kind, seed, number)
+
+
+def only_best(
+    board: Board, backend: str | None = None, wanted: Callable[[Move], bool] = lambda _: True
+) -> tuple[Move, Difficulty] | None:
+    """The board's best move, proved the only one, and its difficulty; None where it is
+    not the only one (or not `wanted`)."""
     best = every_best_move(board, limit=1, backend=backend)
     if not best.unique:
         return None
     answer = best.moves[0]
-    if not _of_kind(board, answer, kind):
+    if not wanted(answer):
         return None
     assert not check_move(board, answer), "the answer breaks the rules"
     rivals = every_best_move(
@@ -231,9 +244,7 @@ def _puzzle(board: Board, kind: Kind, seed: int, number: int, backend: str | Non
         backend=backend,
         max_solves=RIVAL_SOLVES,
     )
-    difficulty = measure(board, answer, best, rivals)
-    expect = Expectation(answer.tiles_played, answer.value_played)
-    return Puzzle(dataclasses.replace(board, expect=expect), answer, difficulty, kind, seed, number)
+    return answer, measure(board, answer, best, rivals)
 
 
 def _of_kind(board: Board, answer: Move, kind: Kind) -> bool:

@@ -23,6 +23,7 @@ COMMANDS = {
     "hint": "hint:hint",
     "play": "play:play",
     "puzzle": "puzzle:puzzle",
+    "review": "review:review_command",
     "rules": "rules:rules_command",
     "score": "play:score",
     "serve": "serve:serve",

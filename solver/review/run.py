@@ -1,0 +1,42 @@
+"""A review: the logs read into positions, each solved, the turns in the logs' order
+with the problems where they were found."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from .positions import LogProblem, Position, read_log
+from .turns import Solving, TurnReview, board_text, impossible, solve_boards
+
+
+def read_logs(paths: Iterable[str]) -> list[Position | LogProblem]:
+    """Every position of the logs (a log that cannot be read: its problem)."""
+    found: list[Position | LogProblem] = []
+    for path in paths:
+        try:
+            with Path(path).open(encoding="utf-8", errors="replace") as log:
+                found.extend(read_log(log, path))
+        except OSError as error:
+            found.append(LogProblem(f"{path}: {error.strerror or error}"))
+    return found
+
+
+def review(
+    found: list[Position | LogProblem], solving: Solving, jobs: int = 1
+) -> Iterator[TurnReview | LogProblem]:
+    """Each position's review, in order, the problems in their places (a proved best
+    below what a turn laid is one)."""
+    positions = [f for f in found if isinstance(f, Position)]
+    solved = solve_boards([board_text(p.board) for p in positions], solving, jobs)
+    for item in found:
+        if isinstance(item, LogProblem):
+            yield item
+            continue
+        best = next(solved)
+        if isinstance(best, str):
+            yield LogProblem(f"{item.source}, line {item.line}: {best}")
+            continue
+        turn = TurnReview(item, best)
+        wrong = impossible(turn)
+        yield turn if wrong is None else LogProblem(wrong)
