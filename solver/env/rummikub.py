@@ -19,7 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..board import Board
+from ..board import Board, format_sets
 from ..engine.solve import find_move
 from ..game import RACK_SIZE, GameOptions, GameState, tile_set_for
 from ..move import Action as StepAction
@@ -269,7 +269,7 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             return
         game = self.game
-        table = " | ".join(format_tiles(row) for row in game.table) or "(empty)"
+        table = format_sets(game.table) or "(empty)"
         print(f"turn {game.turns}: table {table}; pool {len(game.pool)}")
         for player in game.seats:
             print(f"  {player.name}: {format_tiles(player.rack)}")
