@@ -37,7 +37,7 @@ class Expectation(NamedTuple):
 
 @dataclass(frozen=True)
 class Board:
-    """A position: the sets on the table as they lie, the rack, and the rules in force."""
+    """A board: the sets on the table as they lie, the rack, and the rules in force."""
 
     table: tuple[tuple[Tile, ...], ...] = ()
     rack: tuple[Tile, ...] = ()
