@@ -43,7 +43,7 @@ from rummisolve.tournament import Lineup, Work, run_games, tournament_tasks
 try:  # the ray extra: without it --help still works, and main says what to install
     import ray
 
-    from rummisolve.batch import ray_pool
+    from rummisolve.batch.ray_cluster import connect
     from rummisolve.batch.ray_pool import RayBatch, RayGames, RayPool, one_at_a_time
 except ImportError as error:
     NO_RAY: ImportError | None = error
@@ -164,7 +164,7 @@ def main() -> None:
             f" ({NO_RAY})"
         )
     started = header("ray-bench")
-    ray_pool.connect("local", cpus=2)
+    connect("local", cpus=2)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "boards"

@@ -25,8 +25,7 @@ from .move import Action, Move, kept_sets
 from .rules import Rules
 from .sets import Kind, fits_declared, in_place, read_meld, readings_in_order
 from .tiles import JOKER, Tile
-
-TileRow = tuple[Tile, ...]
+from .tiles import TileRow as TileRow  # (re-exported: render imports it from here)
 
 # Partial assignments the search looks at before it settles for the best found so far.
 _SEARCH_LIMIT = 5_000

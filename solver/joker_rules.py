@@ -29,9 +29,7 @@ from .sets import (
     read_meld,
     run_tile,
 )
-from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile, format_tiles
-
-TileRow = tuple[Tile, ...]
+from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile, TileRow, format_tiles
 
 # A joker place of the new table: the index of its set there, and the tile it stands for
 # (None where roles do not matter: free retrieval with locked sets).

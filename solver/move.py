@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .board import Board
-from .tiles import Tile
-
-TileRow = tuple[Tile, ...]
+from .tiles import TileRow as TileRow  # (re-exported: the engine imports it from here)
 
 
 class Objective(enum.Enum):

@@ -68,6 +68,8 @@ JOKER = Tile(None, 0)
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 NUMBERS = range(MIN_NUMBER, MAX_NUMBER + 1)
 ALL_COLOURED: tuple[Tile, ...] = tuple(Tile(c, n) for c in COLOURS for n in NUMBERS)
+# Tiles in a row: a set as it lies, a rack, the tiles a move plays.
+TileRow = tuple[Tile, ...]
 
 
 # Every word that is a tile, as written (any case), for the tile it is: a board's words

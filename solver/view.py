@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from .board import Board
-from .move import Move, Objective, TileRow
+from .move import Move, Objective
 from .rules import Rules
-from .tiles import Tile, sort_tiles
+from .tiles import Tile, TileRow, sort_tiles
 
 Finder = Callable[[Board, Objective], Move]
 """Asks the solver for the best move on a board, under an objective (every call counted)."""

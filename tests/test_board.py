@@ -16,11 +16,13 @@ from rummisolve.board import (
     Expectation,
     decode_board,
     format_board,
+    names_rules,
     parse_board,
     parse_position,
     read_board,
     split_stream,
     stream_entry,
+    with_expectation,
 )
 from rummisolve.errors import BoardError
 from rummisolve.rules import JokerRetrieval, Method, Overrides, Rules, RuleValue
@@ -448,6 +450,46 @@ def test_expect_line_in_any_case_anywhere() -> None:
 def test_expected_is_read_as_expect_not_skipped_as_a_comment() -> None:
     board = parse_board("# expected: tiles=0 value=0\nrack: R1\n")
     assert board.expect == Expectation(tiles=0, value=0)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        pytest.param("rules: wraparound=yes\nrack: R1\n", True, id="a-rule"),
+        pytest.param("RULES : initial-meld=0\r\nrack: R1", True, id="any-case-crlf"),
+        pytest.param("rules:\nrack: R1\n", False, id="empty-line"),
+        pytest.param("rules: # house rules\nrack: R1\n", False, id="only-a-comment"),
+        pytest.param("# rules: wraparound=yes\nrack: R1\n", False, id="commented-out"),
+        pytest.param("rack: R1\n", False, id="no-rules-line"),
+    ],
+)
+def test_names_rules_as_the_reader_reads_the_rules_line(text: str, named: bool) -> None:
+    assert names_rules(text) is named
+
+
+@pytest.mark.parametrize(
+    ("text", "stamped"),
+    [
+        pytest.param("rack: R1\n", "# expect: tiles=1 value=2\nrack: R1\n", id="added-first"),
+        pytest.param(
+            "\ufeffrack: R1\r\n", "\ufeff# expect: tiles=1 value=2\r\nrack: R1\r\n", id="bom-crlf"
+        ),
+        pytest.param(
+            "rack: R1\n  # Expected: tiles=0 value=0\n",
+            "rack: R1\n# expect: tiles=1 value=2\n",
+            id="replaced-in-place",
+        ),
+        pytest.param(
+            "# expect: nothing\nrack: R1\n",
+            "# expect: tiles=1 value=2\n# expect: nothing\nrack: R1\n",
+            id="a-comment-stays",
+        ),
+    ],
+)
+def test_with_expectation_writes_the_line_the_reader_reads(text: str, stamped: str) -> None:
+    expect = Expectation(tiles=1, value=2)
+    assert with_expectation(text, expect) == stamped
+    assert parse_board(stamped.removeprefix("\ufeff")).expect == expect
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from rummisolve.strategies import Greedy, Hoarder
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test
 
-from rummisolve.env import OBSERVATION, Action, env, raw_env
+from rummisolve.env import OBSERVATION, Proposal, env, raw_env
 from rummisolve.legality import check_move
 from rummisolve.move import Action as StepAction
 from rummisolve.tiles import JOKER
@@ -60,7 +60,7 @@ def test_the_observation_shows_the_players_own_tiles_and_the_others_sizes() -> N
     assert list(vector[OBSERVATION["rack_sizes"]]) == [14, 14, 14, 0, 0]
     assert list(vector[OBSERVATION["pool"]]) == [106 - 4 * 14]
     assert vector[OBSERVATION["opened"]].sum() == 0
-    assert mask[Action.DRAW] == 1 and mask.dtype == np.int8
+    assert mask[Proposal.DRAW] == 1 and mask.dtype == np.int8
     # Nobody else may act now.
     others = [a for a in table.agents if a != agent]
     assert all(table.observe(a)["action_mask"].sum() == 0 for a in others)
@@ -78,7 +78,7 @@ def test_a_masked_action_ends_the_game_with_a_penalty() -> None:
     table.reset(seed=5)
     agent = table.agent_selection
     mask = table.last()[0]["action_mask"]
-    forbidden = next((a for a in Action if not mask[a]), None)
+    forbidden = next((a for a in Proposal if not mask[a]), None)
     if forbidden is None:
         pytest.skip("every action is allowed on this deal")
     with quiet():
@@ -152,21 +152,21 @@ def test_the_hold_back_actions_keep_what_they_name_on_the_rack() -> None:
                 continue
             board = table.view().board
             moves = table.candidates()
-            best = moves[Action.MOST_TILES]
+            best = moves[Proposal.MOST_TILES]
             mask = table.action_mask()
-            for action in Action:
-                if mask[action] and action is not Action.DRAW:
+            for action in Proposal:
+                if mask[action] and action is not Proposal.DRAW:
                     assert check_move(board, moves[action]) == []
-            if mask[Action.KEEP_ONE_JOKER]:
-                kept = moves[Action.KEEP_ONE_JOKER]
+            if mask[Proposal.KEEP_ONE_JOKER]:
+                kept = moves[Proposal.KEEP_ONE_JOKER]
                 assert kept.rack.count(JOKER) == best.rack.count(JOKER) + 1
             laid = [s.tiles for s in best.steps if s.action is StepAction.NEW]
             for number, action in enumerate(
-                (Action.HOLD_SET_1, Action.HOLD_SET_2, Action.HOLD_SET_3)
+                (Proposal.HOLD_SET_1, Proposal.HOLD_SET_2, Proposal.HOLD_SET_3)
             ):
                 if mask[action]:
                     held_sets += 1
                     left = Counter(moves[action].rack)
                     assert not Counter(laid[number]) - left
-            table.step(Action.MOST_TILES if mask[Action.MOST_TILES] else Action.DRAW)
+            table.step(Proposal.MOST_TILES if mask[Proposal.MOST_TILES] else Proposal.DRAW)
     assert held_sets > 0

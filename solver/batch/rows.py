@@ -8,13 +8,12 @@ import enum
 import io
 import json
 import os
-import re
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..board import Board, Expectation
+from ..board import Board, Expectation, format_sets, with_expectation
 from ..checked import Checker, Finder, checked, solve_checked
 from ..engine.solve import find_move
 from ..errors import BoardError, RummisolveError, SolverBug, printable, unexpected
@@ -227,13 +226,6 @@ def solve_path(
     )
 
 
-# An expect line as board.py reads one (its keys named), to be replaced in place: on a
-# line of its own, after a byte-order mark on the first, up to its line end (\r\n kept).
-_EXPECT_LINE = re.compile(
-    r"^(\ufeff?)[ \t]*#[ \t]*expect(?:ed)?[ \t]*:[ \t]*(?:tiles|value)[ \t]*=[^\r\n]*", re.I | re.M
-)
-
-
 def stamp_expected(path: str, board: Board, move: Move, force: bool) -> bool:
     """Write the answer as the board file's `# expect:` line (in place of its own, or
     first); True if the file changed. A different line there already is kept unless
@@ -249,12 +241,7 @@ def stamp_expected(path: str, board: Board, move: Move, force: bool) -> bool:
         )
     with open(path, encoding="utf-8", newline="") as file:
         text = file.read()
-    line = f"# expect: {got}"
-    text, replaced = _EXPECT_LINE.subn(lambda m: m.group(1) + line, text, count=1)
-    if not replaced:  # first, after a byte-order mark, ended as the file's lines are
-        bom = "\ufeff" if text.startswith("\ufeff") else ""
-        end = "\r\n" if "\r\n" in text else "\n"
-        text = f"{bom}{line}{end}{text.removeprefix(bom)}"
+    text = with_expectation(text, got)
     folder = os.path.dirname(path) or "."
     with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as out:
         try:
@@ -320,7 +307,7 @@ def _csv_row(path: str, board: Board, move: Move, mismatch: str | None, s: Batch
         move.tiles_played,
         move.value_played,
         format_tiles(move.played),
-        " | ".join(format_tiles(row) for row in move.table),
+        format_sets(move.table),
         format_tiles(move.rack),
         f"{move.seconds:.6f}",
         move.backend,

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..board import stream_heading
 from ..puzzle import Band, Kind, make_puzzles
 from ..rules import Rules
 from .interrupts import INTERRUPT, INTERRUPTED
@@ -83,9 +84,8 @@ def puzzle(
                 name = f"{stem}{number:0{width}d}.txt"
                 with INTERRUPT.held():  # a puzzle written whole, even when stopped
                     if out is None:
-                        gap = "\n" if number > 1 else ""
                         bar.before_row()
-                        click.echo(f"{gap}# --- board {number}: {name}\n{made.text()}", nl=False)
+                        click.echo(stream_heading(number, name) + made.text(), nl=False)
                     else:
                         write_whole(out / name, made.text())
                     written = number

@@ -40,8 +40,8 @@ class Backend(NamedTuple):
 
 # Rows past which the clp backend has HiGHS solve the LPs: the whole model of the rules
 # as written on a large table with jokers (1,000-8,000 rows). Through CLP's C interface a
-# re-solve cannot keep its factorization, and its search there took 272 LPs of 28 ms on
-# one such table (7.7 s) where HiGHS's LPs took 0.18 s in all (benchmarks/README.md, 6).
+# re-solve cannot keep its factorization, which costs most on models this large
+# (benchmarks/README.md, "The figures behind the engine's settings").
 CLP_MAX_ROWS = 1000
 
 

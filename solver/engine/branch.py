@@ -12,14 +12,13 @@ from ..errors import SolverError
 from .builder import Floats, Mip
 from .lp import INTEGRALITY_TOLERANCE, Deadline, Lp, LpEnd, Solution
 
-# Nodes of our own branch-and-bound before HiGHS's MIP takes over, per LP engine: the
-# lowest p99 on generated positions (HiGHS: 100 on 300 positions, 40 ms of CPU against
-# 94 ms for its MIP alone; CLP, whose nodes cost a third: 300 on 600, p99 25.5 -> 15.8 ms).
+# Nodes of our own branch-and-bound before HiGHS's MIP takes over, per LP engine: those
+# that gave the lowest p99 on generated positions (CLP's nodes cost less: more of them).
+# The figures that chose them, and the two below: benchmarks/README.md, "The figures
+# behind the engine's settings".
 NODE_LIMIT = {"highs": 100, "clp": 300}
-# Rows past which a model's nodes are fewer (the whole STRICT model of a large table,
-# 1,500-6,500 rows, LPs of 10-500 ms): its searches that close take 1-13 LPs, and one
-# that does not close in 25 did not in 100 either (a 6-player game's position: 100 LPs,
-# 1.2 s, then HiGHS's MIP; seed 11's position 74: 21 s, then HiGHS's MIP 18 s).
+# Rows past which a model's nodes are fewer (the whole STRICT model of a large table):
+# a search there that does not close in a few dozen LPs does not close in a hundred.
 LARGE_MODEL_ROWS = 1000
 LARGE_MODEL_NODE_LIMIT = 25
 # Relative margin on an LP bound before it prunes a node (objectives reach ~1e6).

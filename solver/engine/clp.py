@@ -2,8 +2,8 @@
 
 `pulp[cbc]` installs cbcbox, which carries CLP's shared library and the header of its C
 interface (`include/coin-or/Clp_C_Interface.h`); ctypes loads it in a few milliseconds.
-Through cylp the same solver cost 0.15 s of imports (scipy) and leaked its matrix on
-every model loaded (cylp's CyCoinPackedMatrix has no destructor): ~7 KB a position.
+Not through cylp: its imports (scipy) slow the start, and it leaks its matrix on every
+model loaded (cylp's CyCoinPackedMatrix has no destructor; figures in benchmarks/README.md).
 
 Every function called is declared in that header and listed once, in `ENTRY_POINTS`: a
 library that lacks one is a SolverError naming it when the backend starts. The one type

@@ -48,7 +48,7 @@ def highs_solver() -> Any:
         _highs.setOptionValue("output_flag", False)
         _highs.setOptionValue("mip_rel_gap", 0.0)
         _highs.setOptionValue("mip_abs_gap", ABSOLUTE_GAP)
-        # These models are small: presolve costs more than it saves (median 9 -> 4 ms).
+        # These models are small: presolve costs more than it saves (benchmarks/README.md).
         _highs.setOptionValue("presolve", "off")
         # The first run starts HiGHS's thread pool (~20 ms): pay it here, at start-up.
         _highs.addVar(0.0, 1.0)

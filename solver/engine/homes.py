@@ -34,14 +34,13 @@ import numpy.typing as npt
 
 from ..board import Board
 from ..sets import MIN_SET
-from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile
+from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile, TileRow
 from .builder import INFINITY, Floats, Ints, Mip
 from .joker_rows import JokerLayout
 from .model import Arrangement, Layout
 from .pinned import Parts, stay_needs, with_rows
 from .tile_rows import JOKER_ROW, TILE_INDEX, TILES
 
-TileRow = tuple[Tile, ...]
 # Jokers from the rack a home may count as its rack places: two at most.
 ASSISTS = 2
 

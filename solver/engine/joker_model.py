@@ -39,9 +39,9 @@ from ..joker_rules import table_readings
 from ..rules import JokerRetrieval, Rules
 from ..sets import MIN_SET, candidate_shapes
 from ..tiles import JOKER, MAX_NUMBER, Tile
+from ..tiles import TileRow as TileRow  # (re-exported: joker_rows imports it from here)
 from .lp import Deadline
 
-TileRow = tuple[Tile, ...]
 # A core reaches this many places past the places it must hold, on each side (more where
 # those span fewer than three places: a core needs three places at least; `_reach`).
 CORE_REACH = 2

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..board import Board
-from ..move import Action, Source, Step, TileRow
+from ..move import Action, Source, Step
 from ..rules import Rules
 from ..sets import read_meld
-from ..tiles import JOKER, MAX_NUMBER, Tile, format_tiles, tally
+from ..tiles import JOKER, MAX_NUMBER, Tile, TileRow, format_tiles, tally
 from .model import Arrangement
 
 

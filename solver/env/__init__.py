@@ -6,6 +6,6 @@ each action is a choice among moves the solver proposes.
     table = env(players=4, rules="official")
 """
 
-from .rummikub import ACTIONS, OBSERVATION, Action, env, raw_env
+from .rummikub import ACTIONS, OBSERVATION, Proposal, env, raw_env
 
-__all__ = ["ACTIONS", "OBSERVATION", "Action", "env", "raw_env"]
+__all__ = ["ACTIONS", "OBSERVATION", "Proposal", "env", "raw_env"]

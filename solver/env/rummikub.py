@@ -3,7 +3,7 @@ game's own state (`GameState`, as PettingZoo's classic games are over their engi
 game of `play_game` a turn at a time, the exact engine its referee.
 
 A turn may rearrange the whole table, so an action is no move of tiles but a choice
-among a few moves the solver proposes for the player to act (`Action`); the mask says
+among a few moves the solver proposes for the player to act (`Proposal`); the mask says
 which of them lay anything. Rewards are the game's scores, given when it ends.
 """
 
@@ -19,7 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..board import Board
+from ..board import Board, format_sets
 from ..engine.solve import find_move
 from ..game import RACK_SIZE, GameOptions, GameState, tile_set_for
 from ..holding import held_back, without_jokers
@@ -32,8 +32,9 @@ from ..tiles import JOKER, Colour, Tile, format_tiles
 from ..view import PlayerView, Strategy
 
 
-class Action(enum.IntEnum):
-    """The moves a player chooses among."""
+class Proposal(enum.IntEnum):
+    """What each of an agent's actions (its number) proposes: the moves a player chooses
+    among."""
 
     DRAW = 0
     """Lay nothing: draw a tile (pass when the pool is empty). Always allowed."""
@@ -56,7 +57,7 @@ class Action(enum.IntEnum):
     """As HOLD_SET_1, for the third such set."""
 
 
-ACTIONS = len(Action)
+ACTIONS = len(Proposal)
 # The sets laid from the rack alone that HOLD_SET_1... can hold back, at most.
 HELD_SETS = 3
 
@@ -206,18 +207,19 @@ class raw_env(AECEnv):
 
     def action_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         return np.array(
-            [a == Action.DRAW or m.is_move for a, m in enumerate(self.candidates())], dtype=np.int8
+            [a == Proposal.DRAW or m.is_move for a, m in enumerate(self.candidates())],
+            dtype=np.int8,
         )
 
-    def strategy_action(self, strategy: Strategy) -> Action:
+    def strategy_action(self, strategy: Strategy) -> Proposal:
         """The action that makes the move a strategy of ours chooses for the player to act
         (DRAW when it lays nothing); ValueError when no action makes it."""
         move = strategy.choose(self.view(), self._find)
         if not move.is_move:
-            return Action.DRAW
+            return Proposal.DRAW
         for action, proposed in enumerate(self.candidates()):
             if _same(proposed, move):
-                return Action(action)
+                return Proposal(action)
         raise ValueError(f"{strategy.name}'s move is not among the actions' moves")
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -269,7 +271,7 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             return
         game = self.game
-        table = " | ".join(format_tiles(row) for row in game.table) or "(empty)"
+        table = format_sets(game.table) or "(empty)"
         print(f"turn {game.turns}: table {table}; pool {len(game.pool)}")
         for player in game.seats:
             print(f"  {player.name}: {format_tiles(player.rack)}")

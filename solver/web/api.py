@@ -5,11 +5,10 @@ that the two answer alike on the same board."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..board import MAX_BOARD_BYTES, Board, decode_board, parse_board
+from ..board import MAX_BOARD_BYTES, Board, decode_board, names_rules, parse_board
 from ..checked import Finder, solve_checked
 from ..engine.solve import find_move
 from ..errors import BoardError, Problem, RummisolveError
@@ -27,9 +26,6 @@ MAX_PROBLEMS = 100
 DEFAULT_TIME_LIMIT = 10.0
 JSON_TYPE = "application/json"
 TEXT_TYPE = "text/plain"
-# A `rules:` line, as the board parser takes its header, and its words.
-_RULES_LINE = re.compile(r"\s*rules\s*:(.*)", re.IGNORECASE)
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -130,17 +126,10 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
 def read_request_board(text: str, settings: HintSettings) -> Board:
     """The board, with serve's rule options where the board has no `rules:` line, or one
     that names no rule (as `hint`'s options apply over an empty one)."""
-    has_rules = any(_names_rules(line) for line in _LINE_BREAK.split(text))
     try:
-        return parse_board(text, SOURCE, NO_OVERRIDES if has_rules else settings.defaults)
+        return parse_board(text, SOURCE, NO_OVERRIDES if names_rules(text) else settings.defaults)
     except BoardError as error:
         raise Refused(refused_board(error)) from None
-
-
-def _names_rules(line: str) -> bool:
-    """A `rules:` line with a word on it (a comment is none)."""
-    found = _RULES_LINE.match(line)
-    return found is not None and bool(found.group(1).split("#", 1)[0].strip())
 
 
 def solve(board: Board, settings: HintSettings) -> Reply:
