@@ -21,9 +21,9 @@ from ..review import (
     summarize,
     summary_json,
 )
-from .generate import write_whole
-from .interrupts import INTERRUPT, INTERRUPTED, write_row
+from .interrupts import INTERRUPT, INTERRUPTED
 from .options import backend_option, core_errors, folder_path, plural, time_limit_option
+from .output import write_row, write_whole
 
 
 @click.command()

@@ -8,4 +8,7 @@ each action is a choice among moves the solver proposes.
 
 from .rummikub import ACTIONS, OBSERVATION, Proposal, env, raw_env
 
-__all__ = ["ACTIONS", "OBSERVATION", "Proposal", "env", "raw_env"]
+# The name it had until the glossary gave "action" one meaning; scripts import it still.
+Action = Proposal
+
+__all__ = ["ACTIONS", "OBSERVATION", "Action", "Proposal", "env", "raw_env"]
