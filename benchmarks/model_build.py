@@ -46,6 +46,7 @@ def serve(args: argparse.Namespace) -> int:
     of the models built, and (timed) the medians."""
     import dataclasses
     import json
+    from inspect import signature
 
     from click.testing import CliRunner
 
@@ -65,7 +66,9 @@ def serve(args: argparse.Namespace) -> int:
         if binds and board.rules.joker_retrieval is JokerRetrieval.STRICT:
             mip, layout = solve._model(board, Objective.TILES, JokerPart.PINNED, None)
             built.append(mip)
-            with_homes = homes.with_homes(mip, layout, board) if homes.applies(board) else None
+            # Before the builder's groups, with_homes took the pinned model too.
+            given = (mip, layout) if "mip" in signature(homes.with_homes).parameters else (layout,)
+            with_homes = homes.with_homes(*given, board) if homes.applies(board) else None
             if with_homes is not None:
                 built.append(with_homes[0])
         return built
@@ -79,13 +82,16 @@ def serve(args: argparse.Namespace) -> int:
         return hashed.hexdigest()
 
     def answer(asked: dict[str, Any]) -> dict[str, Any]:
-        command = ["hint", "-", "--json", "--rules", asked["rules"]]
+        # The profile's rules in the board's box (the large deal's is the 160-tile set).
+        board = parse_board(asked["text"])
+        tile_set = int(board.rules.tile_set)
+        rules = profile_rules(asked["rules"]).replace(tile_set=board.rules.tile_set)
+        board = dataclasses.replace(board, rules=rules)
+        command = ["hint", "-", "--json", "--rules", asked["rules"], "--tile-set", str(tile_set)]
         result = runner.invoke(cli, command, input=asked["text"])
         if result.exit_code != 0:
-            return {"error": result.output}
+            raise SystemExit(f"hint failed: {result.output}")
         found = json.loads(result.output)
-        board = parse_board(asked["text"])
-        board = dataclasses.replace(board, rules=profile_rules(asked["rules"]))
         reply: dict[str, Any] = {
             "move": {k: found[k] for k in MOVE_FIELDS},
             "models": digest(models(board)),
@@ -160,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def row(group: str, position: int, replies: old_side.Answers) -> dict[str, Any]:
         before, after = replies["before"], replies["after"]
-        for what in ("error", "move", "models"):
+        for what in ("move", "models"):
             if before.get(what) != after.get(what):
                 raise SystemExit(f"{group} {position}: {what} {before} != {after}")
         found: dict[str, Any] = {"group": group, "position": position}

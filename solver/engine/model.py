@@ -40,7 +40,7 @@ import numpy.typing as npt
 from ..board import Board
 from ..move import Objective, TileRow
 from ..tiles import ALL_COLOURED, JOKER, Tile
-from .builder import INFINITY, Columns, Floats, Indices, Ints, Mip, Rows
+from .builder import INFINITY, Floats, Indices, Ints, Mip, Program
 from .candidates import FOLD_FROM_JOKERS, Catalogue, catalogue_for, fold_absent, makeable
 from .joker_model import JokerPart, JokerPlan, plan_jokers
 from .joker_rows import JokerLayout, JokerRows
@@ -64,6 +64,8 @@ class Layout:
     stand_ins: list[Tile]
     columns: ColumnRanges
     jokers: JokerLayout | None
+    # The program as built, its groups of rows and columns by name: relaxations extend it.
+    program: Program
 
 
 @dataclass(frozen=True)
@@ -252,7 +254,8 @@ def no_initial_meld(board: Board) -> bool:
 
 
 class _Builder:
-    """One model's rows and columns, group by group (the order of `ColumnRanges`)."""
+    """One model's rows and columns, group by group (the order of `ColumnRanges`); each
+    group says what it means where it is made."""
 
     def __init__(
         self,
@@ -278,14 +281,28 @@ class _Builder:
             self.roles = sorted({TILE_INDEX[i.role] for i in plan.instances if i.role is not None})
         self.wild = self._wild(plan)
         self.stand_ins = in_sets.nonzero()[0] if self.wild else np.zeros(0, np.int64)
-        self.rows = Rows()
-        self.columns = Columns()
-        table = position.table.copy()
-        table[JOKER_ROW] = position.table_jokers
+        self.program = Program()
+        self.rows, self.columns = self.program.rows, self.program.columns
         # Every tile on the table after the move is a tile from before, a played one, or a
-        # joker; every joker stays on the table, and a played joker joins them.
-        bounds = table.tolist()
-        self.rows.add(TILES + 1, bounds, bounds)
+        # joker standing in for it (the joker part's hosts hold some of them).
+        table = position.table[:TILES].tolist()
+        self.rows.add(
+            TILES,
+            table,
+            table,
+            name="tiles",
+            says="sum_c a[t,c] pieces[c] + sum_s a[t,s] kept[s] + jokers[t]"
+            " = table[t] + played[t] + stand_ins[t]",
+        )
+        # Every joker stays on the table, and a played joker joins them.
+        jokers = float(position.table_jokers)
+        self.rows.one(
+            jokers,
+            jokers,
+            name="joker count",
+            says="sum_t stand_ins[t] + sum_c absent[c] pieces[c] + sum_s jokers[s] kept[s]"
+            " + jokers[J] = table[J] + rack_jokers",
+        )
         self.meld_row = -1
 
     def _wild(self, plan: JokerPlan | None) -> int:
@@ -303,7 +320,12 @@ class _Builder:
         usable, absent, pieces = self._pieces()
         if not board.opened:
             # An initial meld is worth the initial-meld points at least.
-            self.meld_row = self.rows.one(float(board.rules.initial_meld), INFINITY)
+            self.meld_row = self.rows.one(
+                float(board.rules.initial_meld),
+                INFINITY,
+                name="meld",
+                says="sum_t number[t] (played[t] + stand_ins[t]) >= initial_meld",
+            )
         joker_rows = None
         if self.plan is not None:
             joker_rows = JokerRows(
@@ -315,7 +337,7 @@ class _Builder:
         at = self.columns.count
         if joker_rows is not None:
             joker_rows.add_columns(self.columns)
-        jokers = self.columns.since(at)
+        jokers = self.columns.named("jokers", at, "the joker part's (joker_rows.py)")
         ranges = ColumnRanges(pieces, played, stand_ins, rack_jokers, kept, jokers)
         layout = Layout(
             catalogue=position.catalogue.sets,
@@ -325,8 +347,9 @@ class _Builder:
             stand_ins=[ALL_COLOURED[i] for i in self.stand_ins.tolist()],
             columns=ranges,
             jokers=joker_rows.layout if joker_rows is not None else None,
+            program=self.program,
         )
-        mip = self.columns.mip(self.rows)
+        mip = self.program.mip()
         if not board.opened:  # the move that plays nothing, the one besides a meld
             mip = dataclasses.replace(mip, cutoff=0.0)
         return mip, layout
@@ -337,13 +360,17 @@ class _Builder:
         position = self.position
         usable, available = position.usable, position.available
         upper = position.in_play[usable].min(axis=1) + position.jokers
+        name, says = "pieces", "copies of candidate set c on the table: +1 in each tile's row"
+        start = self.columns.count
         if self.plain and position.jokers >= FOLD_FROM_JOKERS and len(usable):
             usable, block = fold_absent(
                 position.catalogue, usable, position.piece_rows, available, upper
             )
             absent = frozenset(ALL_COLOURED[i] for i in (available[:TILES] == 0).nonzero()[0])
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
-            return usable, absent, self.columns.add_block(*block)
+            self.columns.add_block(*block)
+            says += ", absent[c] in the joker count's for its tiles with no copy in play"
+            return usable, absent, self.columns.named(name, start, says)
         rows = position.piece_rows
         if self.wild < position.jokers:
             # Fewer jokers wild than in play (pinned): a set needs a copy in play, or a
@@ -356,14 +383,14 @@ class _Builder:
             chosen = np.zeros(len(catalogue.sets), dtype=np.bool_)
             chosen[usable] = True
             rows = catalogue.entry_row[chosen[catalogue.entry_set]]
-        block_range = self.columns.add_block(
+        self.columns.add_block(
             upper=upper,
             cost=_zeros(len(usable)),
             lengths=position.catalogue.lengths[usable],
             rows=rows,
             values=_ones(len(rows)),
         )
-        return usable, frozenset(), block_range
+        return usable, frozenset(), self.columns.named(name, start, says)
 
     def _played(self, joker_rows: JokerRows | None) -> range:
         """Rack tiles played: each leaves the rack for its tile's row; before opening it
@@ -371,17 +398,19 @@ class _Builder:
         tiles_weight, value_weight = self.weights
         rack, played = self.position.rack, self.played
         cost = tiles_weight + value_weight * NUMBERS[played]
+        at = self.columns.count
         if joker_rows is None:  # all at once: the tile's row, and the meld row if any
             lengths, rows, values = self._entries(
                 played[:, None], _MINUS_ONES[: len(played)], played
             )
-            return self.columns.add_block(rack[played], cost, lengths, rows, values)
-        at = self.columns.count
-        for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
-            entries: dict[int, float] = {i: -1.0}
-            entries |= joker_rows.played_entries(ALL_COLOURED[i])
-            self.columns.add(rack[i], worth, entries)
-        return self.columns.since(at)
+            self.columns.add_block(rack[played], cost, lengths, rows, values)
+        else:
+            for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
+                entries: dict[int, float] = {i: -1.0}
+                entries |= joker_rows.played_entries(ALL_COLOURED[i])
+                self.columns.add(rack[i], worth, entries)
+        says = "copies of rack tile t played: -1 in t's row, number[t] in the meld's"
+        return self.columns.named("played", at, says)
 
     def _stand_ins(self) -> range:
         """Jokers standing in for a tile: counted in that tile's row and in the joker row;
@@ -390,13 +419,16 @@ class _Builder:
         lengths, rows, values = self._entries(
             _STAND_IN_ROWS[stand_ins], _STAND_IN_VALUES[:count], stand_ins
         )
-        return self.columns.add_block(
+        at = self.columns.count
+        self.columns.add_block(
             upper=np.full(count, self.wild),
             cost=_zeros(count),
             lengths=lengths,
             rows=rows,
             values=values,
         )
+        says = "jokers standing in for tile t: -1 in t's row, +1 in the joker count's"
+        return self.columns.named("stand_ins", at, says)
 
     def _entries(
         self, rows: Ints | Indices, values: Floats, tiles: Ints
@@ -416,27 +448,29 @@ class _Builder:
             tiles_weight, value_weight = self.weights
             penalty = self.board.rules.joker_penalty
             self.columns.add(count, tiles_weight + value_weight * penalty, entries)
-        return self.columns.since(at)
+        return self.columns.named("rack_jokers", at, "rack jokers played: -1 in the joker count's")
 
     def _kept(self, joker_rows: JokerRows | None) -> range:
         """Sets of the table kept as they lie: their real tiles and their jokers."""
         table_sets, table_rows = self.position.table_sets, self.position.table_rows
+        at = self.columns.count
         if self.plain and all(s.count(JOKER) < 2 for s in table_sets):
             # All at once: no set holding a joker twice, an entry for each of its tiles.
-            return self.columns.add_block(
+            self.columns.add_block(
                 upper=_ones(len(table_sets)),
                 cost=_ones(len(table_sets)),
                 lengths=np.array([len(s) for s in table_sets], dtype=np.int64),
                 rows=np.array(table_rows, dtype=np.int64),
                 values=_ones(len(table_rows)),
             )
-        at = self.columns.count
-        for number, s in enumerate(table_sets):
-            entries = _tile_entries(s)
-            if joker_rows is not None and (more := joker_rows.kept_entries(number, s)):
-                entries = entries | more
-            self.columns.add(1, 1.0, entries)
-        return self.columns.since(at)
+        else:
+            for number, s in enumerate(table_sets):
+                entries = _tile_entries(s)
+                if joker_rows is not None and (more := joker_rows.kept_entries(number, s)):
+                    entries = entries | more
+                self.columns.add(1, 1.0, entries)
+        says = "1 if table set s stays as it lies: a[t,s] in each tile's row, worth 1"
+        return self.columns.named("kept", at, says)
 
 
 # A table's sets recur from turn to turn and from stage to stage: each read once. Callers

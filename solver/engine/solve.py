@@ -298,7 +298,7 @@ def _model(
     stay rows in (so built once where homes are added to it)."""
     mip, layout = build_model(board, objective, part, deadline)
     if part is JokerPart.PINNED:
-        mip = with_stay_rows(mip, layout, board.rules.wraparound)
+        mip, layout = with_stay_rows(mip, layout, board.rules.wraparound)
     return mip, layout
 
 
@@ -319,7 +319,7 @@ def _homes(
     3-12); nodes whose bound falls short wait for the rest of the search, in the same
     search (`Mip.reach`), which solves the root's LP once, not twice."""
     mip, layout = pinned or _model(board, goal, JokerPart.PINNED, deadline)
-    built = homes.with_homes(mip, layout, board)
+    built = homes.with_homes(layout, board)
     if built is None:  # no joker can be freed: the pinned answer was refused otherwise
         return Solution(None, proved=False), layout, None, None
     mip, columns = built
