@@ -68,7 +68,8 @@ def serve(args: argparse.Namespace) -> int:
             built.append(mip)
             # Before the builder's groups, with_homes took the pinned model too.
             given = (mip, layout) if "mip" in signature(homes.with_homes).parameters else (layout,)
-            with_homes = homes.with_homes(*given, board) if homes.applies(board) else None
+            add_homes: Any = homes.with_homes
+            with_homes = add_homes(*given, board) if homes.applies(board) else None
             if with_homes is not None:
                 built.append(with_homes[0])
         return built
@@ -78,7 +79,9 @@ def serve(args: argparse.Namespace) -> int:
         for mip in mips:
             for field in dataclasses.fields(mip):
                 value = getattr(mip, field.name)
-                hashed.update(value.tobytes() if hasattr(value, "tobytes") else repr(value).encode())
+                hashed.update(
+                    value.tobytes() if hasattr(value, "tobytes") else repr(value).encode()
+                )
         return hashed.hexdigest()
 
     def answer(asked: dict[str, Any]) -> dict[str, Any]:

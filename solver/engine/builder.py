@@ -103,7 +103,8 @@ class Rows:
 
     def copy(self) -> Rows:
         rows = Rows()
-        rows.lower, rows.upper, rows.groups = self.lower.copy(), self.upper.copy(), self.groups.copy()
+        rows.lower, rows.upper = self.lower.copy(), self.upper.copy()
+        rows.groups = self.groups.copy()
         return rows
 
 
@@ -167,9 +168,7 @@ class Columns:
         self.count += 1
         return self.count - 1
 
-    def enter(
-        self, columns: Sequence[int] | Ints, rows: Sequence[int] | Ints, values: Sequence[float] | Floats
-    ) -> None:
+    def enter(self, columns: Sequence[int] | Ints, rows: Sequence[int] | Ints, values: Any) -> None:
         """Entries in columns already there (of rows added since): each column's after its
         own, in the order given."""
         self.entered.append((columns, rows, values))

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from ..board import Board
 from ..sets import MIN_SET
 from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile
-from .builder import INFINITY, Floats, Ints, Mip
+from .builder import INFINITY, Floats, Ints, Mip, Program
 from .joker_rows import JokerLayout
 from .model import Arrangement, Layout
 from .pinned import Parts, stay_needs
@@ -62,13 +62,17 @@ class Home(NamedTuple):
 
 @dataclasses.dataclass(frozen=True)
 class Homes:
-    """The homes' columns: the first one's number, each one's home, and then the jokers
-    standing in at their open places (a column a tile, `stands`)."""
+    """The homes' columns in the program that holds them: each one's home, and then the
+    jokers standing in at their open places (a column a tile, `stands`)."""
 
-    start: int
+    program: Program
     homes: Ints  # their numbers in the catalogue
     stands: tuple[Tile, ...]
     assists: int  # the catalogue's
+
+    @property
+    def start(self) -> int:
+        return self.program.columns["homes"].start
 
 
 def applies(board: Board) -> bool:
@@ -159,17 +163,15 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     if not several:
         extensions &= catalogue.places < MIN_SET
     chosen = np.flatnonzero(homes_here | extensions)
-    # Rows: the copies of each rack tile the homes hold (no more than were played); the
-    # freed jokers (no more than homes' freed places and jokers standing in at homes'
-    # other places); for each place beside a run's span, the extensions that end or
-    # start there (no more than the spans beside them); for each tile, the jokers
-    # standing in for it at homes' places (no more than homes holding its place).
+    # The tiles of the homes' rack places, the places beside spans, and the tiles that
+    # jokers may stand in for at homes' places.
     racked = np.zeros(TILES + 1, dtype=np.bool_)
     racked[catalogue.rack[chosen].ravel()] = True
     designated = np.flatnonzero(racked[:TILES])
     sides = np.flatnonzero(beside)
     # (A joker standing in at a home's place is a freed one only where two can be freed.)
     stands = np.flatnonzero(catalogue.opens[chosen].any(axis=0) & several)
+    # Their rows, which the catalogue's entries are numbered in (_ROWS) given numbers.
     program = layout.program.extended()
     add = program.rows.add
     rows = np.full(_ROWS, -1, dtype=np.int64)
@@ -182,7 +184,7 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     says = "sum_{e beside p} extension[e] <= sum_{h whose span ends beside p} home[h]"
     rows[_SIDE + sides] = add(len(sides), -INFINITY, 0.0, name="home sides", says=says)
     says = "home_stands[t] <= sum_h open[h,t] home[h]: a joker a home's open place"
-    rows[_STAND + stands] = add(len(stands), -INFINITY, 0.0, name="home stands", says=says)
+    rows[_STAND + stands] = add(len(stands), -INFINITY, 0.0, name="home places", says=says)
     freed_at = layout.columns.jokers.start + jokers.readings
     program.columns.enter(
         [played_column[ALL_COLOURED[t]] for t in designated] + [freed_at + k for k in range(freed)],
@@ -201,14 +203,7 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     # And the stay rows: each home or extension that meets a staying joker's need.
     needs = stay_needs(layout, board.rules.wraparound)
     if needs:
-        parts = Parts(
-            catalogue.holds[chosen],
-            catalogue.opens[chosen],
-            catalogue.group[chosen],
-            catalogue.colour[chosen],
-            catalogue.first[chosen],
-            catalogue.last[chosen],
-        )
+        parts = Parts(*(getattr(catalogue, name)[chosen] for name in Parts._fields))
         for need, k in needs.items():
             meeting = np.flatnonzero(need.met_by_parts(parts))
             column.append(meeting)
@@ -225,18 +220,22 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     order = np.argsort(by_column, kind="stable")
     lengths = np.bincount(by_column, minlength=len(uppers))
     rows_in, values_in = np.concatenate(row)[order], np.concatenate(value)[order]
+    zeros: Floats = np.zeros(len(uppers))
     columns, count, cut = program.columns, len(chosen), int(lengths[: len(chosen)].sum())
     start = columns.count
-    columns.add_block(uppers[:count], np.zeros(count), lengths[:count], rows_in[:cut], values_in[:cut])
+    columns.add_block(
+        uppers[:count], zeros[:count], lengths[:count], rows_in[:cut], values_in[:cut]
+    )
     says = "copies of home or extension h: its places in their rows, its jokers in the count"
-    homes = columns.named("homes", start, says)
+    columns.named("homes", start, says)
     start = columns.count
-    uppers, lengths = uppers[count:], lengths[count:]
-    columns.add_block(uppers, np.zeros(len(uppers)), lengths, rows_in[cut:], values_in[cut:])
+    columns.add_block(
+        uppers[count:], zeros[count:], lengths[count:], rows_in[cut:], values_in[cut:]
+    )
     says = "jokers standing in for t at homes' open places: -1 in t's row, +1 in the count"
     columns.named("home stands", start, says)
     stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())
-    return program.mip(), Homes(homes.start, chosen, stand_tiles, assists)
+    return program.mip(), Homes(program, chosen, stand_tiles, assists)
 
 
 def _most_freed(jokers: JokerLayout) -> int:

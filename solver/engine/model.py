@@ -35,17 +35,16 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from ..board import Board
 from ..move import Objective, TileRow
 from ..tiles import ALL_COLOURED, JOKER, Tile
 from .builder import INFINITY, Floats, Indices, Ints, Mip, Program
-from .candidates import FOLD_FROM_JOKERS, Catalogue, catalogue_for, fold_absent, makeable
+from .candidates import FOLD_FROM_JOKERS, Position, fold_absent, makeable
 from .joker_model import JokerPart, JokerPlan, plan_jokers
 from .joker_rows import JokerLayout, JokerRows
 from .lp import Deadline
-from .tile_rows import JOKER_ROW, NO_TILE, NUMBERS, ROW_OF, TILE_INDEX, TILES
+from .tile_rows import JOKER_ROW, NUMBERS, ROW_OF, TILE_INDEX, TILES
 
 
 @dataclass(frozen=True)
@@ -105,15 +104,6 @@ def _zeros(count: int) -> Floats:
     return _ZEROS[:count] if count <= len(_ZEROS) else np.zeros(count)
 
 
-def _counts(rows: list[int]) -> tuple[Ints, int]:
-    """Copies of each coloured tile (plus a zero for the padding index), and jokers, from
-    the tiles' rows."""
-    counts = np.bincount(rows, minlength=TILES + 1)
-    jokers = int(counts[JOKER_ROW])
-    counts[JOKER_ROW] = 0
-    return counts, jokers
-
-
 def _weights(board: Board, objective: Objective) -> tuple[float, float]:
     """Lexicographic weights of a tile played and of a point played: primary over
     secondary over sets kept (each worth 1); all whole numbers."""
@@ -147,57 +137,6 @@ class ColumnRanges(NamedTuple):
     jokers: range  # the joker part (joker_rows.py)
 
 
-@dataclass(frozen=True)
-class _Position:
-    """The tiles in play, as counts by row, and the candidate sets they can make."""
-
-    table_sets: tuple[TileRow, ...]
-    table_rows: list[int]
-    table: Ints
-    table_jokers: int
-    rack: Ints
-    rack_jokers: int
-    available: Ints
-    catalogue: Catalogue
-    in_play: Ints
-    usable: Ints
-    piece_rows: Indices
-    in_sets: npt.NDArray[np.bool_]
-
-    @property
-    def jokers(self) -> int:
-        return self.table_jokers + self.rack_jokers
-
-    @classmethod
-    def of(cls, board: Board) -> _Position:
-        # Before the initial meld the table is out of play: the model sees the rack alone.
-        table_sets = board.table if board.opened else ()
-        table_rows = [ROW_OF[t] for s in table_sets for t in s]
-        table, table_jokers = _counts(table_rows)
-        rack, rack_jokers = _counts([ROW_OF[t] for t in board.rack])
-        available = table + rack
-        available[NO_TILE] = 1 << 20
-        # Only sets that the tiles in play (jokers filling the gaps) can make.
-        catalogue = catalogue_for(board.rules)
-        in_play = available[catalogue.tiles]
-        is_usable = makeable(in_play, table_jokers + rack_jokers)
-        piece_rows = catalogue.entry_row[is_usable[catalogue.entry_set]]
-        return cls(
-            table_sets=table_sets,
-            table_rows=table_rows,
-            table=table,
-            table_jokers=table_jokers,
-            rack=rack,
-            rack_jokers=rack_jokers,
-            available=available,
-            catalogue=catalogue,
-            in_play=in_play,
-            usable=is_usable.nonzero()[0],
-            piece_rows=piece_rows,
-            in_sets=np.bincount(piece_rows, minlength=TILES) > 0,
-        )
-
-
 def jokers_bind(board: Board) -> bool:
     """Whether the rules on jokers can bind: the player has opened, a joker lies on the
     table, and the rules tie it to its set (joker retrieval by replacement, or locked sets)."""
@@ -216,7 +155,7 @@ def build_model(
     """The integer program whose optimum is the best move on this board (docs/format.md,
     "What best means"); `part`: the joker part whole, or a restriction or relaxation of it
     (joker_model.py); past `deadline`, joker_model.OutOfTime."""
-    position = _Position.of(board)
+    position = Position.of(board)
     plan = None
     # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
     # would say None too, after counting the tiles in play).
@@ -247,7 +186,7 @@ def no_initial_meld(board: Board) -> bool:
     and its LP: in greedy four-player games, 358 of the 404 unopened turns with no move."""
     if board.opened:
         return False
-    position = _Position.of(board)
+    position = Position.of(board)
     rack = position.rack[:TILES]
     worth = float(NUMBERS @ (rack * position.in_sets)) + _HIGHEST * position.rack_jokers
     return worth < board.rules.initial_meld
@@ -261,7 +200,7 @@ class _Builder:
         self,
         board: Board,
         objective: Objective,
-        position: _Position,
+        position: Position,
         plan: JokerPlan | None,
         deadline: Deadline | None,
     ) -> None:
