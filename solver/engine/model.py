@@ -1,7 +1,10 @@
 """The one model builder: a position as an integer program, and its solution read back.
 
-Columns (all integer, maximised), in this order, each group a named range of the layout
-(`ColumnRanges`), which the readers take by name:
+Rows and columns are made in named groups, each with its one-line statement where it is
+made (`Layout.program.describe()` lists them): the tile rows (one per coloured tile and
+the joker count, the balance of the table after the move), the meld row (unopened), the
+joker part's rows (joker_rows.py). Columns (all integer, maximised), in this order, each
+group a named range of the layout (`ColumnRanges`), which the readers take by name:
 - pieces     copies of candidate set c (a joker-free run of 3-5 or group of 3-4) on the
              table (candidates.py);
 - played     copies of rack tile t played;
@@ -256,7 +259,7 @@ class _Builder:
 
     def build(self) -> tuple[Mip, Layout]:
         position, board = self.position, self.board
-        usable, absent, pieces = self._pieces()
+        usable, absent = self._pieces()
         if not board.opened:
             # An initial meld is worth the initial-meld points at least.
             self.meld_row = self.rows.one(
@@ -270,14 +273,15 @@ class _Builder:
             joker_rows = JokerRows(
                 self.plan, self.rows, position.table_sets, position.rack, self.deadline
             )
-        played, stand_ins = self._played(joker_rows), self._stand_ins()
-        rack_jokers = self._rack_jokers()
-        kept = self._kept(joker_rows)
+        self._played(joker_rows)
+        self._stand_ins()
+        self._rack_jokers()
+        self._kept(joker_rows)
         at = self.columns.count
         if joker_rows is not None:
             joker_rows.add_columns(self.columns)
-        jokers = self.columns.named("jokers", at, "the joker part's (joker_rows.py)")
-        ranges = ColumnRanges(pieces, played, stand_ins, rack_jokers, kept, jokers)
+        self.columns.named("jokers", at, "the joker part's (joker_rows.py)")
+        ranges = ColumnRanges(*(self.columns[name] for name in ColumnRanges._fields))
         layout = Layout(
             catalogue=position.catalogue.sets,
             piece_numbers=usable.tolist(),
@@ -293,7 +297,7 @@ class _Builder:
             mip = dataclasses.replace(mip, cutoff=0.0)
         return mip, layout
 
-    def _pieces(self) -> tuple[Ints, frozenset[Tile], range]:
+    def _pieces(self) -> tuple[Ints, frozenset[Tile]]:
         """Candidate sets: one entry per tile they hold, in that tile's row; with jokers
         enough, tiles with no copy in play fill their places with jokers alone."""
         position = self.position
@@ -309,7 +313,8 @@ class _Builder:
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
             self.columns.add_block(*block)
             says += ", absent[c] in the joker count's for its tiles with no copy in play"
-            return usable, absent, self.columns.named(name, start, says)
+            self.columns.named(name, start, says)
+            return usable, absent
         rows = position.piece_rows
         if self.wild < position.jokers:
             # Fewer jokers wild than in play (pinned): a set needs a copy in play, or a
@@ -329,9 +334,10 @@ class _Builder:
             rows=rows,
             values=_ones(len(rows)),
         )
-        return usable, frozenset(), self.columns.named(name, start, says)
+        self.columns.named(name, start, says)
+        return usable, frozenset()
 
-    def _played(self, joker_rows: JokerRows | None) -> range:
+    def _played(self, joker_rows: JokerRows | None) -> None:
         """Rack tiles played: each leaves the rack for its tile's row; before opening it
         counts towards the meld, and in the joker part it may free a joker."""
         tiles_weight, value_weight = self.weights
@@ -349,9 +355,9 @@ class _Builder:
                 entries |= joker_rows.played_entries(ALL_COLOURED[i])
                 self.columns.add(rack[i], worth, entries)
         says = "copies of rack tile t played: -1 in t's row, number[t] in the meld's"
-        return self.columns.named("played", at, says)
+        self.columns.named("played", at, says)
 
-    def _stand_ins(self) -> range:
+    def _stand_ins(self) -> None:
         """Jokers standing in for a tile: counted in that tile's row and in the joker row;
         before opening they are worth the tile they stand for."""
         stand_ins, count = self.stand_ins, len(self.stand_ins)
@@ -367,7 +373,7 @@ class _Builder:
             values=values,
         )
         says = "jokers standing in for tile t: -1 in t's row, +1 in the joker count's"
-        return self.columns.named("stand_ins", at, says)
+        self.columns.named("stand_ins", at, says)
 
     def _entries(
         self, rows: Ints | Indices, values: Floats, tiles: Ints
@@ -379,7 +385,7 @@ class _Builder:
             values = np.column_stack([values, NUMBERS[tiles]])
         return np.full(len(tiles), rows.shape[1]), rows.ravel(), values.ravel()
 
-    def _rack_jokers(self) -> range:
+    def _rack_jokers(self) -> None:
         """The rack's jokers played: out of the joker row, worth the joker penalty."""
         at = self.columns.count
         if count := self.position.rack_jokers:
@@ -387,9 +393,9 @@ class _Builder:
             tiles_weight, value_weight = self.weights
             penalty = self.board.rules.joker_penalty
             self.columns.add(count, tiles_weight + value_weight * penalty, entries)
-        return self.columns.named("rack_jokers", at, "rack jokers played: -1 in the joker count's")
+        self.columns.named("rack_jokers", at, "rack jokers played: -1 in the joker count's")
 
-    def _kept(self, joker_rows: JokerRows | None) -> range:
+    def _kept(self, joker_rows: JokerRows | None) -> None:
         """Sets of the table kept as they lie: their real tiles and their jokers."""
         table_sets, table_rows = self.position.table_sets, self.position.table_rows
         at = self.columns.count
@@ -409,7 +415,7 @@ class _Builder:
                     entries = entries | more
                 self.columns.add(1, 1.0, entries)
         says = "1 if table set s stays as it lies: a[t,s] in each tile's row, worth 1"
-        return self.columns.named("kept", at, says)
+        self.columns.named("kept", at, says)
 
 
 # A table's sets recur from turn to turn and from stage to stage: each read once. Callers
