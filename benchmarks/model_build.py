@@ -92,8 +92,8 @@ def serve(args: argparse.Namespace) -> int:
         board = dataclasses.replace(board, rules=rules)
         command = ["hint", "-", "--json", "--rules", asked["rules"], "--tile-set", str(tile_set)]
         result = runner.invoke(cli, command, input=asked["text"])
-        if result.exit_code != 0:
-            raise SystemExit(f"hint failed: {result.output}")
+        if result.exit_code != 0:  # a puzzle that another profile's rules refuse
+            return {"error": result.output}
         found = json.loads(result.output)
         reply: dict[str, Any] = {
             "move": {k: found[k] for k in MOVE_FIELDS},
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def row(group: str, position: int, replies: old_side.Answers) -> dict[str, Any]:
         before, after = replies["before"], replies["after"]
-        for what in ("move", "models"):
+        for what in ("error", "move", "models"):
             if before.get(what) != after.get(what):
                 raise SystemExit(f"{group} {position}: {what} {before} != {after}")
         found: dict[str, Any] = {"group": group, "position": position}

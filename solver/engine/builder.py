@@ -72,6 +72,8 @@ class Rows:
     """Rows handed out in named groups, each group with its bounds and its statement."""
 
     def __init__(self) -> None:
+        # The bounds of the rows made before the last `bounds()`, and of those since.
+        self.made: tuple[Floats, Floats] = (np.zeros(0), np.zeros(0))
         self.lower: list[float] = []
         self.upper: list[float] = []
         self.groups: dict[str, Group] = {}
@@ -84,7 +86,7 @@ class Rows:
         """A group of `count` new rows, with these bounds (one for all, or one each):
         their numbers."""
         assert name not in self.groups, name
-        first = len(self.lower)
+        first = len(self.made[0]) + len(self.lower)
         for bounds, given in ((self.lower, lower), (self.upper, upper)):
             if isinstance(given, (int, float)):
                 bounds.extend([given] * count)
@@ -99,11 +101,19 @@ class Rows:
         return self.add(1, lower, upper, name=name, says=says)[0]
 
     def bounds(self) -> tuple[Floats, Floats]:
-        return np.array(self.lower, dtype=np.float64), np.array(self.upper, dtype=np.float64)
+        """Every row's lower and upper bounds (kept, so that a copy converts only its own)."""
+        if self.lower:
+            lower, upper = self.made
+            self.made = (
+                np.concatenate((lower, np.array(self.lower, dtype=np.float64))),
+                np.concatenate((upper, np.array(self.upper, dtype=np.float64))),
+            )
+            self.lower, self.upper = [], []
+        return self.made
 
     def copy(self) -> Rows:
         rows = Rows()
-        rows.lower, rows.upper = self.lower.copy(), self.upper.copy()
+        rows.made = self.bounds()  # arrays never changed: concatenation makes new ones
         rows.groups = self.groups.copy()
         return rows
 
