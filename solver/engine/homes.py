@@ -185,9 +185,8 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     rows[_SIDE + sides] = add(len(sides), -INFINITY, 0.0, name="home sides", says=says)
     says = "home_stands[t] <= sum_h open[h,t] home[h]: a joker a home's open place"
     rows[_STAND + stands] = add(len(stands), -INFINITY, 0.0, name="home places", says=says)
-    freed_at = layout.columns.jokers.start + jokers.readings
     program.columns.enter(
-        [played_column[ALL_COLOURED[t]] for t in designated] + [freed_at + k for k in range(freed)],
+        [played_column[ALL_COLOURED[t]] for t in designated] + list(jokers.freed_columns),
         rows[_RACK + designated].tolist() + [int(rows[_FREED])] * freed,
         [-1.0] * len(designated) + [1.0] * freed,
     )

@@ -28,6 +28,8 @@ class JokerLayout:
     # Pinned: for each instance, the joker part's column that is 1 where it stays (its
     # reading's, where no rack tile can free it).
     stays: tuple[int, ...] = ()
+    # The freed instances' columns, numbered in the whole program.
+    freed_columns: range = range(0)
 
     def staying(self, counts: Sequence[int]) -> list[Instance]:
         """Pinned: the instances that stay, by the joker part's whole-number values."""
@@ -247,6 +249,7 @@ class JokerRows:
                 columns.add(1, 0.0, entries)
                 reading_column[js.number, r] = readings
                 readings += 1
+        start = columns.count
         for i in self.freeable:
             # Instance i is freed by a copy of its tile from the rack.
             role = plan.instances[i].role
@@ -255,6 +258,7 @@ class JokerRows:
             if self.freed_total is not None:
                 entries[self.freed_total] = -1.0
             columns.add(1, 0.0, entries)
+        freed_columns = range(start, columns.count)
         stays: list[int] = []
         if plan.pinned:
             stays = [reading_column[i.set_number, i.reading] for i in plan.instances]
@@ -269,7 +273,9 @@ class JokerRows:
             if self.deadline is not None and self.deadline.passed():
                 raise OutOfTime
             self.fills.append(self._add_host(columns, n, host))
-        self.layout = JokerLayout(plan, readings, self.freeable, self.fills, tuple(stays))
+        self.layout = JokerLayout(
+            plan, readings, self.freeable, self.fills, tuple(stays), freed_columns
+        )
 
     def _add_host(self, columns: Columns, n: int, host: Host) -> list[tuple[Tile, str]]:
         """One host's columns: its copy; if freeing, its freed jokers and its fills."""
