@@ -73,7 +73,7 @@ class Rows:
 
     def __init__(self) -> None:
         # The bounds of the rows made before the last `bounds()`, and of those since.
-        self.made: tuple[Floats, Floats] = (np.zeros(0), np.zeros(0))
+        self.made: tuple[Floats, Floats] | None = None
         self.lower: list[float] = []
         self.upper: list[float] = []
         self.groups: dict[str, Group] = {}
@@ -86,7 +86,7 @@ class Rows:
         """A group of `count` new rows, with these bounds (one for all, or one each):
         their numbers."""
         assert name not in self.groups, name
-        first = len(self.made[0]) + len(self.lower)
+        first = len(self.lower) + (len(self.made[0]) if self.made is not None else 0)
         for bounds, given in ((self.lower, lower), (self.upper, upper)):
             if isinstance(given, (int, float)):
                 bounds.extend([given] * count)
@@ -102,12 +102,15 @@ class Rows:
 
     def bounds(self) -> tuple[Floats, Floats]:
         """Every row's lower and upper bounds (kept, so that a copy converts only its own)."""
-        if self.lower:
-            lower, upper = self.made
-            self.made = (
-                np.concatenate((lower, np.array(self.lower, dtype=np.float64))),
-                np.concatenate((upper, np.array(self.upper, dtype=np.float64))),
-            )
+        if self.made is None or self.lower:
+            lower = np.array(self.lower, dtype=np.float64)
+            upper = np.array(self.upper, dtype=np.float64)
+            if self.made is not None:
+                lower, upper = (
+                    np.concatenate((self.made[0], lower)),
+                    np.concatenate((self.made[1], upper)),
+                )
+            self.made = lower, upper
             self.lower, self.upper = [], []
         return self.made
 
@@ -194,12 +197,11 @@ class Columns:
         self._close_singles()
         if not self.whole:
             self.whole = True
-            self.parts = [
-                tuple(
-                    _joined([p[part] for p in self.parts], dtype)
-                    for part, dtype in enumerate(_DTYPES)
-                )
+            parts = self.parts
+            upper, cost, lengths, rows, values = [
+                _joined([p[k] for p in parts], dtype) for k, dtype in enumerate(_DTYPES)
             ]
+            self.parts = [(upper, cost, lengths, rows, values)]
         if self.entered:
             self.parts = [_merged(self.parts[0], self.entered)]
             self.entered = []
@@ -228,24 +230,14 @@ def _merged(block: _Block, entered: list[tuple[Any, Any, Any]]) -> _Block:
     """The block with entries entered in its columns: each column's after its own, in the
     order they were entered."""
     upper, cost, lengths, rows, values = block
-    columns = np.concatenate([np.asarray(c, dtype=np.int64) for c, _, _ in entered])
-    new_rows = np.concatenate([np.asarray(r, dtype=np.int64) for _, r, _ in entered])
-    new_values = np.concatenate([np.asarray(v, dtype=np.float64) for _, _, v in entered])
-    extra = np.bincount(columns, minlength=len(lengths))
-    old_start = np.concatenate(([0], np.cumsum(lengths)))
-    new_lengths = lengths + extra
-    start = np.concatenate(([0], np.cumsum(new_lengths)))
-    merged_rows = np.empty(start[-1], dtype=np.int32)
-    merged_values = np.empty(start[-1], dtype=np.float64)
-    at = np.repeat(start[:-1] - old_start[:-1], lengths) + np.arange(len(rows))
-    merged_rows[at], merged_values[at] = rows, values
-    order = np.argsort(columns, kind="stable")
-    by_column = columns[order]
-    # Each entry's place among its column's entered ones.
-    rank = np.arange(len(order)) - (np.cumsum(extra) - extra)[by_column]
-    at = start[by_column] + lengths[by_column] + rank
-    merged_rows[at], merged_values[at] = new_rows[order], new_values[order]
-    return upper, cost, new_lengths, merged_rows, merged_values
+    new_columns = [np.asarray(c, dtype=np.int64) for c, _, _ in entered]
+    # All entries sorted by column, stably (timsort: the block's are a run already).
+    column_of = np.concatenate([np.repeat(np.arange(len(lengths)), lengths), *new_columns])
+    order = np.argsort(column_of, kind="stable")
+    merged_rows = np.concatenate([rows, *(r for _, r, _ in entered)], dtype=np.int32)
+    merged_values = np.concatenate([values, *(v for _, _, v in entered)], dtype=np.float64)
+    new_lengths = lengths + np.bincount(column_of[len(rows) :], minlength=len(lengths))
+    return upper, cost, new_lengths, merged_rows[order], merged_values[order]
 
 
 class Program:

@@ -281,7 +281,8 @@ class _Builder:
         if joker_rows is not None:
             joker_rows.add_columns(self.columns)
         self.columns.named("jokers", at, "the joker part's (joker_rows.py)")
-        ranges = ColumnRanges(*(self.columns[name] for name in ColumnRanges._fields))
+        named = self.columns.groups
+        ranges = ColumnRanges(*[named[name].at for name in ColumnRanges._fields])
         layout = Layout(
             catalogue=position.catalogue.sets,
             piece_numbers=usable.tolist(),
