@@ -130,9 +130,6 @@ class Columns:
     """Collects columns in order, in named ranges: blocks built by numpy, single ones
     between them, and entries that later rows give columns already there."""
 
-    # The parts of a block, each a sequence with an item per column or per entry.
-    UPPER, COST, LENGTHS, ROWS, VALUES = range(5)
-
     def __init__(self) -> None:
         self.parts: list[_Block] = []
         self.singles: _Block = ([], [], [], [], [])
@@ -187,7 +184,7 @@ class Columns:
         self.entered.append((columns, rows, values))
 
     def _close_singles(self) -> None:
-        if self.singles[self.UPPER]:
+        if self.singles[0]:  # a column's upper bound, or none
             self.parts.append(self.singles)
             self.singles = ([], [], [], [], [])
 
