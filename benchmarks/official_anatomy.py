@@ -129,7 +129,7 @@ def anatomy(board: Board, repeat: int, first: int) -> dict[str, Any]:
     mip, layout = build_model(board, goal, JokerPart.PINNED)
     if layout.jokers is None:  # no joker the rules bind: one model, as casual's
         return {**row, "class": "free"}
-    mip = with_stay_rows(mip, layout, board.rules.wraparound)
+    mip, layout = with_stay_rows(mip, layout, board.rules.wraparound)
     solution = get_backend("clp").solve(mip, None)
     assert solution.values is not None
     relaxed = read_solution(layout, solution.values)
@@ -141,7 +141,7 @@ def anatomy(board: Board, repeat: int, first: int) -> dict[str, Any]:
             "pinned_root_lp_ms": root_lp_ms(mip, repeat),
             "casual_root_lp_ms": root_lp_ms(casual_mip, repeat),
         }
-    built = homes.with_homes(mip, layout, board)
+    built = homes.with_homes(layout, board)
     if built is None:
         return {**row, "class": "refused"}
     tiles = sum(relaxed.played.values())

@@ -19,7 +19,7 @@ import pytest
 from rummisolve.board import parse_board
 from rummisolve.engine import backends, clp, highs, via_pulp
 from rummisolve.engine.backends import get_backend
-from rummisolve.engine.builder import Columns, Mip, Rows
+from rummisolve.engine.builder import Mip, Program
 from rummisolve.engine.lp import Clock, Deadline, LpEnd
 from rummisolve.engine.model import build_model, read_solution
 from rummisolve.engine.solve import find_move
@@ -407,12 +407,11 @@ def test_clp_hands_a_model_past_its_row_limit_to_highs_lps() -> None:
     """Through CLP's C interface the LPs of the whole strict model on a large table led
     the search astray (272 LPs, 7.7 s, where HiGHS's took 0.18 s): past CLP_MAX_ROWS rows
     the clp backend's search runs on HiGHS's LPs, with the same answer."""
-    rows = Rows()
-    rows.add(backends.CLP_MAX_ROWS + 1, 0.0, 1.0)  # each row: its column at most 1
-    columns = Columns()
-    for row in range(backends.CLP_MAX_ROWS + 1):
-        columns.add(2.0, 1.0, {row: 1.0})
-    mip = columns.mip(rows)
+    program = Program()
+    rows = program.rows.add(backends.CLP_MAX_ROWS + 1, 0.0, 1.0, name="each", says="x[j] <= 1")
+    for row in rows:
+        program.columns.add(2.0, 1.0, {row: 1.0})
+    mip = program.mip()
 
     def no_clp(mip: Mip) -> clp.ClpLp:
         raise AssertionError("CLP was given a model past its row limit")

@@ -1,5 +1,6 @@
 """The candidate sets: every joker-free run of 3-5 and group of 3-4 a rule set allows,
-as matrices of tile rows, and the ones a position's tiles can make (model.py).
+as matrices of tile rows, and the ones a position's tiles can make (`Position`, which
+model.py builds on).
 
 Longer runs are cut into these and joined again for display (steps.py); counting a joker
 as the tile it stands for keeps the model to these 185 sets (197 with wraparound).
@@ -13,11 +14,13 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from ..board import Board
+from ..move import TileRow
 from ..rules import Rules
 from ..sets import candidate_sets
 from ..tiles import Tile
 from .builder import Floats, Indices, Ints
-from .tile_rows import JOKER_ROW, NO_TILE, TILE_INDEX
+from .tile_rows import JOKER_ROW, NO_TILE, ROW_OF, TILE_INDEX, TILES
 
 # Jokers in play from which tiles with no copy in play are folded into them: with one,
 # few candidates fold, and folding cost more than it saved (dealt positions, side by
@@ -116,3 +119,63 @@ def fold_absent(
         np.concatenate([np.ones(int(keep.sum())), absent_count[chosen][with_jokers]])[in_order],
     )
     return usable[chosen], block
+
+
+def _counts(rows: list[int]) -> tuple[Ints, int]:
+    """Copies of each coloured tile (plus a zero for the padding index), and jokers, from
+    the tiles' rows."""
+    counts = np.bincount(rows, minlength=TILES + 1)
+    jokers = int(counts[JOKER_ROW])
+    counts[JOKER_ROW] = 0
+    return counts, jokers
+
+
+@dataclass(frozen=True)
+class Position:
+    """The tiles in play, as counts by row, and the candidate sets they can make."""
+
+    table_sets: tuple[TileRow, ...]
+    table_rows: list[int]
+    table: Ints
+    table_jokers: int
+    rack: Ints
+    rack_jokers: int
+    available: Ints
+    catalogue: Catalogue
+    in_play: Ints
+    usable: Ints
+    piece_rows: Indices
+    in_sets: npt.NDArray[np.bool_]
+
+    @property
+    def jokers(self) -> int:
+        return self.table_jokers + self.rack_jokers
+
+    @classmethod
+    def of(cls, board: Board) -> Position:
+        # Before the initial meld the table is out of play: the model sees the rack alone.
+        table_sets = board.table if board.opened else ()
+        table_rows = [ROW_OF[t] for s in table_sets for t in s]
+        table, table_jokers = _counts(table_rows)
+        rack, rack_jokers = _counts([ROW_OF[t] for t in board.rack])
+        available = table + rack
+        available[NO_TILE] = 1 << 20
+        # Only sets that the tiles in play (jokers filling the gaps) can make.
+        catalogue = catalogue_for(board.rules)
+        in_play = available[catalogue.tiles]
+        is_usable = makeable(in_play, table_jokers + rack_jokers)
+        piece_rows = catalogue.entry_row[is_usable[catalogue.entry_set]]
+        return cls(
+            table_sets=table_sets,
+            table_rows=table_rows,
+            table=table,
+            table_jokers=table_jokers,
+            rack=rack,
+            rack_jokers=rack_jokers,
+            available=available,
+            catalogue=catalogue,
+            in_play=in_play,
+            usable=is_usable.nonzero()[0],
+            piece_rows=piece_rows,
+            in_sets=np.bincount(piece_rows, minlength=TILES) > 0,
+        )

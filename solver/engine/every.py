@@ -31,7 +31,7 @@ from ..rules import JokerRetrieval
 from ..tiles import JOKER, Tile, tile_value
 from .assemble import Score, assemble, relaid
 from .backends import Backend, get_backend
-from .builder import Floats, Mip
+from .builder import Floats, Mip, Program
 from .lp import Deadline
 from .model import Arrangement, build_model, read_solution
 from .solve import find_move
@@ -250,7 +250,7 @@ class _Search:
         search was finished (not cut short by the time limit)."""
         self.solves += 1
         mip = dataclasses.replace(self.mip, lower=part.lower, upper=part.upper)
-        solution = self.solver.solve(_with_rows(mip, part.rows), deadline)
+        solution = self.solver.solve(_with_rows(self.layout.program, mip, part.rows), deadline)
         if not solution.proved:
             return None, False
         if solution.values is None:
@@ -319,31 +319,21 @@ def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
         lower[j] = upper[j] = values[j]
 
 
-def _with_rows(mip: Mip, rows: Sequence[_Row]) -> Mip:
-    """The model with these rows added below its own (entries kept by column)."""
-    extra = np.zeros(mip.columns, dtype=np.int64)
-    for row in rows:
-        extra[np.asarray(row.columns, dtype=np.int64)] += 1
-    old = np.diff(mip.col_start).astype(np.int64)
-    start = np.concatenate(([0], np.cumsum(old + extra)))
-    index = np.empty(start[-1], dtype=np.int32)
-    value = np.empty(start[-1], dtype=np.float64)
-    shift = np.repeat(start[:-1] - mip.col_start[:-1], old)
-    at = shift + np.arange(len(mip.col_index))
-    index[at], value[at] = mip.col_index, mip.col_value
-    fill = start[:-1] + old
-    for n, row in enumerate(rows):
-        columns = np.asarray(row.columns, dtype=np.int64)
-        index[fill[columns]] = mip.rows + n
-        value[fill[columns]] = row.values
-        fill[columns] += 1
+def _with_rows(program: Program, mip: Mip, rows: Sequence[_Row]) -> Mip:
+    """The model (its costs, bounds and cutoff) with these rows added below its own,
+    through the builder: each column's new entries after its own."""
+    part = program.extended()
+    says = "the score, and the rows that cut this part of the search from the rest"
+    lowers, uppers = [row.lower for row in rows], [row.upper for row in rows]
+    numbers = part.rows.add(len(rows), lowers, uppers, name="part", says=says)
+    part.columns.enter(
+        [c for row in rows for c in row.columns],
+        [n for row, n in zip(rows, numbers, strict=True) for _ in row.columns],
+        [v for row in rows for v in row.values],
+    )
+    built = part.mip()
     return dataclasses.replace(
-        mip,
-        row_lower=np.append(mip.row_lower, [row.lower for row in rows]),
-        row_upper=np.append(mip.row_upper, [row.upper for row in rows]),
-        col_start=start.astype(np.int32),
-        col_index=index,
-        col_value=value,
+        built, cost=mip.cost, lower=mip.lower, upper=mip.upper, cutoff=mip.cutoff
     )
 
 

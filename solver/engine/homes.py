@@ -35,10 +35,10 @@ import numpy.typing as npt
 from ..board import Board
 from ..sets import MIN_SET
 from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile, TileRow
-from .builder import INFINITY, Floats, Ints, Mip
+from .builder import INFINITY, Floats, Ints, Mip, Program
 from .joker_rows import JokerLayout
 from .model import Arrangement, Layout
-from .pinned import Parts, stay_needs, with_rows
+from .pinned import Parts, stay_needs
 from .tile_rows import JOKER_ROW, TILE_INDEX, TILES
 
 # Jokers from the rack a home may count as its rack places: two at most.
@@ -61,13 +61,17 @@ class Home(NamedTuple):
 
 @dataclasses.dataclass(frozen=True)
 class Homes:
-    """The homes' columns: the first one's number, each one's home, and then the jokers
-    standing in at their open places (a column a tile, `stands`)."""
+    """The homes' columns in the program that holds them: each one's home, and then the
+    jokers standing in at their open places (a column a tile, `stands`)."""
 
-    start: int
+    program: Program
     homes: Ints  # their numbers in the catalogue
     stands: tuple[Tile, ...]
     assists: int  # the catalogue's
+
+    @property
+    def start(self) -> int:
+        return self.program.columns["homes"].start
 
 
 def applies(board: Board) -> bool:
@@ -127,7 +131,7 @@ class _Catalogue:
         return self.made[k]
 
 
-def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
+def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     """The pinned model (its stay rows in) with the homes' columns and rows; None where no
     joker can be freed."""
     assert layout.jokers is not None
@@ -158,33 +162,33 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     if not several:
         extensions &= catalogue.places < MIN_SET
     chosen = np.flatnonzero(homes_here | extensions)
-    # Rows: the copies of each rack tile the homes hold (no more than were played); the
-    # freed jokers (no more than homes' freed places and jokers standing in at homes'
-    # other places); for each place beside a run's span, the extensions that end or
-    # start there (no more than the spans beside them); for each tile, the jokers
-    # standing in for it at homes' places (no more than homes holding its place).
+    # The tiles of the homes' rack places, the places beside spans, and the tiles that
+    # jokers may stand in for at homes' places.
     racked = np.zeros(TILES + 1, dtype=np.bool_)
     racked[catalogue.rack[chosen].ravel()] = True
     designated = np.flatnonzero(racked[:TILES])
     sides = np.flatnonzero(beside)
     # (A joker standing in at a home's place is a freed one only where two can be freed.)
     stands = np.flatnonzero(catalogue.opens[chosen].any(axis=0) & several)
-    count = len(designated) + 1 + len(sides) + len(stands)
-    first = mip.rows
+    # Their rows, which the catalogue's entries are numbered in (_ROWS) given numbers.
+    program = layout.program.extended()
+    add = program.rows.add
     rows = np.full(_ROWS, -1, dtype=np.int64)
     rows[:TILES] = np.arange(TILES)
     rows[_JOKERS] = JOKER_ROW
-    new_rows = first + np.arange(count)
-    rows[_RACK + designated] = new_rows[: len(designated)]
-    rows[_FREED] = new_rows[len(designated)]
-    rows[_SIDE + sides] = new_rows[len(designated) + 1 : len(designated) + 1 + len(sides)]
-    rows[_STAND + stands] = new_rows[len(designated) + 1 + len(sides) :]
-    entries = [
-        (played_column[ALL_COLOURED[t]], int(rows[_RACK + t]) - first, -1.0) for t in designated
-    ]
-    freed_at = layout.columns.jokers.start + jokers.readings
-    entries += [(freed_at + k, int(rows[_FREED]) - first, 1.0) for k in range(freed)]
-    mip = with_rows(mip, entries, count, -INFINITY, 0.0)
+    says = "sum_h rack[h,t] home[h] <= played[t]"
+    rows[_RACK + designated] = add(len(designated), -INFINITY, 0.0, name="home rack", says=says)
+    says = "sum_i freed[i] <= sum_h freed_places[h] home[h] + sum_t home_stands[t]"
+    rows[_FREED] = program.rows.one(-INFINITY, 0.0, name="home freed", says=says)
+    says = "sum_{e beside p} extension[e] <= sum_{h whose span ends beside p} home[h]"
+    rows[_SIDE + sides] = add(len(sides), -INFINITY, 0.0, name="home sides", says=says)
+    says = "home_stands[t] <= sum_h open[h,t] home[h]: a joker a home's open place"
+    rows[_STAND + stands] = add(len(stands), -INFINITY, 0.0, name="home places", says=says)
+    program.columns.enter(
+        [played_column[ALL_COLOURED[t]] for t in designated] + list(jokers.freed_columns),
+        rows[_RACK + designated].tolist() + [int(rows[_FREED])] * freed,
+        [-1.0] * len(designated) + [1.0] * freed,
+    )
     # The homes' columns: their entries, as the catalogue has them in rows given numbers.
     lengths = catalogue.start[chosen + 1] - catalogue.start[chosen]
     ends = np.cumsum(lengths)
@@ -197,18 +201,11 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     # And the stay rows: each home or extension that meets a staying joker's need.
     needs = stay_needs(layout, board.rules.wraparound)
     if needs:
-        parts = Parts(
-            catalogue.holds[chosen],
-            catalogue.opens[chosen],
-            catalogue.group[chosen],
-            catalogue.colour[chosen],
-            catalogue.first[chosen],
-            catalogue.last[chosen],
-        )
+        parts = Parts(*(getattr(catalogue, name)[chosen] for name in Parts._fields))
         for need, k in needs.items():
             meeting = np.flatnonzero(need.met_by_parts(parts))
             column.append(meeting)
-            row.append(np.full(len(meeting), first - len(needs) + k))
+            row.append(np.full(len(meeting), k))
             value.append(np.ones(len(meeting)))
     # Then a column for each tile that jokers may stand in for at homes' places, freed
     # jokers or jokers from the rack: in its tile's row, the jokers', its own, the freed.
@@ -217,11 +214,26 @@ def with_homes(mip: Mip, layout: Layout, board: Board) -> tuple[Mip, Homes] | No
     row.append(np.column_stack([*stand_rows, np.full(len(stands), rows[_FREED])]).ravel())
     value.append(np.tile([-1.0, 1.0, 1.0, -1.0], len(stands)))
     uppers = np.concatenate([np.full(len(chosen), freed), np.full(len(stands), all_jokers)])
-    built = _with_columns(
-        mip, np.concatenate(column), np.concatenate(row), np.concatenate(value), uppers
+    by_column = np.concatenate(column)
+    order = np.argsort(by_column, kind="stable")
+    lengths = np.bincount(by_column, minlength=len(uppers))
+    rows_in, values_in = np.concatenate(row)[order], np.concatenate(value)[order]
+    zeros: Floats = np.zeros(len(uppers))
+    columns, count, cut = program.columns, len(chosen), int(lengths[: len(chosen)].sum())
+    start = columns.count
+    columns.add_block(
+        uppers[:count], zeros[:count], lengths[:count], rows_in[:cut], values_in[:cut]
     )
+    says = "copies of home or extension h: its places in their rows, its jokers in the count"
+    columns.named("homes", start, says)
+    start = columns.count
+    columns.add_block(
+        uppers[count:], zeros[count:], lengths[count:], rows_in[cut:], values_in[cut:]
+    )
+    says = "jokers standing in for t at homes' open places: -1 in t's row, +1 in the count"
+    columns.named("home stands", start, says)
     stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())
-    return built, Homes(mip.columns, chosen, stand_tiles, assists)
+    return program.mip(), Homes(program, chosen, stand_tiles, assists)
 
 
 def _most_freed(jokers: JokerLayout) -> int:
@@ -433,24 +445,6 @@ def _extensions() -> list[_Part]:
             if first > 0:
                 extensions.append(_Part(places, (), (), True, True))
     return extensions
-
-
-def _with_columns(mip: Mip, column: Ints, row: Ints, value: Floats, uppers: Floats) -> Mip:
-    """The model with more columns after its own, worth nothing: each entry's column
-    (counted from the first new one), row and value; their upper bounds."""
-    order = np.argsort(column, kind="stable")
-    lengths = np.bincount(column, minlength=len(uppers))
-    start = mip.col_start[-1] + np.cumsum(lengths)
-    zeros: Floats = np.zeros(len(uppers))
-    return dataclasses.replace(
-        mip,
-        cost=np.append(mip.cost, zeros),
-        lower=np.append(mip.lower, zeros),
-        upper=np.append(mip.upper, uppers.astype(np.float64)),
-        col_start=np.append(mip.col_start, start).astype(mip.col_start.dtype),
-        col_index=np.append(mip.col_index, row[order].astype(mip.col_index.dtype)),
-        col_value=np.append(mip.col_value, value[order]),
-    )
 
 
 def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement:

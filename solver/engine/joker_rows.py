@@ -28,6 +28,8 @@ class JokerLayout:
     # Pinned: for each instance, the joker part's column that is 1 where it stays (its
     # reading's, where no rack tile can free it).
     stays: tuple[int, ...] = ()
+    # The freed instances' columns, numbered in the whole program.
+    freed_columns: range = range(0)
 
     def staying(self, counts: Sequence[int]) -> list[Instance]:
         """Pinned: the instances that stay, by the joker part's whole-number values."""
@@ -50,12 +52,22 @@ class JokerRows:
         self.rack = rack
         self.table_sets = table_sets
         numbers = [js.number for js in plan.joker_sets]
-        # A joker set is kept as it lies, or takes one of its readings.
-        self.choice = dict(zip(numbers, rows.add(len(numbers), 1.0, 1.0), strict=True))
-        # A set of jokers alone is kept as it lies.
-        self.alone = dict(
-            zip(plan.jokers_alone, rows.add(len(plan.jokers_alone), 1.0, 1.0), strict=True)
+        choice = rows.add(
+            len(numbers),
+            1.0,
+            1.0,
+            name="choice",
+            says="kept[s] + sum_r reading[s,r] = 1: a joker set is kept, or takes a reading",
         )
+        self.choice = dict(zip(numbers, choice, strict=True))
+        alone = rows.add(
+            len(plan.jokers_alone),
+            1.0,
+            1.0,
+            name="alone",
+            says="kept[s] = 1: a set of jokers alone is kept as it lies",
+        )
+        self.alone = dict(zip(plan.jokers_alone, alone, strict=True))
         # A joker is freed by a copy of its tile played from the rack, one copy each.
         self.freeable = [
             i
@@ -66,9 +78,23 @@ class JokerRows:
         # reading's column, equals that). Pinned, one that no rack tile frees stays: its
         # staying is its reading's column, which stands for it.
         bound = self.freeable if plan.pinned else range(len(plan.instances))
-        self.instance = dict(zip(bound, rows.add(len(bound), 0.0, 0.0), strict=True))
+        instance = rows.add(
+            len(bound),
+            0.0,
+            0.0,
+            name="instance",
+            says="sum_h jokers[h,i] host[h] + freed[i] (+ stays[i]) = copies[i] reading[s,r]",
+        )
+        self.instance = dict(zip(bound, instance, strict=True))
         freed_tiles = sorted({plan.instances[i].role for i in self.freeable}, key=Tile.sort_key)  # type: ignore[arg-type]
-        self.cap = dict(zip(freed_tiles, rows.add(len(freed_tiles), -INFINITY, 0.0), strict=True))
+        cap = rows.add(
+            len(freed_tiles),
+            -INFINITY,
+            0.0,
+            name="cap",
+            says="sum_{i standing for t} freed[i] <= played[t]: one copy frees one joker",
+        )
+        self.cap = dict(zip(freed_tiles, cap, strict=True))
         # A tile of a joker set with two jokers or more anchors them in one host at most.
         anchors = sorted(
             {
@@ -79,17 +105,36 @@ class JokerRows:
             },
             key=lambda anchor: (anchor[0], anchor[1].sort_key()),
         )
-        self.anchor = dict(zip(anchors, rows.add(len(anchors), -INFINITY, 1.0), strict=True))
+        anchor = rows.add(
+            len(anchors),
+            -INFINITY,
+            1.0,
+            name="anchor",
+            says="sum_{h holding t of s} host[h] <= 1",
+        )
+        self.anchor = dict(zip(anchors, anchor, strict=True))
         # Locked sets: a joker set is kept, or lies with all its real tiles in one host.
         locked = numbers if plan.locked else []
-        self.lock = dict(zip(locked, rows.add(len(locked), 1.0, 1.0), strict=True))
+        lock = rows.add(
+            len(locked),
+            1.0,
+            1.0,
+            name="lock",
+            says="kept[s] + sum_{h holding s} host[h] = 1",
+        )
+        self.lock = dict(zip(locked, lock, strict=True))
         self.freed_total = self.rack_count = self.real = None
         self.place: list[dict[Tile, int]] = []
         self.rackish: list[int] = []
         self.room: list[int] = []
         if plan.strict:
             # STRICT: the freed jokers are the freeing hosts' freed ones.
-            self.freed_total = rows.one(0.0, 0.0)
+            self.freed_total = rows.one(
+                0.0,
+                0.0,
+                name="freed total",
+                says="sum_i freed[i] = sum_h freed_in[h]: freed jokers lie in freeing hosts",
+            )
             rack_tiles = sorted(
                 {
                     t
@@ -101,9 +146,14 @@ class JokerRows:
                 key=Tile.sort_key,
             )
             # Places counted as the rack's copies: no more than were played.
-            self.rack_count = dict(
-                zip(rack_tiles, rows.add(len(rack_tiles), -INFINITY, 0.0), strict=True)
+            rack_count = rows.add(
+                len(rack_tiles),
+                -INFINITY,
+                0.0,
+                name="rack count",
+                says="sum_h rack_fills[h,t] <= played[t]",
             )
+            self.rack_count = dict(zip(rack_tiles, rack_count, strict=True))
             real_tiles = sorted(
                 {t for h in plan.hosts for _, t in h.held}
                 | {t for h in plan.hosts if h.freeing for t in h.free_places},
@@ -112,29 +162,44 @@ class JokerRows:
             # Places that hold real tiles (held places, freeing hosts' real fills, kept
             # sets) hold no more than the copies there are (table and played).
             table_counts = Counter(t for s in table_sets for t in s)
-            self.real = dict(
-                zip(
-                    real_tiles,
-                    rows.add(len(real_tiles), -INFINITY, [table_counts[t] for t in real_tiles]),
-                    strict=True,
-                )
+            real = rows.add(
+                len(real_tiles),
+                -INFINITY,
+                [table_counts[t] for t in real_tiles],
+                name="real",
+                says="sum_h held[h,t] host[h] + real_fills[t] + sum_s a[t,s] kept[s]"
+                " <= table[t] + played[t]",
             )
-            for h in plan.hosts:
-                if not h.freeing:
-                    self.place.append({})
-                    self.rackish.append(-1)
-                    self.room.append(-1)
-                    continue
-                # Each free place of a freeing host copy holds one tile or joker.
-                self.place.append(
-                    dict(zip(h.free_places, rows.add(len(h.free_places), 0.0, 0.0), strict=True))
-                )
-                # A copy holding freed jokers holds two tiles from the rack: rack copies,
-                # or loose jokers not freed (2 x copy + freed <= those).
-                self.rackish.append(rows.one(-INFINITY, 0.0))
-                # Its freed jokers are among its loose ones.
-                self.room.append(rows.one(-INFINITY, 0.0))
+            self.real = dict(zip(real_tiles, real, strict=True))
+            self._freeing_rows(rows)
         self.fills: list[list[tuple[Tile, str]]] = []
+
+    def _freeing_rows(self, rows: Rows) -> None:
+        """For each freeing host, in turn: a row for each free place (it holds one tile or
+        joker a copy), one saying a copy holding freed jokers holds two tiles from the rack
+        (rack copies, or loose jokers not freed), one saying its freed jokers are among its
+        loose ones."""
+        freeing = [len(h.free_places) for h in self.plan.hosts if h.freeing]
+        lower = [b for n in freeing for b in [0.0] * n + [-INFINITY, -INFINITY]]
+        numbers = iter(
+            rows.add(
+                len(lower),
+                lower,
+                0.0,
+                name="freeing hosts",
+                says="fills[h,p] = host[h]; 2 host[h] + freed_in[h] <= rack_fills[h]"
+                " + loose[h]; freed_in[h] <= loose[h]",
+            )
+        )
+        for h in self.plan.hosts:
+            if not h.freeing:
+                self.place.append({})
+                self.rackish.append(-1)
+                self.room.append(-1)
+                continue
+            self.place.append({t: next(numbers) for t in h.free_places})
+            self.rackish.append(next(numbers))
+            self.room.append(next(numbers))
 
     def _jokers_of(self, number: int) -> int:
         return self.table_sets[number].count(JOKER)
@@ -184,6 +249,7 @@ class JokerRows:
                 columns.add(1, 0.0, entries)
                 reading_column[js.number, r] = readings
                 readings += 1
+        start = columns.count
         for i in self.freeable:
             # Instance i is freed by a copy of its tile from the rack.
             role = plan.instances[i].role
@@ -192,6 +258,7 @@ class JokerRows:
             if self.freed_total is not None:
                 entries[self.freed_total] = -1.0
             columns.add(1, 0.0, entries)
+        freed_columns = range(start, columns.count)
         stays: list[int] = []
         if plan.pinned:
             stays = [reading_column[i.set_number, i.reading] for i in plan.instances]
@@ -206,7 +273,9 @@ class JokerRows:
             if self.deadline is not None and self.deadline.passed():
                 raise OutOfTime
             self.fills.append(self._add_host(columns, n, host))
-        self.layout = JokerLayout(plan, readings, self.freeable, self.fills, tuple(stays))
+        self.layout = JokerLayout(
+            plan, readings, self.freeable, self.fills, tuple(stays), freed_columns
+        )
 
     def _add_host(self, columns: Columns, n: int, host: Host) -> list[tuple[Tile, str]]:
         """One host's columns: its copy; if freeing, its freed jokers and its fills."""

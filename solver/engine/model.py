@@ -1,7 +1,10 @@
 """The one model builder: a position as an integer program, and its solution read back.
 
-Columns (all integer, maximised), in this order, each group a named range of the layout
-(`ColumnRanges`), which the readers take by name:
+Rows and columns are made in named groups, each with its one-line statement where it is
+made (`Layout.program.describe()` lists them): the tile rows (one per coloured tile and
+the joker count, the balance of the table after the move), the meld row (unopened), the
+joker part's rows (joker_rows.py). Columns (all integer, maximised), in this order, each
+group a named range of the layout (`ColumnRanges`), which the readers take by name:
 - pieces     copies of candidate set c (a joker-free run of 3-5 or group of 3-4) on the
              table (candidates.py);
 - played     copies of rack tile t played;
@@ -35,17 +38,16 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from ..board import Board
 from ..move import Objective, TileRow
 from ..tiles import ALL_COLOURED, JOKER, Tile
-from .builder import INFINITY, Columns, Floats, Indices, Ints, Mip, Rows
-from .candidates import FOLD_FROM_JOKERS, Catalogue, catalogue_for, fold_absent, makeable
+from .builder import INFINITY, Floats, Indices, Ints, Mip, Program
+from .candidates import FOLD_FROM_JOKERS, Position, fold_absent, makeable
 from .joker_model import JokerPart, JokerPlan, plan_jokers
 from .joker_rows import JokerLayout, JokerRows
 from .lp import Deadline
-from .tile_rows import JOKER_ROW, NO_TILE, NUMBERS, ROW_OF, TILE_INDEX, TILES
+from .tile_rows import JOKER_ROW, NUMBERS, ROW_OF, TILE_INDEX, TILES
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class Layout:
     stand_ins: list[Tile]
     columns: ColumnRanges
     jokers: JokerLayout | None
+    # The program as built, its groups of rows and columns by name: relaxations extend it.
+    program: Program
 
 
 @dataclass(frozen=True)
@@ -103,15 +107,6 @@ def _zeros(count: int) -> Floats:
     return _ZEROS[:count] if count <= len(_ZEROS) else np.zeros(count)
 
 
-def _counts(rows: list[int]) -> tuple[Ints, int]:
-    """Copies of each coloured tile (plus a zero for the padding index), and jokers, from
-    the tiles' rows."""
-    counts = np.bincount(rows, minlength=TILES + 1)
-    jokers = int(counts[JOKER_ROW])
-    counts[JOKER_ROW] = 0
-    return counts, jokers
-
-
 def _weights(board: Board, objective: Objective) -> tuple[float, float]:
     """Lexicographic weights of a tile played and of a point played: primary over
     secondary over sets kept (each worth 1); all whole numbers."""
@@ -145,57 +140,6 @@ class ColumnRanges(NamedTuple):
     jokers: range  # the joker part (joker_rows.py)
 
 
-@dataclass(frozen=True)
-class _Position:
-    """The tiles in play, as counts by row, and the candidate sets they can make."""
-
-    table_sets: tuple[TileRow, ...]
-    table_rows: list[int]
-    table: Ints
-    table_jokers: int
-    rack: Ints
-    rack_jokers: int
-    available: Ints
-    catalogue: Catalogue
-    in_play: Ints
-    usable: Ints
-    piece_rows: Indices
-    in_sets: npt.NDArray[np.bool_]
-
-    @property
-    def jokers(self) -> int:
-        return self.table_jokers + self.rack_jokers
-
-    @classmethod
-    def of(cls, board: Board) -> _Position:
-        # Before the initial meld the table is out of play: the model sees the rack alone.
-        table_sets = board.table if board.opened else ()
-        table_rows = [ROW_OF[t] for s in table_sets for t in s]
-        table, table_jokers = _counts(table_rows)
-        rack, rack_jokers = _counts([ROW_OF[t] for t in board.rack])
-        available = table + rack
-        available[NO_TILE] = 1 << 20
-        # Only sets that the tiles in play (jokers filling the gaps) can make.
-        catalogue = catalogue_for(board.rules)
-        in_play = available[catalogue.tiles]
-        is_usable = makeable(in_play, table_jokers + rack_jokers)
-        piece_rows = catalogue.entry_row[is_usable[catalogue.entry_set]]
-        return cls(
-            table_sets=table_sets,
-            table_rows=table_rows,
-            table=table,
-            table_jokers=table_jokers,
-            rack=rack,
-            rack_jokers=rack_jokers,
-            available=available,
-            catalogue=catalogue,
-            in_play=in_play,
-            usable=is_usable.nonzero()[0],
-            piece_rows=piece_rows,
-            in_sets=np.bincount(piece_rows, minlength=TILES) > 0,
-        )
-
-
 def jokers_bind(board: Board) -> bool:
     """Whether the rules on jokers can bind: the player has opened, a joker lies on the
     table, and the rules tie it to its set (joker retrieval by replacement, or locked sets)."""
@@ -214,7 +158,7 @@ def build_model(
     """The integer program whose optimum is the best move on this board (docs/format.md,
     "What best means"); `part`: the joker part whole, or a restriction or relaxation of it
     (joker_model.py); past `deadline`, joker_model.OutOfTime."""
-    position = _Position.of(board)
+    position = Position.of(board)
     plan = None
     # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
     # would say None too, after counting the tiles in play).
@@ -245,20 +189,21 @@ def no_initial_meld(board: Board) -> bool:
     and its LP: in greedy four-player games, 358 of the 404 unopened turns with no move."""
     if board.opened:
         return False
-    position = _Position.of(board)
+    position = Position.of(board)
     rack = position.rack[:TILES]
     worth = float(NUMBERS @ (rack * position.in_sets)) + _HIGHEST * position.rack_jokers
     return worth < board.rules.initial_meld
 
 
 class _Builder:
-    """One model's rows and columns, group by group (the order of `ColumnRanges`)."""
+    """One model's rows and columns, group by group (the order of `ColumnRanges`); each
+    group says what it means where it is made."""
 
     def __init__(
         self,
         board: Board,
         objective: Objective,
-        position: _Position,
+        position: Position,
         plan: JokerPlan | None,
         deadline: Deadline | None,
     ) -> None:
@@ -278,14 +223,28 @@ class _Builder:
             self.roles = sorted({TILE_INDEX[i.role] for i in plan.instances if i.role is not None})
         self.wild = self._wild(plan)
         self.stand_ins = in_sets.nonzero()[0] if self.wild else np.zeros(0, np.int64)
-        self.rows = Rows()
-        self.columns = Columns()
-        table = position.table.copy()
-        table[JOKER_ROW] = position.table_jokers
+        self.program = Program()
+        self.rows, self.columns = self.program.rows, self.program.columns
         # Every tile on the table after the move is a tile from before, a played one, or a
-        # joker; every joker stays on the table, and a played joker joins them.
-        bounds = table.tolist()
-        self.rows.add(TILES + 1, bounds, bounds)
+        # joker standing in for it (the joker part's hosts hold some of them).
+        table = position.table[:TILES].tolist()
+        self.rows.add(
+            TILES,
+            table,
+            table,
+            name="tiles",
+            says="sum_c a[t,c] pieces[c] + sum_s a[t,s] kept[s] + jokers[t]"
+            " = table[t] + played[t] + stand_ins[t]",
+        )
+        # Every joker stays on the table, and a played joker joins them.
+        jokers = float(position.table_jokers)
+        self.rows.one(
+            jokers,
+            jokers,
+            name="joker count",
+            says="sum_t stand_ins[t] + sum_c absent[c] pieces[c] + sum_s jokers[s] kept[s]"
+            " + jokers[J] = table[J] + rack_jokers",
+        )
         self.meld_row = -1
 
     def _wild(self, plan: JokerPlan | None) -> int:
@@ -300,23 +259,30 @@ class _Builder:
 
     def build(self) -> tuple[Mip, Layout]:
         position, board = self.position, self.board
-        usable, absent, pieces = self._pieces()
+        usable, absent = self._pieces()
         if not board.opened:
             # An initial meld is worth the initial-meld points at least.
-            self.meld_row = self.rows.one(float(board.rules.initial_meld), INFINITY)
+            self.meld_row = self.rows.one(
+                float(board.rules.initial_meld),
+                INFINITY,
+                name="meld",
+                says="sum_t number[t] (played[t] + stand_ins[t]) >= initial_meld",
+            )
         joker_rows = None
         if self.plan is not None:
             joker_rows = JokerRows(
                 self.plan, self.rows, position.table_sets, position.rack, self.deadline
             )
-        played, stand_ins = self._played(joker_rows), self._stand_ins()
-        rack_jokers = self._rack_jokers()
-        kept = self._kept(joker_rows)
+        self._played(joker_rows)
+        self._stand_ins()
+        self._rack_jokers()
+        self._kept(joker_rows)
         at = self.columns.count
         if joker_rows is not None:
             joker_rows.add_columns(self.columns)
-        jokers = self.columns.since(at)
-        ranges = ColumnRanges(pieces, played, stand_ins, rack_jokers, kept, jokers)
+        self.columns.named("jokers", at, "the joker part's (joker_rows.py)")
+        named = self.columns.groups
+        ranges = ColumnRanges(*[named[name].at for name in ColumnRanges._fields])
         layout = Layout(
             catalogue=position.catalogue.sets,
             piece_numbers=usable.tolist(),
@@ -325,25 +291,31 @@ class _Builder:
             stand_ins=[ALL_COLOURED[i] for i in self.stand_ins.tolist()],
             columns=ranges,
             jokers=joker_rows.layout if joker_rows is not None else None,
+            program=self.program,
         )
-        mip = self.columns.mip(self.rows)
+        mip = self.program.mip()
         if not board.opened:  # the move that plays nothing, the one besides a meld
             mip = dataclasses.replace(mip, cutoff=0.0)
         return mip, layout
 
-    def _pieces(self) -> tuple[Ints, frozenset[Tile], range]:
+    def _pieces(self) -> tuple[Ints, frozenset[Tile]]:
         """Candidate sets: one entry per tile they hold, in that tile's row; with jokers
         enough, tiles with no copy in play fill their places with jokers alone."""
         position = self.position
         usable, available = position.usable, position.available
         upper = position.in_play[usable].min(axis=1) + position.jokers
+        name, says = "pieces", "copies of candidate set c on the table: +1 in each tile's row"
+        start = self.columns.count
         if self.plain and position.jokers >= FOLD_FROM_JOKERS and len(usable):
             usable, block = fold_absent(
                 position.catalogue, usable, position.piece_rows, available, upper
             )
             absent = frozenset(ALL_COLOURED[i] for i in (available[:TILES] == 0).nonzero()[0])
             self.stand_ins = self.stand_ins[available[self.stand_ins] > 0]
-            return usable, absent, self.columns.add_block(*block)
+            self.columns.add_block(*block)
+            says += ", absent[c] in the joker count's for its tiles with no copy in play"
+            self.columns.named(name, start, says)
+            return usable, absent
         rows = position.piece_rows
         if self.wild < position.jokers:
             # Fewer jokers wild than in play (pinned): a set needs a copy in play, or a
@@ -356,47 +328,53 @@ class _Builder:
             chosen = np.zeros(len(catalogue.sets), dtype=np.bool_)
             chosen[usable] = True
             rows = catalogue.entry_row[chosen[catalogue.entry_set]]
-        block_range = self.columns.add_block(
+        self.columns.add_block(
             upper=upper,
             cost=_zeros(len(usable)),
             lengths=position.catalogue.lengths[usable],
             rows=rows,
             values=_ones(len(rows)),
         )
-        return usable, frozenset(), block_range
+        self.columns.named(name, start, says)
+        return usable, frozenset()
 
-    def _played(self, joker_rows: JokerRows | None) -> range:
+    def _played(self, joker_rows: JokerRows | None) -> None:
         """Rack tiles played: each leaves the rack for its tile's row; before opening it
         counts towards the meld, and in the joker part it may free a joker."""
         tiles_weight, value_weight = self.weights
         rack, played = self.position.rack, self.played
         cost = tiles_weight + value_weight * NUMBERS[played]
+        at = self.columns.count
         if joker_rows is None:  # all at once: the tile's row, and the meld row if any
             lengths, rows, values = self._entries(
                 played[:, None], _MINUS_ONES[: len(played)], played
             )
-            return self.columns.add_block(rack[played], cost, lengths, rows, values)
-        at = self.columns.count
-        for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
-            entries: dict[int, float] = {i: -1.0}
-            entries |= joker_rows.played_entries(ALL_COLOURED[i])
-            self.columns.add(rack[i], worth, entries)
-        return self.columns.since(at)
+            self.columns.add_block(rack[played], cost, lengths, rows, values)
+        else:
+            for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
+                entries: dict[int, float] = {i: -1.0}
+                entries |= joker_rows.played_entries(ALL_COLOURED[i])
+                self.columns.add(rack[i], worth, entries)
+        says = "copies of rack tile t played: -1 in t's row, number[t] in the meld's"
+        self.columns.named("played", at, says)
 
-    def _stand_ins(self) -> range:
+    def _stand_ins(self) -> None:
         """Jokers standing in for a tile: counted in that tile's row and in the joker row;
         before opening they are worth the tile they stand for."""
         stand_ins, count = self.stand_ins, len(self.stand_ins)
         lengths, rows, values = self._entries(
             _STAND_IN_ROWS[stand_ins], _STAND_IN_VALUES[:count], stand_ins
         )
-        return self.columns.add_block(
+        at = self.columns.count
+        self.columns.add_block(
             upper=np.full(count, self.wild),
             cost=_zeros(count),
             lengths=lengths,
             rows=rows,
             values=values,
         )
+        says = "jokers standing in for tile t: -1 in t's row, +1 in the joker count's"
+        self.columns.named("stand_ins", at, says)
 
     def _entries(
         self, rows: Ints | Indices, values: Floats, tiles: Ints
@@ -408,7 +386,7 @@ class _Builder:
             values = np.column_stack([values, NUMBERS[tiles]])
         return np.full(len(tiles), rows.shape[1]), rows.ravel(), values.ravel()
 
-    def _rack_jokers(self) -> range:
+    def _rack_jokers(self) -> None:
         """The rack's jokers played: out of the joker row, worth the joker penalty."""
         at = self.columns.count
         if count := self.position.rack_jokers:
@@ -416,27 +394,29 @@ class _Builder:
             tiles_weight, value_weight = self.weights
             penalty = self.board.rules.joker_penalty
             self.columns.add(count, tiles_weight + value_weight * penalty, entries)
-        return self.columns.since(at)
+        self.columns.named("rack_jokers", at, "rack jokers played: -1 in the joker count's")
 
-    def _kept(self, joker_rows: JokerRows | None) -> range:
+    def _kept(self, joker_rows: JokerRows | None) -> None:
         """Sets of the table kept as they lie: their real tiles and their jokers."""
         table_sets, table_rows = self.position.table_sets, self.position.table_rows
+        at = self.columns.count
         if self.plain and all(s.count(JOKER) < 2 for s in table_sets):
             # All at once: no set holding a joker twice, an entry for each of its tiles.
-            return self.columns.add_block(
+            self.columns.add_block(
                 upper=_ones(len(table_sets)),
                 cost=_ones(len(table_sets)),
                 lengths=np.array([len(s) for s in table_sets], dtype=np.int64),
                 rows=np.array(table_rows, dtype=np.int64),
                 values=_ones(len(table_rows)),
             )
-        at = self.columns.count
-        for number, s in enumerate(table_sets):
-            entries = _tile_entries(s)
-            if joker_rows is not None and (more := joker_rows.kept_entries(number, s)):
-                entries = entries | more
-            self.columns.add(1, 1.0, entries)
-        return self.columns.since(at)
+        else:
+            for number, s in enumerate(table_sets):
+                entries = _tile_entries(s)
+                if joker_rows is not None and (more := joker_rows.kept_entries(number, s)):
+                    entries = entries | more
+                self.columns.add(1, 1.0, entries)
+        says = "1 if table set s stays as it lies: a[t,s] in each tile's row, worth 1"
+        self.columns.named("kept", at, says)
 
 
 # A table's sets recur from turn to turn and from stage to stage: each read once. Callers

@@ -21,7 +21,7 @@ from ..joker_rules import joker_places
 from ..move import TileRow
 from ..rules import Rules
 from ..tiles import COLOURS, JOKER, Tile
-from .builder import INFINITY, Floats, Ints, Mip
+from .builder import INFINITY, Ints, Mip
 from .candidates import catalogue_for
 from .joker_model import Instance, JokerSet
 from .lp import Solution
@@ -170,16 +170,25 @@ def _read_only(array: Ints) -> Ints:
     return array
 
 
-def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
+def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Layout]:
     """The pinned model with a row for each thing staying jokers need of the pieces
-    (`_Need`): no more of them than pieces that meet it. Each holds of any table where
-    the jokers stay with their sets, cut into pieces: a group is never cut, and a run that
-    holds a joker and its set's nearest tile holds what lies between."""
+    (`_Need`): no more of them than pieces that meet it; and its layout, whose program
+    holds them. Each holds of any table where the jokers stay with their sets, cut into
+    pieces: a group is never cut, and a run that holds a joker and its set's nearest tile
+    holds what lies between."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
     if not stay.rows:
-        return mip
+        return mip, layout
+    program = layout.program.extended()
+    rows = program.rows.add(
+        len(stay.rows),
+        0.0,
+        INFINITY,
+        name="stay",
+        says="sum_{c meeting need n} pieces[c] >= sum_{i needing n} stays[i]",
+    )
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
     at = layout.columns.jokers.start
@@ -191,10 +200,12 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> Mip:
     pieces = column_of[stay.pieces]
     in_model = pieces >= 0
     pieces = pieces[in_model]
-    columns = np.concatenate((staying, pieces))
-    rows = np.concatenate((stay.instance_rows, stay.piece_rows[in_model]))
-    values = np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces))))
-    return _with_entries(mip, columns, rows, values, len(stay.rows), 0.0, INFINITY)
+    program.columns.enter(
+        np.concatenate((staying, pieces)),
+        rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
+        np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces)))),
+    )
+    return program.mip(), dataclasses.replace(layout, program=program)
 
 
 class _StayRows(NamedTuple):
@@ -238,41 +249,14 @@ def _stay_rows(
 
 
 def stay_needs(layout: Layout, wraparound: bool) -> dict[_Need, int]:
-    """The needs of the staying jokers, each with its row's place among the stay rows."""
+    """The needs of the staying jokers, each with its row (of the "stay" group)."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
-    return dict(_stay_rows(plan.joker_sets, plan.instances, wraparound).rows)
-
-
-def with_rows(
-    mip: Mip, entries: list[tuple[int, int, float]], count: int, lower: float, upper: float
-) -> Mip:
-    """The model with `count` more rows (these bounds) and their entries (column, row
-    among the new ones, value), each column's after its own."""
-    columns = np.array([c for c, _, _ in entries], dtype=np.int64)
-    rows = np.array([r for _, r, _ in entries], dtype=np.int64)
-    values = np.array([v for _, _, v in entries], dtype=np.float64)
-    return _with_entries(mip, columns, rows, values, count, lower, upper)
-
-
-def _with_entries(
-    mip: Mip, columns: Ints, rows: Ints, values: Floats, count: int, lower: float, upper: float
-) -> Mip:
-    """`with_rows`, its entries as arrays: all entries, old and new, sorted by column
-    (stably: each column's new entries after its own)."""
-    column_of = np.concatenate((np.repeat(np.arange(mip.columns), np.diff(mip.col_start)), columns))
-    order = np.argsort(column_of, kind="stable")
-    start = np.zeros(mip.columns + 1, dtype=mip.col_start.dtype)
-    np.cumsum(np.bincount(column_of, minlength=mip.columns), out=start[1:])
-    index = np.concatenate((mip.col_index, mip.rows + rows), dtype=mip.col_index.dtype)
-    return dataclasses.replace(
-        mip,
-        row_lower=np.concatenate((mip.row_lower, np.full(count, lower))),
-        row_upper=np.concatenate((mip.row_upper, np.full(count, upper))),
-        col_start=start,
-        col_index=index[order],
-        col_value=np.concatenate((mip.col_value, values))[order],
-    )
+    needs = _stay_rows(plan.joker_sets, plan.instances, wraparound).rows
+    if not needs:
+        return {}
+    rows = layout.program.rows["stay"]
+    return {need: rows[k] for need, k in needs.items()}
 
 
 # A relaxation's answer made a move: the move (its new sets as hosts), its new table, and

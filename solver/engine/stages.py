@@ -122,7 +122,7 @@ def _aside(search: Search) -> Answer:
 
 def _pinned(search: Search) -> Answer:
     board = search.board
-    built = _model(board, search.goal, JokerPart.PINNED, search.deadline)
+    built = model_for(board, search.goal, JokerPart.PINNED, search.deadline)
     mip, layout = search.pinned_model = built
     solution = _solve(mip, layout, search.solver, search.deadline)
     relaxed = arrangement_of(layout, solution)
@@ -253,7 +253,7 @@ def solve_model(
     """The model of the board and its solve: column values, and what they mean. The
     deadline holds for the model's building too (joker_model.OutOfTime where that outruns
     it); with a `cutoff` (an objective value reached already) only a better move is sought."""
-    mip, layout = _model(board, objective, part, deadline)
+    mip, layout = model_for(board, objective, part, deadline)
     if cutoff is not None:
         mip = dataclasses.replace(mip, cutoff=cutoff)
     return _solve(mip, layout, solver, deadline), layout
@@ -270,14 +270,14 @@ def _solve(mip: Mip, layout: Layout, solver: Backend, deadline: Deadline | None)
     return Solution(None, proved=True)
 
 
-def _model(
+def model_for(
     board: Board, objective: Objective, part: JokerPart, deadline: Deadline | None
 ) -> tuple[Mip, Layout]:
     """The board's model, built before the deadline; the pinned relaxation's with its
     stay rows in (so built once where homes are added to it)."""
     mip, layout = build_model(board, objective, part, deadline)
     if part is JokerPart.PINNED:
-        mip = with_stay_rows(mip, layout, board.rules.wraparound)
+        mip, layout = with_stay_rows(mip, layout, board.rules.wraparound)
     return mip, layout
 
 
@@ -296,8 +296,8 @@ def solve_homes(
     `reach`: the pinned optimum, which bounds this one. A move reaching it is sought
     first; nodes whose bound falls short wait for the rest of the search, in the same
     search (`Mip.reach`), which solves the root's LP once, not twice."""
-    mip, layout = pinned or _model(board, goal, JokerPart.PINNED, deadline)
-    built = homes.with_homes(mip, layout, board)
+    mip, layout = pinned or model_for(board, goal, JokerPart.PINNED, deadline)
+    built = homes.with_homes(layout, board)
     if built is None:  # no joker can be freed: the pinned answer was refused otherwise
         return Solution(None, proved=False), layout, None, None
     mip, columns = built
