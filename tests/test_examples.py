@@ -484,3 +484,14 @@ def test_the_masks_keep_what_does_not_vary() -> None:
     shown = '{"seconds": 0.0006, "tiles_played": 3}'
     assert comparable(shown, True) == comparable('{"seconds": 0.25, "tiles_played": 3}', True)
     assert comparable(shown, True) != comparable('{"seconds": 0.25, "tiles_played": 4}', True)
+
+
+def test_a_part_is_found_only_as_the_page_shows_it() -> None:
+    """An object is found whole (a key left out is a difference); keys written without
+    braces are found among an object's; lines are found one after another."""
+    output = 'table\n{"turn": 2, "stand_for": [[]], "seconds": 0.5}\ntotal +14'
+    assert is_part('{"turn": 2, "stand_for": [[]], "seconds": 0.1}', output)
+    assert not is_part('{"turn": 2, "seconds": 0.1}', output)
+    assert is_part('"stand_for": [[]]', output)
+    assert not is_part('"stand_for": [[], []]', output)
+    assert is_part("table", output) and not is_part("total +14\ntable", output)
