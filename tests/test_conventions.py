@@ -225,20 +225,3 @@ def test_the_completion_script_is_produced() -> None:
             cli, [], prog_name="rummisolve", env={"_RUMMISOLVE_COMPLETE": f"{shell}_source"}
         )
         assert result.exit_code == 0 and line in result.output
-
-
-def test_the_readme_s_python_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each ```pycon block of the README, run as a doctest from the repository's root."""
-    import doctest
-    import re
-
-    root = Path(__file__).resolve().parent.parent
-    monkeypatch.chdir(root)
-    text = (root / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^```pycon\n(.*?)^```", text, re.S | re.M)
-    assert blocks
-    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for number, block in enumerate(blocks, 1):
-        test = parser.get_doctest(block, {}, f"README.md pycon block {number}", "README.md", 0)
-        runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0

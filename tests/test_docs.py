@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import click
 import pytest
 
 from rummisolve.cli import cli
 
 from .cli import run
+from .test_examples import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", ROOT / "puzzles" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # A path in the repository, as the pages write one: in a markdown link, or in backticks.
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 PATH = re.compile(r"`((?:\.\./)?(?:docs|puzzles|solver|tests|benchmarks|\.ci)/[^`\s]*)`")
@@ -46,7 +47,8 @@ def test_no_page_points_at_the_developers_references() -> None:
 
 
 def commands() -> list[str]:
-    return sorted(cli.commands)
+    """Every command's name (the group loads each command only when it is run)."""
+    return sorted(cli.list_commands(click.Context(cli)))
 
 
 @pytest.mark.parametrize("command", ["", *commands()])

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
 import warnings
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,8 +23,6 @@ from rummisolve.env import OBSERVATION, Proposal, env, raw_env
 from rummisolve.legality import check_move
 from rummisolve.move import Action as StepAction
 from rummisolve.tiles import JOKER
-
-README = Path(__file__).parent.parent / "README.md"
 
 
 @contextlib.contextmanager
@@ -102,24 +98,6 @@ def test_a_strategy_through_the_environment_plays_the_engines_game(
     options = GameOptions(rules=table.unwrapped.options.rules, rack_size=8)
     record = play_game(seats, options, seed=11)
     assert scores == {name: float(points) for name, points in record.score.scores.items()}
-
-
-def test_the_readmes_examples_print_what_it_says() -> None:
-    section = README.read_text().split("## Reinforcement learning: PettingZoo", 1)[1]
-    section = section.split("\n## ", 1)[0]
-    blocks = [part.split("```", 1)[0] for part in section.split("```python\n")[1:]]
-    assert len(blocks) == 2
-    printed = []
-    for block in blocks:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            exec(compile(block, "README.md", "exec"), {})
-        printed.append(out.getvalue())
-    claimed = re.search(r"Prints `(\{[^`]*\})`", section)
-    assert claimed is not None
-    assert printed[0] == claimed.group(1) + "\n"
-    score = "GameScore(winner='player_1', scores={'player_0': -29, 'player_1': 35, 'player_2': -6})"
-    assert printed[1] == f"{score}\n{score}\n"
 
 
 def test_render_shows_the_table_and_every_rack(capsys: pytest.CaptureFixture[str]) -> None:

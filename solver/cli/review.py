@@ -78,7 +78,7 @@ def review_command(
     A strategy that holds tiles back on purpose shows its choices as misses: the figure,
     not a verdict.
 
-    Example: rummisolve review --turns missed puzzles/games/greedy-hoarder.jsonl
+    Example: rummisolve review --turns missed puzzles/games/greedy-heavy-cautious.jsonl
     """
     found = read_logs(logs)
     total = sum(not isinstance(f, LogProblem) for f in found)
