@@ -155,19 +155,27 @@ class RayPool(Generic[Item, Result]):
             self.crashed,
         )
         queued: list[list[tuple[Any, Chunk[Item]]]] = [[] for _ in range(jobs)]
+        # Whether an actor runs a chunk handed out again: alone, with nothing queued behind
+        # it. A process that dies may take the answer of the call it had just finished with
+        # it, so only a chunk alone on its actor is blamed for the death.
+        alone = [False] * jobs
 
         def hand_out(number: int) -> bool:
-            if len(queued[number]) >= CALLS_PER_ACTOR:
+            again = bool(order.again)
+            if alone[number] or len(queued[number]) >= CALLS_PER_ACTOR:
+                return False
+            if again and queued[number]:
                 return False
             chunk = order.next_chunk(out=sum(map(len, queued)))
             if chunk is None:
                 return False
             payload = [self.ship(item) for item in chunk.items]
             queued[number].append((self.actors[number].run.remote(payload), chunk))
+            alone[number] = again
             return True
 
         def died(number: int) -> None:
-            lost, queued[number] = queued[number], []
+            lost, queued[number], alone[number] = queued[number], [], False
             self._replace(number)
             order.lost([chunk for _, chunk in lost])
 
@@ -193,6 +201,7 @@ class RayPool(Generic[Item, Result]):
             except ray.exceptions.RayTaskError as error:
                 raise BatchError(f"a Ray actor failed: {error.cause or error}") from None
             _, chunk = queued[number].pop(0)
+            alone[number] = False
             order.finished(chunk, results)
 
     def close(self) -> None:
