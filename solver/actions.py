@@ -160,6 +160,8 @@ class Freeing(NamedTuple):
     # order they lie.
     old_roles: tuple[TileRow, ...] = ()
     new_roles: tuple[TileRow, ...] = ()
+    # The old sets (by place) no tile of their own may leave (locked-joker-sets).
+    locked: tuple[int, ...] = ()
 
 
 class TablePlan(NamedTuple):
@@ -225,11 +227,27 @@ def plan_move(move: Move, board: Board) -> TablePlan:
         if i in changed and role is not None
     )
     new_roles = tuple(reading.after[n] for n in new_at)
+    locked = tuple(
+        k
+        for k, i in enumerate(changed)
+        if rules.locked_joker_sets and JOKER in board.table[i] and not _jokers_only(board.table[i])
+    )
     freeing = Freeing(
-        tuple(replaced), tuple(rack_in), hosts, tuple(newcomers), stays, tuple(old_roles), new_roles
+        tuple(replaced),
+        tuple(rack_in),
+        hosts,
+        tuple(newcomers),
+        stays,
+        tuple(old_roles),
+        new_roles,
+        locked,
     )
     plan = plan_table(swapped, new_sets, rules, freeing)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
+
+
+def _jokers_only(row: TileRow) -> bool:
+    return all(t.is_joker for t in row)
 
 
 def _take_one(tiles: Counter[Tile]) -> Tile:
@@ -297,6 +315,12 @@ def plan_table(
     bases = _Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
     if roles is not None:
         bases.keep_jokers_where_they_stay(roles, freeing.stays)
+    for i in freeing.locked:
+        own = Counter(t for t in old_sets[i] if not t.is_joker) - rack_in[i]
+        stays_in = [n for k, _, n in freeing.stays if k == i]
+        holding = [n for n, new in enumerate(new_sets) if not own - Counter(new)]
+        if holding:
+            bases.lock(i, next((n for n in holding if n in stays_in), holding[0]))
     groups = bases.best()
     moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
     anchored: set[tuple[int, int]] = set()
@@ -557,6 +581,17 @@ class _Bases:
                 stay[role] -= 1
                 kept.append(j)
         return tuple(sorted((*_places(old, wanted), *kept)))
+
+    def lock(self, i: int, n: int) -> None:
+        """Old set i is locked: new set n is built on it alone, and no other new set keeps
+        a tile of it (its own tiles stay where they lie)."""
+        for j, pin in enumerate(self.pins[n]):
+            if j != i:
+                pin.update(self.new[n])
+        for m, pins in enumerate(self.pins):
+            if m != n:
+                pins[i].update(self.old[i])
+        self._measure()
 
     def exclude(self, n: int, i: int, tile: Tile) -> None:
         """New set n keeps `tile` from old set i only, and no other new set keeps old set

@@ -31,10 +31,12 @@ SCALE = max(1, settings().max_examples // 100)
 WORD = re.compile(r"^(J|[KROB]\d+)(\*?)(?:=([KROB]\d+))?$")
 
 
-@dataclass
+@dataclass(eq=False)
 class Piece:
-    """A tile at the table: from the rack or from a set of the table before the move
-    (`home`, its index); a joker with what it stands for (None until a step shows it)."""
+    """One physical tile at the table: from the rack, or from a set of the table before
+    the move (`home`, its index); a joker with what it stands for (None until a step
+    shows it). Copies of one tile are alike to the eye, not to the rules: each piece is
+    followed on its own."""
 
     tile: Tile
     rack: bool
@@ -45,6 +47,11 @@ class Piece:
     @property
     def table_joker(self) -> bool:
         return self.tile.is_joker and not self.rack
+
+    def __repr__(self) -> str:
+        role = f"={format_tile(self.role)}" if self.tile.is_joker and self.role else ""
+        origin = "*" if self.rack else f"@{self.home}"
+        return f"{format_tile(self.tile)}{role}{origin}"
 
 
 # What a step shows of a tile: the tile, its star, what a joker stands for.
@@ -62,8 +69,10 @@ def shown(text: str) -> list[Shown]:
 
 
 class Player:
-    """The table, the hand and the rack of a player following the steps; `wrong`: every
-    step that cannot be followed as it says, or breaks a rule."""
+    """The table, the hand and the rack of a player following the steps literally, each
+    tile followed as the piece it is; `wrong`: every step that cannot be followed as it
+    says, or after which a rule is broken (docs/rules.md, "Jokers", points 2 and 3, and
+    locked-joker-sets)."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -76,8 +85,15 @@ class Player:
         self.hand: list[Piece] = []
         self.rack = Counter(board.rack)
         self.wrong: list[str] = []
+        rules = board.rules
         # Under casual rules the table's jokers move freely: nothing to check of them.
-        self.binding = board.rules.by_replacement
+        self.binding = rules.by_replacement
+        # Sets no tile may leave (locked-joker-sets): those holding a joker and a tile.
+        self.locked = {
+            i
+            for i, row in enumerate(board.table)
+            if rules.locked_joker_sets and JOKER in row and any(not t.is_joker for t in row)
+        }
 
     def agrees(self, pieces: list[Piece], tiles: list[Shown], whole: bool) -> list[str]:
         """How the set shown is not these pieces: tiles, stars, a table joker's tile (a
@@ -126,23 +142,37 @@ class Player:
         self.settle(sets[0], tiles)
         return sets[0]
 
-    def take_up(self, tiles: list[Shown], made: list[Shown], beside: list[Piece]) -> list[Piece]:
-        """The tiles to add or lay, from the hand (as the player chooses among tiles alike:
-        a joker for the tile it stood for, a tile beside its set's joker) or the rack."""
-        staying = Counter(r for t, star, r in made if t.is_joker and not star)
-        staying -= Counter(p.role for p in beside if p.table_joker)
+    def take_out(self, row: list[Piece], tiles: list[Shown], step: str) -> list[Piece]:
+        """The pieces shown, out of the set (a joker: the one standing as shown); none
+        of a locked set's own may leave it (a tile played from the rack may move on)."""
+        out = []
+        for tile, star, role in tiles:
+            same = [p for p in row if p.tile == tile and p.rack == star]
+            piece = next((p for p in same if p.role == role), same[0])
+            row.remove(piece)
+            out.append(piece)
+        if any(p.home in self.locked for p in out):
+            self.wrong.append(f"{step}: a tile out of a set holding a joker (locked)")
+        return out
+
+    def take_up(self, tiles: list[Shown], beside: list[Piece]) -> list[Piece]:
+        """The tiles to add to the set `beside` (or to lay), from the hand or the rack.
+        Among pieces alike in the hand (same tile and star; a joker standing for the same
+        tile) the step does not say which: the player takes the worst for the rules, a
+        copy that is not the set's jokers' own, else one that a joker left in the hand
+        needs; the steps must leave no such choice where it matters."""
         picked: list[Piece] = []
-        for tile, star, _ in sorted(tiles, key=lambda t: not t[0].is_joker):
-            near = picked + beside
-            homes = {p.home for p in near if p.table_joker and not p.freed} - {
-                p.home for p in near if not p.tile.is_joker and not p.rack
-            }
+        for tile, star, role in sorted(tiles, key=lambda t: not t[0].is_joker):
             choices = [p for p in self.hand if p.tile == tile and p.rack == star]
-            choices.sort(key=lambda p: not (p.home in homes or staying[p.role] > 0))
+            if tile.is_joker and not star:
+                staying = [p for p in choices if p.role == role and not p.freed]
+                choices = staying or [p for p in choices if p.freed] or choices
+            jokers_there = {p.home for p in [*beside, *picked] if p.table_joker and not p.freed}
+            jokers_held = {p.home for p in self.hand if p.table_joker and not p.freed}
+            choices.sort(key=lambda p: (p.home in jokers_there, p.home not in jokers_held))
             if choices:
                 self.hand.remove(choices[0])
                 picked.append(choices[0])
-                staying[choices[0].role] -= 1
             elif star and self.rack[tile] > 0:
                 self.rack[tile] -= 1
                 picked.append(Piece(tile, True))
@@ -151,6 +181,25 @@ class Player:
         return picked
 
     def follow(self, step: str) -> None:
+        self._follow(step)
+        if self.binding:
+            self.wrong.extend(f"{step}: {w}" for w in self.alone())
+
+    def alone(self) -> list[str]:
+        """Rule 2 after a step: each table joker not freed lies (on the table, or in the
+        hand on its way) beside a real tile of the set it lay in, that set's own copy."""
+        wrong = []
+        for where in [*self.table, self.hand]:
+            for p in where:
+                home = self.board.table[p.home] if p.home is not None else ()
+                if not p.table_joker or p.freed or all(t.is_joker for t in home):
+                    continue
+                if not any(q.home == p.home and not q.tile.is_joker for q in where):
+                    place = "in the hand" if where is self.hand else "on the table"
+                    wrong.append(f"{p!r} {place} beside no tile of its set: {where}")
+        return wrong
+
+    def _follow(self, step: str) -> None:
         if m := re.match(r"swap (\S+) for the joker in \[(.+)\]: (.+), the joker in hand$", step):
             put, row, made = shown(m[1]), self.find(shown(m[2]), step), shown(m[3])
             ((tile, star, _),) = put
@@ -161,28 +210,15 @@ class Player:
                 self.wrong.append(f"{step}: not the rack's tile for a joker of the set")
                 return
             self.rack[tile] -= 1
-            row.remove(joker)
+            row[row.index(joker)] = Piece(tile, True)
             joker.freed = True
             self.hand.append(joker)
-            row.append(Piece(tile, True))
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
         elif m := re.match(r"take (?:all of \[(.+)\]|(.+) from \[(.+)\])$", step):
-            taken = shown(m[1] or m[2])
             row = self.find(shown(m[1] or m[3]), step)
             if row is None:
                 return
-            out = []
-            for tile, star, role in taken:
-                same = [p for p in row if p.tile == tile and p.rack == star]
-                piece = next((p for p in same if p.role == role), same[0])
-                row.remove(piece)
-                out.append(piece)
-            homes = {p.home for p in out if not p.tile.is_joker}
-            if self.binding and any(
-                p.table_joker and not p.freed and p.home not in homes for p in out
-            ):
-                self.wrong.append(f"{step}: a joker taken from its set, not freed, alone")
-            self.hand.extend(out)
+            self.hand.extend(self.take_out(row, shown(m[1] or m[2]), step))
             if not row:
                 self.table.remove(row)
         elif m := re.match(r"split \[(.+?)\] into (.+)$", step):
@@ -192,16 +228,12 @@ class Player:
                 return
             self.table.remove(row)
             for tiles in pieces:
-                part = []
-                for tile, star, role in tiles:
-                    same = [p for p in row if p.tile == tile and p.rack == star]
-                    part.append(next((p for p in same if p.role == role), same[0]))
-                    row.remove(part[-1])
+                part = self.take_out(row, tiles, step)
                 self.wrong.extend(f"{step}: {w}" for w in self.agrees(part, tiles, whole=False))
                 self.table.append(part)
         elif m := re.match(r"lay (.+) new$", step):
             made = shown(m[1])
-            row = self.take_up(made, made, [])
+            row = self.take_up(made, [])
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
             self.settle(row, made)
             self.table.append(row)
@@ -210,15 +242,15 @@ class Player:
             row = self.find(shown(m[2]), step)
             if row is None:
                 return
-            row.extend(self.take_up(shown(m[1]), made, row))
+            row.extend(self.take_up(shown(m[1]), row))
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
             self.settle(row, made)
         else:
             self.wrong.append(f"{step}: not a step")
 
     def end(self, after: list[list[Shown]]) -> None:
-        """The table is the one shown, each set as shown; the hand is empty; each table
-        joker is where the rules let it be."""
+        """The table is the one shown, each set as shown; the hand is empty; each freed
+        joker lies beside two tiles from the rack (strict)."""
         if self.hand:
             self.wrong.append(f"left in the hand: {self.hand}")
         rows = list(self.table)
@@ -229,16 +261,9 @@ class Player:
                 continue
             rows.remove(row)
         strict = self.board.rules.joker_retrieval is JokerRetrieval.STRICT
-        for row in self.table if self.binding else ():
-            for p in row:
-                if not p.table_joker:
-                    continue
-                if p.freed and strict and sum(q.rack for q in row) < 2:
-                    self.wrong.append(f"a freed joker beside fewer than two rack tiles: {row}")
-                home = self.board.table[p.home] if p.home is not None else ()
-                anchored = any(q.tile in home and not q.tile.is_joker for q in row)
-                if not p.freed and not anchored and any(not t.is_joker for t in home):
-                    self.wrong.append(f"a joker not freed, beside no tile of its set: {row}")
+        for row in self.table if self.binding and strict else ():
+            if any(p.table_joker and p.freed for p in row) and sum(q.rack for q in row) < 2:
+                self.wrong.append(f"a freed joker beside fewer than two rack tiles: {row}")
 
 
 def problems(board: Board) -> list[str]:
