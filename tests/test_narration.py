@@ -8,6 +8,7 @@ starred wherever it lies, and the answer, its JSON and --next read the jokers al
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -16,12 +17,12 @@ import pytest
 from hypothesis import given, settings
 
 from rummisolve.actions import board_after, joker_stand_ins
-from rummisolve.board import Board
+from rummisolve.board import Board, parse_board
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.move import kept_sets
 from rummisolve.render import move_json, render_move
-from rummisolve.rules import JokerRetrieval, Rules
+from rummisolve.rules import PROFILES, JokerRetrieval
 from rummisolve.sets import joker_roles, read_meld
 from rummisolve.tiles import JOKER, Tile, format_tile, parse_tile
 
@@ -300,19 +301,70 @@ def problems(board: Board) -> list[str]:
     return wrong + ["\n".join(text)] * bool(wrong)
 
 
-@pytest.mark.parametrize(
-    ("rules", "jokers"),
-    [(Rules(), (1, 2)), (Rules(tile_set=160), (2, 4))],
-    ids=["106-tiles", "160-tiles-four-jokers"],
-)
-def test_dealt_joker_positions_can_be_followed_literally(
-    rules: Rules, jokers: tuple[int, int]
-) -> None:
+def table_jokers(board: Board) -> int:
+    return sum(row.count(JOKER) for row in board.table)
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_dealt_joker_positions_can_be_followed_literally(profile: str) -> None:
+    rules = PROFILES[profile].rules
     boards = generate_boards(
-        150 * SCALE, 7, table_tiles=(6, 40), rack_tiles=(3, 12), jokers=jokers, rules=rules
+        25 * SCALE, 7, table_tiles=(6, 40), rack_tiles=(3, 12), jokers=(1, 2), rules=rules
     )
     for board in boards:
         assert problems(board) == []
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_positions_with_two_to_four_table_jokers_can_be_followed_literally(profile: str) -> None:
+    rules = dataclasses.replace(PROFILES[profile].rules, tile_set=160)
+    boards = generate_boards(
+        40 * SCALE, 7, table_tiles=(6, 40), rack_tiles=(3, 12), jokers=(2, 4), rules=rules
+    )
+    for board in (b for b in boards if table_jokers(b) >= 2):
+        assert problems(board) == []
+
+
+# Boards whose steps, followed literally, broke a rule: a locked set's tiles taken out of
+# it, or a joker's own tile swapped for a copy alike from another set in the hand.
+BROKEN = {
+    "locked-set-kept-whole": (
+        "norwegian tile-set=160",
+        "R11 O11 B11 | B9 B10 B11 | B3 B4 B5 | O2 O3 O4 O5 O6 | R5 R6 R7 | J O2 O3 | J B7 B8",
+        "R3 B6 B8 B11",
+    ),
+    "locked-set-copies-alike": (
+        "norwegian",
+        "B7 B8 B9 | K1 K2 K3 K4 | K4 K5 K6 K7 | R1 R2 R3 | B1 B2 B3 | B1 B2 B3 J | R3 R4 R5"
+        " | B5 B6 B7 B8 | B10 B11 B12 | R5 R6 R7",
+        "K8 K9 K12 K13 R2 R4 R8 R10 O2 O10 B4 B9",
+    ),
+    "joker-leaves-with-its-own-copy": (
+        "hebrew tile-set=160",
+        "O5 O6 O7 | O10 O11 O12 | R2 R3 R4 | B5 B6 J | O2 O3 O4 O5 O6 O7 O8 | R7 R8 R9"
+        " | R13 O13 B13 | B5 B6 B7 B8 B9 | K4 K5 K6 K7 | O4 J O6",
+        "K3 K4 R5 R7 R8 B4",
+    ),
+    "own-copy-not-laid-elsewhere": (
+        "hebrew tile-set=160",
+        "K2 K3 J | O2 O3 O4 | B10 B11 B12 B13 | K2 K3 K4 K5 K6 K7 | K9 O9 B9 | K7 K8 K9"
+        " | B3 B4 J | B7 B8 B9 B10",
+        "K1 R2 R4 R11 O2 O3 O8 B5 B6",
+    ),
+    "replace-two-jokers": (
+        "official joker-retrieval=replace",
+        "B7 B8 B9 B10 B11 B12 B13 | K11 O11 B11 | R5 J R7 | R7 R8 R9 | B6 B7 B8 | R4 R5 R6"
+        " | K2 K3 K4 | K10 K11 K12 | O6 O7 O8 | O10 O11 O12 | O7 O8 O9",
+        "K1 K4 K12 R1 R2 O2 O5 B1 B5 B5 J",
+    ),
+    "crossing-jokers": ("hebrew", "R5 J J R8 R9", "R6 R7 K1"),
+}
+
+
+@pytest.mark.parametrize(("rules", "table", "rack"), BROKEN.values(), ids=BROKEN.keys())
+def test_steps_that_broke_a_rule_follow_it(rules: str, table: str, rack: str) -> None:
+    text = f"rules: {rules}\ntable:\n" + "\n".join(table.split(" | ")) + f"\nrack: {rack}\n"
+    assert problems(parse_board(text)) == []
 
 
 @pytest.mark.parametrize("declaring", [False, True], ids=["read-as-they-lie", "declared"])
@@ -323,3 +375,9 @@ def test_positions_that_free_jokers_can_be_followed_literally(declaring: bool) -
         assert problems(board) == []
 
     check()
+
+
+@settings(max_examples=50 * SCALE)
+@given(board=positions(max_sets=4, max_rack=6, locked=True))
+def test_positions_with_locked_sets_can_be_followed_literally(board: Board) -> None:
+    assert problems(board) == []
