@@ -315,12 +315,21 @@ def plan_table(
     bases = _Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
     if roles is not None:
         bases.keep_jokers_where_they_stay(roles, freeing.stays)
+    locked_in: set[int] = set()
     for i in freeing.locked:
+        # The new set it lies in: where its joker stays, else the likest, one per set.
         own = Counter(t for t in old_sets[i] if not t.is_joker) - rack_in[i]
-        stays_in = [n for k, _, n in freeing.stays if k == i]
-        holding = [n for n, new in enumerate(new_sets) if not own - Counter(new)]
+        stays_in = {n for k, _, n in freeing.stays if k == i}
+        holding = [
+            n for n, new in enumerate(new_sets) if not own - Counter(new) and n not in locked_in
+        ]
         if holding:
-            bases.lock(i, next((n for n in holding if n in stays_in), holding[0]))
+            common = Counter(old_sets[i])
+            n = min(
+                holding, key=lambda n: (n not in stays_in, -(common & Counter(new_sets[n])).total())
+            )
+            locked_in.add(n)
+            bases.lock(i, n)
     groups = bases.best()
     moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
     anchored: dict[tuple[int, int], Tile] = {}
