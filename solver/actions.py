@@ -159,6 +159,8 @@ class Freeing(NamedTuple):
     # order they lie.
     old_roles: tuple[TileRow, ...] = ()
     new_roles: tuple[TileRow, ...] = ()
+    # The old sets (by place) no tile of their own may leave (locked-joker-sets).
+    locked: tuple[int, ...] = ()
 
 
 class TablePlan(NamedTuple):
@@ -224,11 +226,27 @@ def plan_move(move: Move, board: Board) -> TablePlan:
         if i in changed and role is not None
     )
     new_roles = tuple(reading.after[n] for n in new_at)
+    locked = tuple(
+        k
+        for k, i in enumerate(changed)
+        if rules.locked_joker_sets and JOKER in board.table[i] and not _jokers_only(board.table[i])
+    )
     freeing = Freeing(
-        tuple(replaced), tuple(rack_in), hosts, tuple(newcomers), stays, tuple(old_roles), new_roles
+        tuple(replaced),
+        tuple(rack_in),
+        hosts,
+        tuple(newcomers),
+        stays,
+        tuple(old_roles),
+        new_roles,
+        locked,
     )
     plan = plan_table(swapped, new_sets, rules, freeing)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
+
+
+def _jokers_only(row: TileRow) -> bool:
+    return all(t.is_joker for t in row)
 
 
 def _take_one(tiles: Counter[Tile]) -> Tile:
@@ -296,18 +314,47 @@ def plan_table(
     bases = _Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
     if roles is not None:
         bases.keep_jokers_where_they_stay(roles, freeing.stays)
+    locked_in: set[int] = set()
+    for i in freeing.locked:
+        # The new set it lies in: where its joker stays, else the likest, one per set.
+        own = Counter(t for t in old_sets[i] if not t.is_joker) - rack_in[i]
+        stays_in = {n for k, _, n in freeing.stays if k == i}
+        holding = [
+            n for n, new in enumerate(new_sets) if not own - Counter(new) and n not in locked_in
+        ]
+        if holding:
+            common = Counter(old_sets[i])
+            n = min(
+                holding, key=lambda n: (n not in stays_in, -(common & Counter(new_sets[n])).total())
+            )
+            locked_in.add(n)
+            bases.lock(i, n)
     groups = bases.best()
     moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
-    anchored: set[tuple[int, int]] = set()
-    while roles is not None and {(i, n) for i, _, n in moving} - anchored:
+    anchored: dict[tuple[int, int], Tile] = {}
+    while roles is not None:
         # A joker that leaves its set without being freed goes along with a tile of it:
-        # that tile goes where the joker goes, and that set takes that tile from no other.
-        for i, _, n in moving:
+        # that tile goes where the joker goes; and where the joker would still leave
+        # alone (the tile kept in place there), the two are taken together.
+        pairs = list(dict.fromkeys((i, n) for i, _, n in moving))
+        alone = [
+            (i, n)
+            for i, n in pairs
+            if (i, n) in anchored
+            and any(bases.old[i][j] == anchored[i, n] for j in _piece(bases, groups, i, n))
+        ]
+        changed = bool(alone)
+        for i, n in alone:
+            bases.exclude(n, i, anchored[i, n], taken=True)
+        for i, n in pairs:
             if (i, n) not in anchored:
-                anchored.add((i, n))
                 own = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
                 tile = next(t for t in own if not t.is_joker and t in new_sets[n])
+                anchored[i, n] = tile
                 bases.exclude(n, i, tile)
+                changed = True
+        if not changed:
+            break
         groups = bases.best()
         moving = _moving(freeing.stays, bases, groups, roles)
     actions: list[TableAction] = list(replaced)
@@ -318,7 +365,12 @@ def plan_table(
     live: dict[int, TileRow] = {}
     live_racked: dict[int, Counter[Tile]] = {}
     live_roles: dict[int, TileRow] = {}
+    # For the order of the steps: each old set's takes and splits, and what each puts in
+    # the hand of the table's own copies; the old set each new set is built on.
+    units: list[_Unit] = []
+    base_of: dict[int, int] = {}
     for i, old in enumerate(old_sets):
+        unit = _Unit(i, [], [])
         pieces = bases.pieces(i, groups[i])
         kept = sorted(j for piece in pieces.values() for j in piece)
         rest = tuple(old[j] for j in kept)
@@ -333,9 +385,13 @@ def plan_table(
             marked = tuple((Counter(old) & racked).elements())
             after = (rest,) if rest else ()
             readings: tuple[TileRow, ...] = (part(range(len(old))), part(kept)) if roles else ()
-            actions.append(
+            unit.actions.append(
                 TableAction(Do.TAKE, taken, old, after, (), marked, (), readings[: 1 + len(after)])
             )
+            starred = Counter(taken) & racked
+            for t in taken:
+                unit.gives.append((t, _STAR if starred[t] > 0 else i))
+                starred[t] -= 1
             hand.update(taken)
             hand_racked += Counter(taken) & racked
             racked = racked - Counter(taken)
@@ -344,8 +400,12 @@ def plan_table(
         if len(cut) > 1:
             marked = tuple((Counter(rest) & racked).elements())
             readings = (part(kept), *(part(pieces[n]) for n in order)) if roles else ()
-            actions.append(TableAction(Do.SPLIT, rest, rest, tuple(cut), (), marked, (), readings))
+            unit.actions.append(
+                TableAction(Do.SPLIT, rest, rest, tuple(cut), (), marked, (), readings)
+            )
+        units.append(unit)
         for n, piece in pieces.items():
+            base_of[n] = i
             live[n] = tuple(old[j] for j in piece)
             live_racked[n] = Counter(live[n]) & racked
             live_roles[n] = part(piece)
@@ -384,6 +444,7 @@ def plan_table(
         for n in range(len(new_sets))
     )
     racked_sets: list[TileRow] = []
+    adds: list[_Add] = []
     for n, new in enumerate(new_sets):
         missing, from_table, earlier = sources[n]
         from_rack = _in_order_of(new, missing - from_table - earlier)
@@ -396,20 +457,136 @@ def plan_table(
         added = _in_order_of(new, missing)
         readings = (live_roles.get(n, ()), freeing.new_roles[n]) if freeing.new_roles else ()
         do, before = (Do.ADD, live[n]) if n in live else (Do.LAY, ())
-        actions.append(
-            TableAction(do, added, before, (new,), from_rack, marked, staying[n], readings)
-        )
+        action = TableAction(do, added, before, (new,), from_rack, marked, staying[n], readings)
+        from_hand = missing - Counter(from_rack)
+        with_joker = [i for i, _, m in moving if m == n]
+        own = Counter({anchored[i, n]: 1 for i in set(with_joker)})
+        needs: list[tuple[Tile, int | None]] = [(t, _STAR) for t in earlier.elements()]
+        needs += [(anchored[i, n], i) for i in set(with_joker)]
+        needs += [(t, None) for t in (from_hand - earlier - own).elements() if not t.is_joker]
+        needs += [(JOKER, i) for i in with_joker]
+        needs += [(JOKER, None)] * (from_hand[JOKER] - len(with_joker))
+        adds.append(_Add(base_of.get(n), action, needs))
     assert not +hand and not +hand_racked and not +played, (
         "the new sets are not the old ones and the rack's"
     )
+    anchors = {i for i, _, _ in moving}
+    actions.extend(_in_followable_order(units, adds, anchors, len(replaced)))
     moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
     return TablePlan(tuple(actions), moved, tuple(racked_sets), staying=staying)
+
+
+# Where a tile in the hand comes from, besides an old set (by its place): the rack's tiles
+# played earlier in the turn, and the freed jokers.
+_STAR, _FREED = -1, -2
+
+
+class _Unit(NamedTuple):
+    """An old set's takes and splits (by its place among the old sets), and the tiles
+    they put in the hand, each with where it comes from."""
+
+    old: int
+    actions: list[TableAction]
+    gives: list[tuple[Tile, int]]
+
+
+class _Add(NamedTuple):
+    """An add or a lay: the old set it builds on (None: laid new), and the tiles it takes
+    from the hand, each with where it must come from (None: any set's copy)."""
+
+    base: int | None
+    action: TableAction
+    needs: list[tuple[Tile, int | None]]
+
+
+def _in_followable_order(
+    units: Sequence[_Unit], adds: Sequence[_Add], anchors: set[int], freed: int
+) -> list[TableAction]:
+    """The takes and splits set by set, then the adds and lays; but where the hand would
+    then hold copies alike of one tile from two sets, one of them from a set whose joker
+    leaves with its own tile (`anchors`), a player could not tell which copy to add: each
+    add or lay is then done as soon as its tiles are at hand with no such choice, and a
+    set's tiles are taken only when no add is ready, such a set's last."""
+    plain = [a for unit in units for a in unit.actions] + [add.action for add in adds]
+    hand: Counter[tuple[Tile, int]] = Counter()
+    # The copies kept for a joker that leaves with them: no other add takes them.
+    kept = Counter((t, i) for add in adds for t, i in add.needs if i is not None and i >= 0)
+
+    def homes(tile: Tile) -> list[int]:
+        """Where the free copies of the tile in the hand come from: sets of no joker
+        first."""
+        found = {i for (t, i), k in hand.items() if t == tile and k > kept[t, i]}
+        return sorted(found, key=lambda i: (i in anchors, i))
+
+    def choice(add: _Add) -> bool:
+        """Would the add leave a choice that matters among copies alike?"""
+        tables = {t for t, home in add.needs if not t.is_joker}
+        held = [{i for (u, i), k in hand.items() if u == t and k > 0 and i >= 0} for t in tables]
+        return any(len(h) > 1 and h & anchors for h in held)
+
+    def take(add: _Add) -> bool:
+        """Take the add's tiles from the hand, if they are all there."""
+        for t, home in add.needs:
+            at = homes(t) if home is None else [home] * (hand[t, home] > 0)
+            if not at:
+                return False
+            hand[t, at[0]] -= 1
+            if home is not None:
+                kept[t, home] -= 1
+        return True
+
+    def ready(add: _Add, done: set[int]) -> bool:
+        if (add.base is not None and add.base not in done) or choice(add):
+            return False
+        before, kept_before = hand.copy(), kept.copy()
+        if take(add):
+            return True
+        hand.clear()
+        hand.update(before)
+        kept.clear()
+        kept.update(kept_before)
+        return False
+
+    hand[JOKER, _FREED] = freed
+    for unit in units:
+        hand.update(unit.gives)
+    everything = {unit.old for unit in units}
+    if all(ready(add, everything) for add in adds):
+        return plain
+    hand.clear()
+    hand[JOKER, _FREED] = freed
+    kept.clear()
+    kept.update((t, i) for add in adds for t, i in add.needs if i is not None and i >= 0)
+    done = {unit.old for unit in units if not unit.actions}
+    waiting, left = list(adds), [unit for unit in units if unit.actions]
+    ordered: list[TableAction] = []
+    while waiting:
+        add = next((a for a in waiting if ready(a, done)), None)
+        if add is not None:
+            waiting.remove(add)
+            ordered.append(add.action)
+        elif left:
+            # A set whose joker leaves with its tile is taken last: its copies wait the
+            # least in the hand.
+            unit = min(left, key=lambda u: u.old in anchors)
+            left.remove(unit)
+            hand.update(unit.gives)
+            done.add(unit.old)
+            ordered.extend(unit.actions)
+        else:
+            return plain
+    return ordered + [a for unit in left for a in unit.actions]
 
 
 def _roles_at(row: TileRow, roles: TileRow) -> list[Tile | None]:
     """For each place of the set, what the joker there stands for (None: no joker)."""
     stands = iter(roles)
     return [next(stands, None) if t.is_joker else None for t in row]
+
+
+def _piece(bases: _Bases, groups: Sequence[Sequence[int]], i: int, n: int) -> tuple[int, ...]:
+    """The places of old set i's tiles that new set n keeps."""
+    return bases.pieces(i, groups[i]).get(n, ())
 
 
 def _moving(
@@ -557,14 +734,26 @@ class _Bases:
                 kept.append(j)
         return tuple(sorted((*_places(old, wanted), *kept)))
 
-    def exclude(self, n: int, i: int, tile: Tile) -> None:
+    def lock(self, i: int, n: int) -> None:
+        """Old set i is locked: new set n is built on it alone, and no other new set keeps
+        a tile of it (its own tiles stay where they lie)."""
+        for j, pin in enumerate(self.pins[n]):
+            if j != i:
+                pin.update(self.new[n])
+        for m, pins in enumerate(self.pins):
+            if m != n:
+                pins[i].update(self.old[i])
+        self._measure()
+
+    def exclude(self, n: int, i: int, tile: Tile, taken: bool = False) -> None:
         """New set n keeps `tile` from old set i only, and no other new set keeps old set
-        i's: the bases are searched again."""
+        i's; `taken`: nor n, in place (the one n gets is old set i's, from the hand). The
+        bases are searched again."""
         for j, pin in enumerate(self.pins[n]):
             if j != i and self.old[j].count(tile):
                 pin[tile] += 1
         for m, pins in enumerate(self.pins):
-            if m != n:
+            if m != n or taken:
                 pins[i][tile] += 1
         self._measure()
 

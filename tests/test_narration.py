@@ -8,6 +8,7 @@ starred wherever it lies, and the answer, its JSON and --next read the jokers al
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -16,12 +17,12 @@ import pytest
 from hypothesis import given, settings
 
 from rummisolve.actions import board_after, joker_stand_ins
-from rummisolve.board import Board
+from rummisolve.board import Board, parse_board
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.move import kept_sets
 from rummisolve.render import move_json, render_move
-from rummisolve.rules import JokerRetrieval, Rules
+from rummisolve.rules import PROFILES, JokerRetrieval
 from rummisolve.sets import joker_roles, read_meld
 from rummisolve.tiles import JOKER, Tile, format_tile, parse_tile
 
@@ -31,10 +32,12 @@ SCALE = max(1, settings().max_examples // 100)
 WORD = re.compile(r"^(J|[KROB]\d+)(\*?)(?:=([KROB]\d+))?$")
 
 
-@dataclass
+@dataclass(eq=False)
 class Piece:
-    """A tile at the table: from the rack or from a set of the table before the move
-    (`home`, its index); a joker with what it stands for (None until a step shows it)."""
+    """One physical tile at the table: from the rack, or from a set of the table before
+    the move (`home`, its index); a joker with what it stands for (None until a step
+    shows it). Copies of one tile are alike to the eye, not to the rules: each piece is
+    followed on its own."""
 
     tile: Tile
     rack: bool
@@ -45,6 +48,11 @@ class Piece:
     @property
     def table_joker(self) -> bool:
         return self.tile.is_joker and not self.rack
+
+    def __repr__(self) -> str:
+        role = f"={format_tile(self.role)}" if self.tile.is_joker and self.role else ""
+        origin = "*" if self.rack else f"@{self.home}"
+        return f"{format_tile(self.tile)}{role}{origin}"
 
 
 # What a step shows of a tile: the tile, its star, what a joker stands for.
@@ -62,8 +70,10 @@ def shown(text: str) -> list[Shown]:
 
 
 class Player:
-    """The table, the hand and the rack of a player following the steps; `wrong`: every
-    step that cannot be followed as it says, or breaks a rule."""
+    """The table, the hand and the rack of a player following the steps literally, each
+    tile followed as the piece it is; `wrong`: every step that cannot be followed as it
+    says, or after which a rule is broken (docs/rules.md, "Jokers", points 2 and 3, and
+    locked-joker-sets)."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -76,8 +86,15 @@ class Player:
         self.hand: list[Piece] = []
         self.rack = Counter(board.rack)
         self.wrong: list[str] = []
+        rules = board.rules
         # Under casual rules the table's jokers move freely: nothing to check of them.
-        self.binding = board.rules.by_replacement
+        self.binding = rules.by_replacement
+        # Sets no tile may leave (locked-joker-sets): those holding a joker and a tile.
+        self.locked = {
+            i
+            for i, row in enumerate(board.table)
+            if rules.locked_joker_sets and JOKER in row and any(not t.is_joker for t in row)
+        }
 
     def agrees(self, pieces: list[Piece], tiles: list[Shown], whole: bool) -> list[str]:
         """How the set shown is not these pieces: tiles, stars, a table joker's tile (a
@@ -126,23 +143,37 @@ class Player:
         self.settle(sets[0], tiles)
         return sets[0]
 
-    def take_up(self, tiles: list[Shown], made: list[Shown], beside: list[Piece]) -> list[Piece]:
-        """The tiles to add or lay, from the hand (as the player chooses among tiles alike:
-        a joker for the tile it stood for, a tile beside its set's joker) or the rack."""
-        staying = Counter(r for t, star, r in made if t.is_joker and not star)
-        staying -= Counter(p.role for p in beside if p.table_joker)
+    def take_out(self, row: list[Piece], tiles: list[Shown], step: str) -> list[Piece]:
+        """The pieces shown, out of the set (a joker: the one standing as shown); none
+        of a locked set's own may leave it (a tile played from the rack may move on)."""
+        out = []
+        for tile, star, role in tiles:
+            same = [p for p in row if p.tile == tile and p.rack == star]
+            piece = next((p for p in same if p.role == role), same[0])
+            row.remove(piece)
+            out.append(piece)
+        if any(p.home in self.locked for p in out):
+            self.wrong.append(f"{step}: a tile out of a set holding a joker (locked)")
+        return out
+
+    def take_up(self, tiles: list[Shown], beside: list[Piece]) -> list[Piece]:
+        """The tiles to add to the set `beside` (or to lay), from the hand or the rack.
+        Among pieces alike in the hand (same tile and star; a joker standing for the same
+        tile) the step does not say which: the player takes the worst for the rules, a
+        copy that is not the set's jokers' own, else one that a joker left in the hand
+        needs; the steps must leave no such choice where it matters."""
         picked: list[Piece] = []
-        for tile, star, _ in sorted(tiles, key=lambda t: not t[0].is_joker):
-            near = picked + beside
-            homes = {p.home for p in near if p.table_joker and not p.freed} - {
-                p.home for p in near if not p.tile.is_joker and not p.rack
-            }
+        for tile, star, role in sorted(tiles, key=lambda t: not t[0].is_joker):
             choices = [p for p in self.hand if p.tile == tile and p.rack == star]
-            choices.sort(key=lambda p: not (p.home in homes or staying[p.role] > 0))
+            if tile.is_joker and not star:
+                staying = [p for p in choices if p.role == role and not p.freed]
+                choices = staying or [p for p in choices if p.freed] or choices
+            jokers_there = {p.home for p in [*beside, *picked] if p.table_joker and not p.freed}
+            jokers_held = {p.home for p in self.hand if p.table_joker and not p.freed}
+            choices.sort(key=lambda p: (p.home in jokers_there, p.home not in jokers_held))
             if choices:
                 self.hand.remove(choices[0])
                 picked.append(choices[0])
-                staying[choices[0].role] -= 1
             elif star and self.rack[tile] > 0:
                 self.rack[tile] -= 1
                 picked.append(Piece(tile, True))
@@ -151,6 +182,25 @@ class Player:
         return picked
 
     def follow(self, step: str) -> None:
+        self._follow(step)
+        if self.binding:
+            self.wrong.extend(f"{step}: {w}" for w in self.alone())
+
+    def alone(self) -> list[str]:
+        """Rule 2 after a step: each table joker not freed lies (on the table, or in the
+        hand on its way) beside a real tile of the set it lay in, that set's own copy."""
+        wrong = []
+        for where in [*self.table, self.hand]:
+            for p in where:
+                home = self.board.table[p.home] if p.home is not None else ()
+                if not p.table_joker or p.freed or all(t.is_joker for t in home):
+                    continue
+                if not any(q.home == p.home and not q.tile.is_joker for q in where):
+                    place = "in the hand" if where is self.hand else "on the table"
+                    wrong.append(f"{p!r} {place} beside no tile of its set: {where}")
+        return wrong
+
+    def _follow(self, step: str) -> None:
         if m := re.match(r"swap (\S+) for the joker in \[(.+)\]: (.+), the joker in hand$", step):
             put, row, made = shown(m[1]), self.find(shown(m[2]), step), shown(m[3])
             ((tile, star, _),) = put
@@ -161,28 +211,15 @@ class Player:
                 self.wrong.append(f"{step}: not the rack's tile for a joker of the set")
                 return
             self.rack[tile] -= 1
-            row.remove(joker)
+            row[row.index(joker)] = Piece(tile, True)
             joker.freed = True
             self.hand.append(joker)
-            row.append(Piece(tile, True))
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
         elif m := re.match(r"take (?:all of \[(.+)\]|(.+) from \[(.+)\])$", step):
-            taken = shown(m[1] or m[2])
             row = self.find(shown(m[1] or m[3]), step)
             if row is None:
                 return
-            out = []
-            for tile, star, role in taken:
-                same = [p for p in row if p.tile == tile and p.rack == star]
-                piece = next((p for p in same if p.role == role), same[0])
-                row.remove(piece)
-                out.append(piece)
-            homes = {p.home for p in out if not p.tile.is_joker}
-            if self.binding and any(
-                p.table_joker and not p.freed and p.home not in homes for p in out
-            ):
-                self.wrong.append(f"{step}: a joker taken from its set, not freed, alone")
-            self.hand.extend(out)
+            self.hand.extend(self.take_out(row, shown(m[1] or m[2]), step))
             if not row:
                 self.table.remove(row)
         elif m := re.match(r"split \[(.+?)\] into (.+)$", step):
@@ -192,16 +229,12 @@ class Player:
                 return
             self.table.remove(row)
             for tiles in pieces:
-                part = []
-                for tile, star, role in tiles:
-                    same = [p for p in row if p.tile == tile and p.rack == star]
-                    part.append(next((p for p in same if p.role == role), same[0]))
-                    row.remove(part[-1])
+                part = self.take_out(row, tiles, step)
                 self.wrong.extend(f"{step}: {w}" for w in self.agrees(part, tiles, whole=False))
                 self.table.append(part)
         elif m := re.match(r"lay (.+) new$", step):
             made = shown(m[1])
-            row = self.take_up(made, made, [])
+            row = self.take_up(made, [])
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
             self.settle(row, made)
             self.table.append(row)
@@ -210,15 +243,15 @@ class Player:
             row = self.find(shown(m[2]), step)
             if row is None:
                 return
-            row.extend(self.take_up(shown(m[1]), made, row))
+            row.extend(self.take_up(shown(m[1]), row))
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
             self.settle(row, made)
         else:
             self.wrong.append(f"{step}: not a step")
 
     def end(self, after: list[list[Shown]]) -> None:
-        """The table is the one shown, each set as shown; the hand is empty; each table
-        joker is where the rules let it be."""
+        """The table is the one shown, each set as shown; the hand is empty; each freed
+        joker lies beside two tiles from the rack (strict)."""
         if self.hand:
             self.wrong.append(f"left in the hand: {self.hand}")
         rows = list(self.table)
@@ -229,16 +262,9 @@ class Player:
                 continue
             rows.remove(row)
         strict = self.board.rules.joker_retrieval is JokerRetrieval.STRICT
-        for row in self.table if self.binding else ():
-            for p in row:
-                if not p.table_joker:
-                    continue
-                if p.freed and strict and sum(q.rack for q in row) < 2:
-                    self.wrong.append(f"a freed joker beside fewer than two rack tiles: {row}")
-                home = self.board.table[p.home] if p.home is not None else ()
-                anchored = any(q.tile in home and not q.tile.is_joker for q in row)
-                if not p.freed and not anchored and any(not t.is_joker for t in home):
-                    self.wrong.append(f"a joker not freed, beside no tile of its set: {row}")
+        for row in self.table if self.binding and strict else ():
+            if any(p.table_joker and p.freed for p in row) and sum(q.rack for q in row) < 2:
+                self.wrong.append(f"a freed joker beside fewer than two rack tiles: {row}")
 
 
 def problems(board: Board) -> list[str]:
@@ -275,19 +301,70 @@ def problems(board: Board) -> list[str]:
     return wrong + ["\n".join(text)] * bool(wrong)
 
 
-@pytest.mark.parametrize(
-    ("rules", "jokers"),
-    [(Rules(), (1, 2)), (Rules(tile_set=160), (2, 4))],
-    ids=["106-tiles", "160-tiles-four-jokers"],
-)
-def test_dealt_joker_positions_can_be_followed_literally(
-    rules: Rules, jokers: tuple[int, int]
-) -> None:
+def table_jokers(board: Board) -> int:
+    return sum(row.count(JOKER) for row in board.table)
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_dealt_joker_positions_can_be_followed_literally(profile: str) -> None:
+    rules = PROFILES[profile].rules
     boards = generate_boards(
-        150 * SCALE, 7, table_tiles=(6, 40), rack_tiles=(3, 12), jokers=jokers, rules=rules
+        25 * SCALE, 7, table_tiles=(6, 40), rack_tiles=(3, 12), jokers=(1, 2), rules=rules
     )
     for board in boards:
         assert problems(board) == []
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_positions_with_two_to_four_table_jokers_can_be_followed_literally(profile: str) -> None:
+    rules = dataclasses.replace(PROFILES[profile].rules, tile_set=160)
+    boards = generate_boards(
+        40 * SCALE, 7, table_tiles=(6, 40), rack_tiles=(3, 12), jokers=(2, 4), rules=rules
+    )
+    for board in (b for b in boards if table_jokers(b) >= 2):
+        assert problems(board) == []
+
+
+# Boards whose steps, followed literally, broke a rule: a locked set's tiles taken out of
+# it, or a joker's own tile swapped for a copy alike from another set in the hand.
+BROKEN = {
+    "locked-set-kept-whole": (
+        "norwegian tile-set=160",
+        "R11 O11 B11 | B9 B10 B11 | B3 B4 B5 | O2 O3 O4 O5 O6 | R5 R6 R7 | J O2 O3 | J B7 B8",
+        "R3 B6 B8 B11",
+    ),
+    "locked-set-copies-alike": (
+        "norwegian",
+        "B7 B8 B9 | K1 K2 K3 K4 | K4 K5 K6 K7 | R1 R2 R3 | B1 B2 B3 | B1 B2 B3 J | R3 R4 R5"
+        " | B5 B6 B7 B8 | B10 B11 B12 | R5 R6 R7",
+        "K8 K9 K12 K13 R2 R4 R8 R10 O2 O10 B4 B9",
+    ),
+    "joker-leaves-with-its-own-copy": (
+        "hebrew tile-set=160",
+        "O5 O6 O7 | O10 O11 O12 | R2 R3 R4 | B5 B6 J | O2 O3 O4 O5 O6 O7 O8 | R7 R8 R9"
+        " | R13 O13 B13 | B5 B6 B7 B8 B9 | K4 K5 K6 K7 | O4 J O6",
+        "K3 K4 R5 R7 R8 B4",
+    ),
+    "own-copy-not-laid-elsewhere": (
+        "hebrew tile-set=160",
+        "K2 K3 J | O2 O3 O4 | B10 B11 B12 B13 | K2 K3 K4 K5 K6 K7 | K9 O9 B9 | K7 K8 K9"
+        " | B3 B4 J | B7 B8 B9 B10",
+        "K1 R2 R4 R11 O2 O3 O8 B5 B6",
+    ),
+    "replace-two-jokers": (
+        "official joker-retrieval=replace",
+        "B7 B8 B9 B10 B11 B12 B13 | K11 O11 B11 | R5 J R7 | R7 R8 R9 | B6 B7 B8 | R4 R5 R6"
+        " | K2 K3 K4 | K10 K11 K12 | O6 O7 O8 | O10 O11 O12 | O7 O8 O9",
+        "K1 K4 K12 R1 R2 O2 O5 B1 B5 B5 J",
+    ),
+    "crossing-jokers": ("hebrew", "R5 J J R8 R9", "R6 R7 K1"),
+}
+
+
+@pytest.mark.parametrize(("rules", "table", "rack"), BROKEN.values(), ids=BROKEN.keys())
+def test_steps_that_broke_a_rule_follow_it(rules: str, table: str, rack: str) -> None:
+    text = f"rules: {rules}\ntable:\n" + "\n".join(table.split(" | ")) + f"\nrack: {rack}\n"
+    assert problems(parse_board(text)) == []
 
 
 @pytest.mark.parametrize("declaring", [False, True], ids=["read-as-they-lie", "declared"])
@@ -298,3 +375,9 @@ def test_positions_that_free_jokers_can_be_followed_literally(declaring: bool) -
         assert problems(board) == []
 
     check()
+
+
+@settings(max_examples=50 * SCALE)
+@given(board=positions(max_sets=4, max_rack=6, locked=True))
+def test_positions_with_locked_sets_can_be_followed_literally(board: Board) -> None:
+    assert problems(board) == []
