@@ -104,9 +104,9 @@ def main() -> None:
         if not log.exists():
             play(options.games, options.seed, log)
         if options.puzzles:
-            figures = mine(log, options.puzzle_games, options.puzzles, Path(scratch))
-            write_results(options.results, finished(started, figures))
-            print(figures)
+            mined = mine(log, options.puzzle_games, options.puzzles, Path(scratch))
+            write_results(options.results, finished(started, mined))
+            print(mined)
             return
         found = read_logs([str(log)])
     rows: list[dict[str, Any]] = []
