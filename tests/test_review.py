@@ -295,3 +295,39 @@ def test_puzzle_files_of_the_same_names_are_refused_unless_overwrite(tmp_path: P
     assert mine.read_text(encoding="utf-8") == "mine\n"
     code, _, err = run("review", "--overwrite", shipped)
     assert code == 2 and "--overwrite needs --puzzles" in err
+
+
+def test_tournament_review_gives_each_strategys_tiles_missed_as_review_finds_them(
+    tmp_path: Path,
+) -> None:
+    """Per strategy (whatever its seat), the mean of the review's tiles missed over its
+    turns, and the interval of those means game by game."""
+    from rummisolve.stats import clustered_mean
+
+    log = tmp_path / "games.jsonl"
+    code, out, err = run(
+        "tournament", "--players", "2", "--strategies", "greedy,hoarder", "--games", "2",
+        "--seed", "2", "--review", "--json", "--log", str(log),
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    report = json.loads(out)
+    seats = {row_number: row["seats"] for row_number, row in enumerate(report["rows"], 1)}
+    code, out, _ = run("review", "--json", str(log))
+    *turns, _ = [json.loads(line) for line in out.splitlines()]
+    for name in ("greedy", "hoarder"):
+        per_game = [
+            [
+                t["tiles_missed"]
+                for t in turns
+                if (t["game"], seats[t["game"]][t["player"]]) == (g, name)
+            ]
+            for g in seats
+        ]
+        mean, low, high = clustered_mean(per_game)
+        assert report["review"][name] == {
+            "turns": sum(map(len, per_game)),
+            "tiles_missed_per_turn": round(mean, 4),
+            "tiles_missed_per_turn_ci": [round(low, 4), round(high, 4)],
+        }
+    assert report["review"]["greedy"]["tiles_missed_per_turn"] == 0
+    assert report["review"]["hoarder"]["tiles_missed_per_turn"] > 1

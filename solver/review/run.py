@@ -3,9 +3,12 @@ with the problems where they were found."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ..game import Turn
+from ..rules import Rules
 from .positions import LogProblem, Position, read_log
 from .turns import BestOn, Solving, TurnReview, best_on, board_text, impossible, solve_boards
 
@@ -40,3 +43,12 @@ def review(
         turn = TurnReview(item, found_best)
         wrong = impossible(turn)
         yield turn if wrong is None else LogProblem(wrong)
+
+
+def review_game(
+    turns: Iterable[Turn], rules: Rules, solving: Solving
+) -> list[TurnReview | LogProblem]:
+    """A game just played (`tournament --review`): its turns, as its log would hold them,
+    each reviewed."""
+    lines = [json.dumps(turn.as_json() | {"rules": rules.as_json()}) for turn in turns]
+    return list(review(list(read_log(lines, "the game")), solving))
