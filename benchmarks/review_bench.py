@@ -72,9 +72,7 @@ def mine(log: Path, games: int, folder: Path, scratch: Path) -> dict[str, Any]:
     assert mined.exit_code == 0, mined.output
     said = re.search(r"wrote (\d+) puzzles?.*?(?:; (\d+) turns? skipped|$)", mined.stderr, re.M)
     assert said is not None, mined.stderr
-    checked = CliRunner().invoke(
-        cli, ["batch", str(folder), "--check-expected", "--unique", "--json"]
-    )
+    checked = CliRunner().invoke(cli, ["batch", str(folder), "--check-expected", "--unique"])
     unique = re.search(r"unique: (\d+) of (\d+)", checked.stderr)
     return {
         "puzzle_games": games,
