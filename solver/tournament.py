@@ -144,18 +144,18 @@ def play_task(task: GameTask, work: Work) -> Played:
         task.number,
         turns.append if work.keep_turns or work.review else None,
     )
-    reviewed = _reviewed(turns, work.options) if work.review else None
+    reviewed = _reviewed(task, turns, work.options) if work.review else None
     return Played(task, record, tuple(turns) if work.keep_turns else (), reviewed)
 
 
-def _reviewed(turns: Sequence[Turn], options: GameOptions) -> GameReview:
+def _reviewed(task: GameTask, turns: Sequence[Turn], options: GameOptions) -> GameReview:
     """Each turn of a game against the best move of its position, under the game's rules."""
     from .review import LogProblem, Solving, review_game
 
     missed: dict[str, list[int]] = {}
     problems: list[str] = []
     solving = Solving(options.backend, options.time_limit)
-    for item in review_game(turns, options.rules, solving):
+    for item in review_game(turns, options.rules, solving, f"game {task.number}"):
         if isinstance(item, LogProblem):
             problems.append(item.message)
         else:

@@ -269,7 +269,7 @@ def tournament(
             if missed is not None:
                 click.echo(missed_table(missed))
         for problem in problems:
-            click.echo(f"review of {problem}", err=True)
+            click.echo(f"review: {problem}", err=True)
 
     def noted(games: Iterable[Played]) -> Iterator[Played]:
         """The games, each one's review kept by its number (the report takes those of

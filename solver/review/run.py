@@ -46,9 +46,9 @@ def review(
 
 
 def review_game(
-    turns: Iterable[Turn], rules: Rules, solving: Solving
+    turns: Iterable[Turn], rules: Rules, solving: Solving, source: str
 ) -> list[TurnReview | LogProblem]:
     """A game just played (`tournament --review`): its turns, as its log would hold them,
-    each reviewed."""
+    each reviewed; a problem names `source` and the turn's line."""
     lines = [json.dumps(turn.as_json() | {"rules": rules.as_json()}) for turn in turns]
-    return list(review(list(read_log(lines, "the game")), solving))
+    return list(review(list(read_log(lines, source)), solving))
