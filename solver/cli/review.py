@@ -94,7 +94,7 @@ def review_command(
     A strategy that holds tiles back on purpose shows its choices as misses: the figure,
     not a verdict.
 
-    Example: rummisolve review --turns missed puzzles/games/greedy-hoarder.jsonl
+    Example: rummisolve review --turns missed puzzles/games/greedy-heavy-cautious.jsonl
     """
     if overwrite and puzzle_dir is None:
         raise click.UsageError("--overwrite needs --puzzles")
