@@ -9,11 +9,20 @@ The games are played once (`rummisolve play --log`, seed `--seed`) into `--games
 at each number of jobs, the jobs alternating; one row per run in
 results/review-bench.jsonl, the medians in results/review-bench-summary.json. The figures
 per strategy come from the first run (every run reviews the same turns to the same bests).
+
+    python benchmarks/review_bench.py --games 100 --seed 1 --puzzles DIR --puzzle-games 20
+
+instead mines puzzles (`review --puzzles DIR`, its defaults) from the first
+`--puzzle-games` games and confirms them (`batch DIR --check-expected --unique`): the
+puzzles written, the turns skipped (proof cut), the seconds and the puzzles confirmed in
+results/review-puzzles-summary.json. An existing `--games-log` is mined as it is.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -50,18 +59,53 @@ def per_strategy(turns: list[TurnReview]) -> dict[str, Any]:
     return figures
 
 
+def mine(log: Path, games: int, folder: Path, scratch: Path) -> dict[str, Any]:
+    """Puzzles from the first `games` games of the log, as `review --puzzles` writes them,
+    then confirmed by `batch --check-expected --unique`."""
+    first = scratch / "first-games.jsonl"
+    with log.open(encoding="utf-8") as lines:
+        kept = [line for line in lines if json.loads(line)["game"] <= games]
+    first.write_text("".join(kept), encoding="utf-8")
+    began = time.perf_counter()
+    mined = CliRunner().invoke(cli, ["review", "--puzzles", str(folder), str(first)])
+    seconds = time.perf_counter() - began
+    assert mined.exit_code == 0, mined.output
+    said = re.search(r"wrote (\d+) puzzles?.*?(?:; (\d+) turns? skipped|$)", mined.stderr, re.M)
+    assert said is not None, mined.stderr
+    checked = CliRunner().invoke(cli, ["batch", str(folder), "--check-expected", "--unique"])
+    unique = re.search(r"unique: (\d+) of (\d+)", checked.stderr)
+    return {
+        "puzzle_games": games,
+        "turns": sum(1 for _ in kept),
+        "puzzles_written": int(said.group(1)),
+        "turns_skipped_proof_cut": int(said.group(2) or 0),
+        "seconds": round(seconds, 1),
+        "batch_exit": checked.exit_code,
+        "confirmed_unique": int(unique.group(1)) if unique else 0,
+        "batch_stderr_tail": checked.stderr.strip().splitlines()[-3:],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--games-log", type=Path, help="where the games' log is kept")
+    parser.add_argument("--puzzles", type=Path, metavar="DIR", help="mine puzzles instead")
+    parser.add_argument("--puzzle-games", type=int, default=100)
     results_option(parser)
     options = parser.parse_args()
-    started = header("review-bench")
+    started = header("review-puzzles" if options.puzzles else "review-bench")
     with tempfile.TemporaryDirectory() as scratch:
         log = options.games_log or Path(scratch) / "games.jsonl"
-        play(options.games, options.seed, log)
+        if not log.exists():
+            play(options.games, options.seed, log)
+        if options.puzzles:
+            mined = mine(log, options.puzzle_games, options.puzzles, Path(scratch))
+            write_results(options.results, finished(started, mined))
+            print(mined)
+            return
         found = read_logs([str(log)])
     rows: list[dict[str, Any]] = []
     figures: dict[str, Any] = {}

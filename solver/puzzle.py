@@ -218,19 +218,33 @@ def _deal(
 def _puzzle(board: Board, kind: Kind, seed: int, number: int, backend: str | None) -> Puzzle | None:
     """The puzzle this candidate makes: its best move of the kind, proved the only one."""
     found = only_best(board, backend, lambda answer: _of_kind(board, answer, kind))
-    if found is None:
+    if not isinstance(found, tuple):
         return None
     answer, difficulty = found
     expect = Expectation(answer.tiles_played, answer.value_played)
     return Puzzle(dataclasses.replace(board, expect=expect), answer, difficulty, kind, seed, number)
 
 
+@dataclasses.dataclass(frozen=True)
+class ProofCut:
+    """A uniqueness proof stopped at its bound of solves: the best move may be the only
+    one or not, nobody knows."""
+
+    solves: int
+
+
 def only_best(
-    board: Board, backend: str | None = None, wanted: Callable[[Move], bool] = lambda _: True
-) -> tuple[Move, Difficulty] | None:
+    board: Board,
+    backend: str | None = None,
+    wanted: Callable[[Move], bool] = lambda _: True,
+    max_solves: int | None = None,
+) -> tuple[Move, Difficulty] | ProofCut | None:
     """The board's best move, proved the only one, and its difficulty; None where it is
-    not the only one (or not `wanted`)."""
-    best = every_best_move(board, limit=1, backend=backend)
+    not the only one (or not `wanted`); ProofCut where the proof needed more than
+    `max_solves` integer programs (a bound on work: the same board, the same answer)."""
+    best = every_best_move(board, limit=1, backend=backend, max_solves=max_solves)
+    if not best.complete and not best.past_limit and best.moves:
+        return ProofCut(best.solves)
     if not best.unique:
         return None
     answer = best.moves[0]

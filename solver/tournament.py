@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -86,20 +86,32 @@ class GameTask:
 
 @dataclass(frozen=True)
 class Work:
-    """What every game of a run shares: the lineup, the options, whether turns are kept."""
+    """What every game of a run shares: the lineup, the options, whether turns are kept,
+    whether each game is reviewed (in the process that played it)."""
 
     lineup: Lineup
     options: GameOptions
     keep_turns: bool = False
+    review: bool = False
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """A game's turns against their best moves (`rummisolve review`): per seat the tiles
+    missed each turn, and the turns the review could not take (their problems)."""
+
+    missed: Mapping[str, tuple[int, ...]]
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Played:
-    """A finished game, and its turns when a log wants them."""
+    """A finished game, its turns when a log wants them, its review when one is asked."""
 
     task: GameTask
     record: GameRecord
     turns: tuple[Turn, ...]
+    review: GameReview | None = None
 
 
 def tournament_tasks(lineup: Lineup, games: int, seed: int) -> Iterator[GameTask]:
@@ -130,9 +142,25 @@ def play_task(task: GameTask, work: Work) -> Played:
         work.options,
         task.seed,
         task.number,
-        turns.append if work.keep_turns else None,
+        turns.append if work.keep_turns or work.review else None,
     )
-    return Played(task, record, tuple(turns))
+    reviewed = _reviewed(task, turns, work.options) if work.review else None
+    return Played(task, record, tuple(turns) if work.keep_turns else (), reviewed)
+
+
+def _reviewed(task: GameTask, turns: Sequence[Turn], options: GameOptions) -> GameReview:
+    """Each turn of a game against the best move of its position, under the game's rules."""
+    from .review import LogProblem, Solving, review_game
+
+    missed: dict[str, list[int]] = {}
+    problems: list[str] = []
+    solving = Solving(options.backend, options.time_limit)
+    for item in review_game(turns, options.rules, solving, f"game {task.number}"):
+        if isinstance(item, LogProblem):
+            problems.append(item.message)
+        else:
+            missed.setdefault(item.position.player, []).append(item.tiles_missed)
+    return GameReview({seat: tuple(m) for seat, m in missed.items()}, tuple(problems))
 
 
 def run_games(
@@ -259,6 +287,47 @@ class PositionReport:
             "win_share": round(self.win_share, 4),
             "win_share_ci": [round(x, 4) for x in wilson(self.wins, self.games)],
         }
+
+
+@dataclass(frozen=True)
+class MissedReport:
+    """A strategy's tiles missed per turn against the best move (`--review`), and its 95%
+    interval, the game the unit (its turns rise and fall together)."""
+
+    name: str
+    turns: int
+    per_turn: float
+    per_turn_ci: tuple[float, float]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "turns": self.turns,
+            "tiles_missed_per_turn": round(self.per_turn, 4),
+            "tiles_missed_per_turn_ci": [
+                round(x, 4) if math.isfinite(x) else None for x in self.per_turn_ci
+            ],
+        }
+
+
+def missed_report(
+    records: Sequence[GameRecord], reviews: Mapping[int, GameReview]
+) -> tuple[MissedReport, ...]:
+    """Per strategy, over the games finished (each reviewed: `reviews` by game number)."""
+    names = list(dict.fromkeys(s for g in records for s in g.strategies.values()))
+    reports = []
+    for name in names:
+        per_game = [
+            [
+                m
+                for seat, s in g.strategies.items()
+                if s == name
+                for m in reviews[g.number].missed.get(seat, ())
+            ]
+            for g in records
+        ]
+        mean, low, high = clustered_mean(per_game)
+        reports.append(MissedReport(name, sum(map(len, per_game)), mean, (low, high)))
+    return tuple(reports)
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from rummisolve.review import LogProblem, Position, read_log
+from rummisolve.review import (
+    Best,
+    LogProblem,
+    Position,
+    Solving,
+    TurnReview,
+    best_on,
+    board_text,
+    read_log,
+    review,
+)
+from rummisolve.review.turns import CRASHED
 
 from .cli import run
 
@@ -164,25 +180,154 @@ def test_read_log_hands_out_the_position_before_each_turn() -> None:
     assert (first.player, len(first.board.rack)) == ("P3", 14)
 
 
-def test_two_jobs_give_the_rows_one_job_gives_in_order() -> None:
-    shipped = str(SHIPPED / "greedy-heavy-cautious.jsonl")
-    one = run("review", "--json", shipped)
-    two = run("review", "--json", "--jobs", "2", shipped)
-    assert one == two and one.code == 0
+def _shipped_start(tmp_path: Path, lines: int) -> Path:
+    """The shipped game's first lines: a game the log holds in part."""
+    start = tmp_path / "start.jsonl"
+    start.write_text("".join(_two_games()[:lines]), encoding="utf-8")
+    return start
+
+
+def test_two_jobs_give_the_rows_one_job_gives_in_order(tmp_path: Path) -> None:
+    start = str(_shipped_start(tmp_path, 8))
+    one = run("review", "--json", start)
+    two = run("review", "--json", "--jobs", "2", start)
+    assert one == two and one.code == 1 and one.out.count("\n") == 8
+
+
+def _positions(tmp_path: Path, lines: int) -> list[Position | LogProblem]:
+    with _shipped_start(tmp_path, lines).open(encoding="utf-8") as log:
+        return list(read_log(log, "start"))
+
+
+def lays_nothing(text: str, solving: Solving) -> Best:
+    """A best move found wrong: nothing to lay, proved."""
+    best = best_on(text, solving)
+    return Best(best.answer | {"tiles_played": 0, "value_played": 0}, best.steps)
+
+
+def test_a_turn_that_lays_more_than_the_proved_best_is_a_problem_not_a_row(
+    tmp_path: Path,
+) -> None:
+    found = list(review(_positions(tmp_path, 8), Solving(), best=lays_nothing))
+    assert [f.position.turn for f in found if isinstance(f, TurnReview)] == [2, 3, 4, 5, 6, 8]
+    assert found[5] == LogProblem(
+        "start, line 7: turn 7 lays 6 tiles, more than the best move's 0 under the game's rules"
+    )
+
+
+def crash_on(position: str, text: str, solving: Solving) -> Best:
+    """A solver library crashing on one position: its worker process gone."""
+    if text == position:
+        os._exit(70)
+    return best_on(text, solving)
+
+
+def test_a_position_that_kills_its_workers_is_a_problem_naming_its_line(
+    tmp_path: Path,
+) -> None:
+    found = _positions(tmp_path, 5)
+    third = found[1]
+    assert isinstance(third, Position)
+    reviewed = list(review(found, Solving(), 2, partial(crash_on, board_text(third.board))))
+    assert reviewed[1] == LogProblem(f"start, line 3: {CRASHED}")
+    assert [r.position.turn for r in reviewed if isinstance(r, TurnReview)] == [2, 4, 5]
+
+
+def test_ctrl_c_keeps_the_rows_written_then_the_summary_and_exits_130(tmp_path: Path) -> None:
+    """SIGINT to the process group, as a terminal sends it, once rows are coming."""
+    lines = (SHIPPED / "greedy-heavy-cautious.jsonl").read_text(encoding="utf-8").splitlines()
+    many = [json.dumps(json.loads(line) | {"game": n}) for n in range(1, 31) for line in lines]
+    log = tmp_path / "many.jsonl"
+    log.write_text("\n".join(many) + "\n", encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummisolve", "review", "--json", str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        bufsize=0,  # nothing read ahead past the first row, where communicate would miss it
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        os.killpg(process.pid, signal.SIGINT)
+        rest, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    *turns, summary = [json.loads(row) for row in (first + rest).decode().splitlines()]
+    assert process.returncode == 130
+    total = 30 * (len(lines) - 1)
+    reviewed = f"{len(turns)} turn{'s' * (len(turns) != 1)}"
+    assert stderr.decode() == f"interrupted: {reviewed} of {total} reviewed\n"
+    assert 1 <= len(turns) < total and summary["turns"] == len(turns)
 
 
 def test_the_turns_that_missed_become_unique_puzzles_that_batch_confirms(
     greedy_hoarder: Path, tmp_path: Path
 ) -> None:
+    """Of the turns missing 22 tiles or more, two are proved unique within 20 solves, two
+    need more (skipped, counted, not written), the rest have rival best moves."""
     folder = tmp_path / "puzzles"
-    code, _, err = run(
-        "review", "--puzzles", str(folder), "--min-missed", "20", str(greedy_hoarder)
-    )
+    args = ["--min-missed", "22", "--proof-solves", "20", str(greedy_hoarder)]
+    code, _, err = run("review", "--puzzles", str(folder), *args)
     written = sorted(folder.iterdir())
-    assert code == 0 and err == f"wrote {len(written)} puzzles to {folder}\n" and len(written) > 1
+    assert code == 0 and len(written) == 2
+    assert err == (
+        f"wrote 2 puzzles to {folder}; 2 turns skipped: proving the best move the only one"
+        " needed more than 20 solves (--proof-solves)\n"
+    )
     first = written[0].read_text(encoding="utf-8")
     assert first.startswith(f"# rummisolve review: {greedy_hoarder}, game 1, turn ")
     assert "# expect: tiles=" in first
     code, _, err = run("batch", str(folder), "--check-expected", "--unique", "--jobs", "1")
     assert code == 0
     assert f"unique: {len(written)} of {len(written)} best moves proved the only ones" in err
+
+
+def test_puzzle_files_of_the_same_names_are_refused_unless_overwrite(tmp_path: Path) -> None:
+    shipped = str(SHIPPED / "greedy-heavy-cautious.jsonl")
+    mine = tmp_path / "greedy-heavy-cautious-g1-t13.txt"
+    mine.write_text("mine\n", encoding="utf-8")
+    code, out, err = run("review", "--puzzles", str(tmp_path), "--min-missed", "1", shipped)
+    assert (code, out) == (1, "")
+    assert err == f"Error: {mine} exists: --overwrite replaces it\n"
+    assert [p.name for p in tmp_path.iterdir()] == [mine.name]
+    assert mine.read_text(encoding="utf-8") == "mine\n"
+    code, _, err = run("review", "--overwrite", shipped)
+    assert code == 2 and "--overwrite needs --puzzles" in err
+
+
+def test_tournament_review_gives_each_strategys_tiles_missed_as_review_finds_them(
+    tmp_path: Path,
+) -> None:
+    """Per strategy (whatever its seat), the mean of the review's tiles missed over its
+    turns, and the interval of those means game by game."""
+    from rummisolve.stats import clustered_mean
+
+    log = tmp_path / "games.jsonl"
+    code, out, err = run(
+        "tournament", "--players", "2", "--strategies", "greedy,hoarder", "--games", "2",
+        "--seed", "2", "--review", "--json", "--log", str(log),
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    report = json.loads(out)
+    seats = {row_number: row["seats"] for row_number, row in enumerate(report["rows"], 1)}
+    code, out, _ = run("review", "--json", str(log))
+    *turns, _ = [json.loads(line) for line in out.splitlines()]
+    for name in ("greedy", "hoarder"):
+        per_game = [
+            [
+                t["tiles_missed"]
+                for t in turns
+                if (t["game"], seats[t["game"]][t["player"]]) == (g, name)
+            ]
+            for g in seats
+        ]
+        mean, low, high = clustered_mean(per_game)
+        assert report["review"][name] == {
+            "turns": sum(map(len, per_game)),
+            "tiles_missed_per_turn": round(mean, 4),
+            "tiles_missed_per_turn_ci": [round(low, 4), round(high, 4)],
+        }
+    assert report["review"]["greedy"]["tiles_missed_per_turn"] == 0
+    assert report["review"]["hoarder"]["tiles_missed_per_turn"] > 1

@@ -9,7 +9,7 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
@@ -77,6 +77,14 @@ class RowFile:
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
+
+
+def refuse_existing(paths: Iterable[Path]) -> None:
+    """Refuse a run that would replace a file already there (`--out`, `--puzzles`), before
+    anything is written: the first such file named, `--overwrite` offered."""
+    for path in paths:
+        if path.exists():
+            raise click.ClickException(f"{path} exists: --overwrite replaces it")
 
 
 def write_whole(path: Path, text: str, write: Write = os.write) -> None:

@@ -22,7 +22,7 @@ from .options import (
     rule_overrides,
     seed_option,
 )
-from .output import write_whole
+from .output import refuse_existing, write_whole
 from .progress import progress
 
 
@@ -73,8 +73,8 @@ def puzzle(
     width = max(3, len(str(count)))
     stem = f"{kind}-{difficulty}-{seed}-" if difficulty else f"{kind}-{seed}-"
     if out is not None:
-        if not overwrite and (taken := puzzles_in(out, stem, width, count)):
-            raise click.ClickException(f"{out / taken[0]} exists: --overwrite replaces it")
+        if not overwrite:
+            refuse_existing(out / name for name in puzzles_in(out, stem, width, count))
         out.mkdir(parents=True, exist_ok=True)
     written = 0
     try:

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import click
 
+from ..puzzle import ProofCut
 from ..review import (
     MEASURE,
     LogProblem,
     PlayerSummary,
+    Position,
     Solving,
     TurnReview,
     read_logs,
@@ -21,9 +23,10 @@ from ..review import (
     summarize,
     summary_json,
 )
+from ..review.puzzles import PROOF_SOLVES, puzzle_name, puzzle_of
 from .interrupts import INTERRUPT, INTERRUPTED
 from .options import backend_option, core_errors, folder_path, plural, time_limit_option
-from .output import write_row, write_whole
+from .output import refuse_existing, write_row, write_whole
 
 
 @click.command()
@@ -61,6 +64,17 @@ from .output import write_row, write_whole
     show_default=True,
     help="The tiles a turn must miss to become a puzzle.",
 )
+@click.option(
+    "--proof-solves",
+    type=click.IntRange(min=1),
+    default=PROOF_SOLVES,
+    show_default=True,
+    help="Integer programs a puzzle's uniqueness proof may solve: a turn whose proof needs"
+    " more is skipped and counted, never written.",
+)
+@click.option(
+    "--overwrite", is_flag=True, help="Replace puzzle files of the same names in --puzzles."
+)
 @core_errors
 def review_command(
     logs: tuple[str, ...],
@@ -71,6 +85,8 @@ def review_command(
     backend: str | None,
     puzzle_dir: Path | None,
     min_missed: int,
+    proof_solves: int,
+    overwrite: bool,
 ) -> None:
     """Review game logs (play --log, tournament --log): each turn against the most tiles
     it could have laid, proved; per player, the share of best turns and what was missed.
@@ -80,11 +96,16 @@ def review_command(
 
     Example: rummisolve review --turns missed puzzles/games/greedy-heavy-cautious.jsonl
     """
+    if overwrite and puzzle_dir is None:
+        raise click.UsageError("--overwrite needs --puzzles")
     found = read_logs(logs)
+    if puzzle_dir is not None and not overwrite:
+        refuse_existing(puzzle_dir / puzzle_name(p) for p in found if isinstance(p, Position))
     total = sum(not isinstance(f, LogProblem) for f in found)
     solving = Solving(backend, time_limit)
     done: list[TurnReview] = []
-    problems = puzzles = shown = 0
+    problems = shown = 0
+    mined = _Mined(puzzle_dir, backend, proof_solves)
     hidden = not sys.stderr.isatty()
     try:
         with click.progressbar(
@@ -102,15 +123,15 @@ def review_command(
                         write_row(row)
                         shown += 1
                     if puzzle_dir is not None and item.tiles_missed >= min_missed:
-                        puzzles += _write_puzzle(item, puzzle_dir, backend)
+                        mined.add(item)
     except KeyboardInterrupt:
         with INTERRUPT.ignored():
             _summary(done, problems, as_json)
+            mined.report()
             click.echo(f"interrupted: {plural(len(done), 'turn')} of {total} reviewed", err=True)
         raise click.exceptions.Exit(INTERRUPTED) from None
     _summary(done, problems, as_json)
-    if puzzle_dir is not None:
-        click.echo(f"wrote {plural(puzzles, 'puzzle')} to {puzzle_dir}", err=True)
+    mined.report()
     if problems:
         raise click.exceptions.Exit(1)
 
@@ -174,12 +195,30 @@ def _summary_table(players: Sequence[PlayerSummary]) -> str:
     return "\n".join(lines)
 
 
-def _write_puzzle(turn: TurnReview, folder: Path, backend: str | None) -> int:
-    from ..review.puzzles import puzzle_of
+class _Mined:
+    """The puzzles written to a folder, and the turns skipped because their proof was cut."""
 
-    made = puzzle_of(turn, backend)
-    if made is None:
-        return 0
-    folder.mkdir(parents=True, exist_ok=True)
-    write_whole(folder / made.name, made.text)
-    return 1
+    def __init__(self, folder: Path | None, backend: str | None, max_solves: int) -> None:
+        self.folder, self.backend, self.max_solves = folder, backend, max_solves
+        self.written = self.cut = 0
+
+    def add(self, turn: TurnReview) -> None:
+        assert self.folder is not None
+        made = puzzle_of(turn, self.backend, self.max_solves)
+        if isinstance(made, ProofCut):
+            self.cut += 1
+        elif made is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_whole(self.folder / made.name, made.text)
+            self.written += 1
+
+    def report(self) -> None:
+        if self.folder is None:
+            return
+        cut = ""
+        if self.cut:
+            cut = (
+                f"; {plural(self.cut, 'turn')} skipped: proving the best move the only one"
+                f" needed more than {plural(self.max_solves, 'solve')} (--proof-solves)"
+            )
+        click.echo(f"wrote {plural(self.written, 'puzzle')} to {self.folder}{cut}", err=True)

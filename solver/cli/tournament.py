@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import textwrap
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import click
@@ -18,11 +19,14 @@ from ..scoring import MAX_PLAYERS, MIN_PLAYERS
 from ..search import MAX_THINK
 from ..strategies import SetupError
 from ..tournament import (
+    GameReview,
     Lineup,
+    MissedReport,
     Played,
     TournamentReport,
     Work,
     check_names,
+    missed_report,
     run_games,
     tournament_report,
     tournament_tasks,
@@ -200,6 +204,13 @@ def game_rows(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
 @time_limit_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the report.")
 @log_option
+@click.option(
+    "--review",
+    "review",
+    is_flag=True,
+    help="Review each game's turns against the best move (as `rummisolve review`): per"
+    " strategy the tiles missed per turn, with its 95% interval.",
+)
 @rule_options
 @core_errors
 def tournament(
@@ -214,6 +225,7 @@ def tournament(
     time_limit: float | None,
     as_json: bool,
     log_path: str | None,
+    review: bool,
     **options: Any,
 ) -> None:
     """Play strategies against each other on duplicate deals: which is stronger, and how
@@ -227,7 +239,7 @@ def tournament(
         raise click.BadParameter(str(error), param_hint="'--strategies'") from None
     rules = table_rules(players, options)
     game_options = GameOptions(rules=rules, backend=backend, time_limit=time_limit)
-    work = Work(lineup, game_options, keep_turns=log_path is not None)
+    work = Work(lineup, game_options, keep_turns=log_path is not None, review=review)
     on_ray = None
     if ray_address is None:
         jobs = usable_jobs(jobs, games)
@@ -241,15 +253,31 @@ def tournament(
         on_ray = RayGames(ray_address, work, None if default else jobs, most=games)
         jobs = on_ray.jobs
     records: list[GameRecord] = []
+    reviews: dict[int, GameReview] = {}
     started = time.perf_counter()
 
     def report() -> None:
         summary = tournament_report(records)
+        missed = missed_report(records, reviews) if review else None
+        problems = [m for r in records if review for m in reviews[r.number].problems]
         seconds = time.perf_counter() - started
         if as_json:
-            click.echo(json.dumps(tournament_json(summary, records, lineup, seed, rules, seconds)))
+            shown = tournament_json(summary, records, lineup, seed, rules, seconds, missed)
+            click.echo(json.dumps(shown))
         else:
             click.echo(tournament_table(summary, lineup, seed, seconds, jobs))
+            if missed is not None:
+                click.echo(missed_table(missed))
+        for problem in problems:
+            click.echo(f"review: {problem}", err=True)
+
+    def noted(games: Iterable[Played]) -> Iterator[Played]:
+        """The games, each one's review kept by its number (the report takes those of
+        the games finished)."""
+        for game in games:
+            if game.review is not None:
+                reviews[game.record.number] = game.review
+            yield game
 
     with contextlib.ExitStack() as stack:
         log = RowFile(log_path) if log_path else None  # a bad path fails before any game
@@ -262,7 +290,7 @@ def tournament(
         played = on_ray.run(tasks) if on_ray else run_games(tasks, work, jobs)
         stack.callback(played.close)
         try:
-            for _game in stream_games(played, games, show, log, rules, records.append):
+            for _game in stream_games(noted(played), games, show, log, rules, records.append):
                 pass
         except KeyboardInterrupt:
             played.close()
@@ -365,6 +393,23 @@ def tournament_table(
     return "\n".join(lines)
 
 
+def missed_table(missed: Sequence[MissedReport]) -> str:
+    """`--review`: per strategy the tiles missed per turn against the best move."""
+    from ..review import MEASURE
+
+    rows = [["strategy", "turns", "tiles missed per turn", "95% interval"]]
+    rows += [
+        [
+            m.name,
+            str(m.turns),
+            f"{m.per_turn:.2f}",
+            f"{m.per_turn_ci[0]:.2f} to {m.per_turn_ci[1]:.2f}",
+        ]
+        for m in missed
+    ]
+    return "\n".join(["", *columns(rows, right_from=1), *textwrap.wrap(MEASURE, width=88)])
+
+
 def tournament_json(
     summary: TournamentReport,
     records: Iterable[GameRecord],
@@ -372,9 +417,11 @@ def tournament_json(
     seed: int,
     rules: Rules,
     seconds: float,
+    missed: Sequence[MissedReport] | None = None,
 ) -> dict[str, Any]:
-    """docs/format.md's shape: the issue's keys, then the lineup and per position, and
-    last the games' rows (as in play --json)."""
+    """docs/format.md's shape: the issue's keys, then the lineup and per position, the
+    review (`--review`), and last the games' rows (as in play --json)."""
+    review = {} if missed is None else {"review": {m.name: m.as_json() for m in missed}}
     return {
         "games": summary.games,
         "strategies": {s.name: s.as_json() for s in summary.strategies},
@@ -387,5 +434,6 @@ def tournament_json(
         "positions": [p.as_json() for p in summary.positions],
         "calls_per_decision": {s.name: round(s.calls_per_decision, 2) for s in summary.strategies},
         "seconds": round(seconds, 3),
+        **review,
         "rows": game_rows(records),
     }

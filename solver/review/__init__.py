@@ -7,7 +7,7 @@ the positions whose best move is the only one.
 """
 
 from .positions import LogProblem, Position, read_log
-from .run import read_logs, review
+from .run import read_logs, review, review_game
 from .summary import MEASURE, Miss, PlayerSummary, summarize, summary_json
 from .turns import Best, Mark, Solving, TurnReview, best_on, board_text
 
@@ -26,6 +26,7 @@ __all__ = [
     "read_log",
     "read_logs",
     "review",
+    "review_game",
     "summarize",
     "summary_json",
 ]

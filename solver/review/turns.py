@@ -8,8 +8,9 @@ place the runner is called), each sent as its board file's text.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 from ..board import Board, format_board, parse_board
@@ -66,28 +67,40 @@ def best_on(text: str, solving: Solving) -> Best:
     return Best(move_json(move, board), "\n".join(line for line in shown if line))
 
 
-def solve_boards(texts: Sequence[str], solving: Solving, jobs: int) -> Iterator[Best | str]:
+# How a board's best move is found: `best_on`, or a stand-in (a module's function, so that
+# worker processes can be handed it).
+BestOn = Callable[[str, Solving], Best]
+
+CRASHED = (
+    "the solver crashed on this position (its worker process died twice: killed, or a crash"
+    " inside a solver library)"
+)
+
+
+def solve_boards(
+    texts: Sequence[str], solving: Solving, jobs: int, best: BestOn = best_on
+) -> Iterator[Best | str]:
     """Each board's best move, in order; with `jobs` > 1 by the batch's worker processes
-    (a board whose worker died twice: its error message instead)."""
+    (a board whose worker died twice: CRASHED instead)."""
     if jobs <= 1 or len(texts) <= 1:
         for text in texts:
-            yield best_on(text, solving)
+            yield best(text, solving)
         return
     from ..batch.pool import SolveBoard, Workers
-    from ..batch.rows import BatchSettings, BoardResult
+    from ..batch.rows import BatchSettings
 
     settings = BatchSettings(backend=solving.backend, time_limit=solving.time_limit)
-    workers = Workers(settings, jobs, solve=cast(SolveBoard, _best_in_worker))
+    workers = Workers(settings, jobs, solve=cast(SolveBoard, partial(_best_in_worker, best)))
     try:
-        for result in cast(Iterator[Best | BoardResult], workers.solve(texts)):
-            yield result if isinstance(result, Best) else str(result.error)
+        for result in cast(Iterator[object], workers.solve(texts)):
+            yield result if isinstance(result, Best) else CRASHED
     finally:
         workers.close()
 
 
-def _best_in_worker(text: str, settings: Any) -> Best:
+def _best_in_worker(best: BestOn, text: str, settings: Any) -> Best:
     """A worker's task: the batch pool hands it a board and the batch's settings."""
-    return best_on(text, Solving(settings.backend, settings.time_limit))
+    return best(text, Solving(settings.backend, settings.time_limit))
 
 
 class Mark(enum.Enum):
