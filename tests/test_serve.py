@@ -507,6 +507,28 @@ def test_stopping_answers_the_waiting_requests_503_and_the_solve_under_way_in_fu
     assert gate.solved == ["R4"]
 
 
+def test_stopping_at_once_answers_the_solve_under_way_503(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """A second Ctrl-C (uvicorn's `force_exit`) gave the request being solved a text 500
+    and logged a CancelledError traceback."""
+    gate = Gate()
+    with (
+        in_thread(api.HintSettings(find=gate.find), Limits()) as (server, running),
+        ThreadPoolExecutor(1) as clients,
+    ):
+        under_way = clients.submit(server.hint, board_with_rack("R4"))
+        try:
+            assert gate.entered.wait(30)
+            running.should_exit = running.force_exit = True
+            reply = under_way.result()
+        finally:
+            gate.open.set()
+    assert (reply.status, reply.content_type) == (503, api.JSON_TYPE)
+    assert reply.json() == {"error": "the server is stopping"}
+    assert "Traceback" not in capfd.readouterr().err
+
+
 @pytest.mark.parametrize(
     "sent",
     [

@@ -92,7 +92,8 @@ async def read_body(request: Request, seconds: float) -> bytes:
 class Solves:
     """The solver's turns: one board at a time, in a thread, in the order asked. At most
     `most_waiting` requests wait for their turn (past them: 503); one whose client leaves,
-    or that still waits when the server stops, is never solved."""
+    or that still waits when the server stops, is never solved; the one under way when
+    the server is made to stop at once (a second Ctrl-C) is answered 503 too."""
 
     def __init__(self, most_waiting: int, retry_after: float) -> None:
         self.most_waiting = most_waiting
@@ -131,6 +132,10 @@ class Solves:
             try:
                 self.started += 1
                 return json_reply(await anyio.to_thread.run_sync(work))
+            except anyio.get_cancelled_exc_class():
+                if not self.stopping.is_set():
+                    raise
+                return self.stopped()  # made to stop at once: its thread is left behind
             finally:
                 self._turn.release()
         return nobody_listens() if left else self.stopped()
