@@ -4,13 +4,15 @@ The names below are loaded when first used: importing the package costs nothing,
 that the command line can take Ctrl-C from its first moment (`_entry.py`).
 """
 
-from __future__ import annotations
-
-import importlib
-import importlib.util
-from typing import TYPE_CHECKING, Any
+# Not `typing.TYPE_CHECKING` (nor `from __future__ import annotations`, an import too):
+# this module imports nothing, so that the command's first line (`_entry.py`, which
+# holds Ctrl-C) runs as early as it can. Type checkers read a constant of this name as
+# true.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .actions import Do, TableAction, TablePlan, plan_move, read_move
     from .board import Board, Expectation, format_board, parse_board, read_board
     from .engine.every import BestMoves, Criteria, every_best_move
@@ -94,8 +96,11 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     """A public name, or a module of the package (`rummisolve.board`), loaded on first use."""
+    import importlib
+    import importlib.util
+
     if name in _MODULE_OF:
         return getattr(importlib.import_module(f".{_MODULE_OF[name]}", __name__), name)
     if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:

@@ -2,6 +2,8 @@
 until the command's own handler is in place (`cli.app.main`): one that comes while the
 libraries load (numpy, the solvers: a fifth of a second) then ends the command as at
 any later time, with "interrupted" and its status, not "Aborted!" or a plain kill.
+Before this line run only Python's start-up, the script that calls `main` and the
+package's `__init__` (which imports nothing): a signal then is Python's to take.
 
 The command runs with one BLAS thread unless the environment names a count
 (`startup.one_blas_thread`).

@@ -111,20 +111,27 @@ class PlugIn:
         return move
 
     def line_of(self, error: BaseException) -> str:
-        """`FILE:LINE: ` of the plug-in's own line that raised (the deepest in its file:
-        a library it called raised below it), as the current folder names it."""
-        frames = traceback.extract_tb(error.__traceback__)
-        home = os.path.realpath(self.file)
-        own = [f for f in frames if os.path.realpath(f.filename) == home]
-        if not own:
-            return ""
-        try:
-            shown = os.path.relpath(self.file)
-        except ValueError:  # another drive
-            shown = self.file
-        if shown.startswith(os.pardir):
-            shown = self.file
-        return f"{shown}:{own[-1].lineno}: "
+        return _line_in(self.file, error)
+
+
+def _line_in(file: str, error: BaseException) -> str:
+    """`FILE:LINE: ` of the plug-in's own line that raised (the deepest in its file: a
+    library it called raised below it), as the current folder names it; "" if none did."""
+    frames = traceback.extract_tb(error.__traceback__)
+    home = os.path.realpath(file) if file else None
+    own = [f for f in frames if os.path.realpath(f.filename) == home]
+    return _place(file, own[-1].lineno) if own else ""
+
+
+def _place(file: str, line: int | None) -> str:
+    """`FILE:LINE: `, the file as the current folder names it."""
+    try:
+        shown = os.path.relpath(file)
+    except ValueError:  # another drive
+        shown = file
+    if shown.startswith(os.pardir):
+        shown = file
+    return f"{shown}:{line}: " if line else f"{shown}: "
 
 
 def _module(name: str) -> ModuleType:
@@ -140,6 +147,20 @@ def _module(name: str) -> ModuleType:
         sys.path.append(os.getcwd())
     return importlib.import_module(name)
 
+
+def _file_of(name: str) -> str:
+    """The file of a plug-in's module, found without running it ("" where it is not)."""
+    if name.endswith(".py"):
+        return str(Path(name).resolve())
+    try:
+        found = importlib.util.find_spec(name)
+    except Exception:  # a package above it that cannot be imported
+        return ""
+    return (found.origin or "") if found is not None else ""
+
+
+# What a module that cannot be found (or read) raises: told by its message alone.
+IMPORT_ERRORS = (ImportError, OSError, ValueError)
 
 BUILT_IN = ("greedy", "heavy", "cautious", "hoarder", "search")
 
@@ -175,15 +196,33 @@ def _plug_in(spec: str) -> Strategy:
         raise SetupError(f"strategy {spec!r}: name a module (or file.py) and a class, module:Class")
     try:
         module = _module(module_name)
-        made = getattr(module, class_name)()
-    except (ImportError, OSError, ValueError) as error:
-        raise SetupError(f"strategy {spec!r}: cannot import {module_name!r} ({error})") from None
-    except AttributeError:
-        raise SetupError(f"strategy {spec!r}: {module_name!r} has no {class_name!r}") from None
-    except TypeError as error:
+    except SyntaxError as error:  # IndentationError too
+        where = _place(error.filename, error.lineno) if error.filename else ""
+        said = f"{type(error).__name__}: {error.msg}"
         raise SetupError(
-            f"strategy {spec!r}: cannot make one with no arguments ({error})"
+            f"{where}strategy {spec!r}: cannot import {module_name!r} ({said})"
         ) from None
+    except Exception as error:  # the plug-in's own code raised while it was imported
+        where = _line_in(_file_of(module_name), error)
+        said = (
+            str(error) if isinstance(error, IMPORT_ERRORS) else f"{type(error).__name__}: {error}"
+        )
+        raise SetupError(
+            f"{where}strategy {spec!r}: cannot import {module_name!r} ({said})"
+        ) from None
+    made_by = getattr(module, class_name, None)
+    if made_by is None:
+        raise SetupError(f"strategy {spec!r}: {module_name!r} has no {class_name!r}")
+    try:
+        made = made_by()
+    except Exception as error:
+        where = _line_in(module.__file__ or "", error)
+        if isinstance(error, TypeError) and not where:  # not its code: the call
+            raise SetupError(
+                f"strategy {spec!r}: cannot make one with no arguments ({error})"
+            ) from None
+        said = f"{type(error).__name__}: {error}"
+        raise SetupError(f"{where}strategy {spec!r}: making one raised {said}") from None
     if not isinstance(made, Strategy):
         raise SetupError(f"strategy {spec!r} has no `name` and `choose(view, find)`")
     return PlugIn(spec, made, module.__file__ or "")

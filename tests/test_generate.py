@@ -520,14 +520,14 @@ def test_cli_a_board_cut_short_leaves_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A second Ctrl-C stops at once, even inside a write: the board is whole or absent."""
-    replace = Path.replace
+    replace = os.replace
 
-    def interrupted_at_board_2(self: Path, target: Path) -> Path:
-        if target.name == "gen-00002.txt":
+    def interrupted_at_board_2(source: Path, target: Path) -> None:
+        if Path(target).name == "gen-00002.txt":
             raise KeyboardInterrupt
-        return replace(self, target)
+        replace(source, target)
 
-    monkeypatch.setattr(Path, "replace", interrupted_at_board_2)
+    monkeypatch.setattr(os, "replace", interrupted_at_board_2)
     result = run("generate", "--count", "5", "--out", str(tmp_path))
     assert result.code == 130
     assert result.err == f"interrupted: 1 board written to {tmp_path}\n"

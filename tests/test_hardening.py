@@ -185,3 +185,22 @@ def test_a_row_cut_short_by_a_signal_is_written_whole() -> None:
     out, err = child.communicate(timeout=60)
     assert err == b"interrupted\n"
     assert [len(line) for line in out.splitlines()] == [60000, 6283]
+
+
+def test_pulp_highs_is_given_the_time_left_as_highs_starts() -> None:
+    """PuLP's HiGHS took its time limit as it was made, before PuLP handed the model over
+    row by row (and the second solve of a doubted "infeasible" took the whole limit
+    again): `--backend pulp-highs --time-limit 2` ran 3 s."""
+    pulp = pytest.importorskip("pulp")
+    pytest.importorskip("highspy")
+    from rummisolve.engine.lp import Deadline
+    from rummisolve.engine.via_pulp import highs_until
+
+    now = [0.0]
+    solver = highs_until(Deadline(10.0, lambda: now[0]), msg=False)
+    problem = pulp.LpProblem("p", pulp.LpMaximize)
+    x = problem.add_variable("x", lowBound=0, upBound=3, cat=pulp.LpInteger)
+    problem += x
+    now[0] = 7.5  # made, then the model built: time passes before HiGHS starts
+    problem.solve(solver)
+    assert (problem.solverModel.getOptions().time_limit, x.value()) == (2.5, 3)

@@ -183,6 +183,92 @@ def test_write_expected_keeps_the_bom_first_and_the_line_ends(
     assert run("batch", str(path), "--check-expected", "--jobs", "1").code == 0
 
 
+# --- issue 28 re-test: a link is followed, what is no regular file written in place ---
+
+
+def linked(tmp_path: Path, text: str = "old board\n") -> tuple[Path, Path]:
+    """boards/link.txt -> ../shared/real.txt, as a user's shared boards are linked."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "boards").mkdir()
+    real = tmp_path / "shared" / "real.txt"
+    real.write_text(text)
+    link = tmp_path / "boards" / "link.txt"
+    link.symlink_to("../shared/real.txt")
+    return link, real
+
+
+def test_a_file_written_through_a_link_replaces_its_target_and_keeps_the_link(
+    tmp_path: Path,
+) -> None:
+    link, real = linked(tmp_path)
+    real.chmod(0o640)
+    write_whole(link, "new board\n")
+    assert (link.is_symlink(), os.readlink(link)) == (True, "../shared/real.txt")
+    assert (real.read_text(), real.stat().st_mode & 0o777) == ("new board\n", 0o640)
+    assert sorted(p.name for p in (tmp_path / "shared").iterdir()) == ["real.txt"]
+
+
+def test_write_expected_through_a_link_writes_its_target(tmp_path: Path) -> None:
+    link, real = linked(tmp_path, "\n".join(BODY) + "\n")
+    code, _, err = run("batch", str(tmp_path / "boards"), "--write-expected", "--jobs", "1")
+    assert (code, link.is_symlink()) == (0, True), err
+    assert real.read_text() == "\n".join(["# expect: tiles=3 value=12", *BODY]) + "\n"
+
+
+def test_hint_next_through_a_link_writes_its_target(tmp_path: Path) -> None:
+    link, real = linked(tmp_path)
+    assert run("hint", str(BOARD), "--next", str(link)).code == 0
+    assert link.is_symlink()
+    assert real.read_text().startswith("rules: ")
+
+
+def test_a_pipe_behind_a_link_is_written_in_place(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "link").symlink_to(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write_whole(tmp_path / "link", "next board\n")
+        assert os.read(reader, 100) == b"next board\n"
+    finally:
+        os.close(reader)
+    assert (tmp_path / "link").is_symlink() and fifo.is_fifo()
+
+
+def test_a_descriptor_of_this_process_is_written_through_not_replaced(tmp_path: Path) -> None:
+    """/dev/stdout leads to /proc/self/fd/1: the file open there is written after what
+    the process wrote to it already, never renamed over (a link in tmp_path stands in
+    for /dev/stdout)."""
+    out = tmp_path / "out.txt"
+    with out.open("wb", buffering=0) as file:
+        file.write(b"move\n")
+        (tmp_path / "stdout").symlink_to(f"/proc/self/fd/{file.fileno()}")
+        before = out.stat().st_ino
+        write_whole(tmp_path / "stdout", "next board\n")
+        file.write(b"more\n")
+    assert (out.stat().st_ino, out.read_text()) == (before, "move\nnext board\nmore\n")
+
+
+@pytest.mark.parametrize(
+    ("path", "named"), [("-", "standard input"), ("device", "device")], ids=["dash", "device"]
+)
+def test_write_expected_refuses_what_it_cannot_write_back(
+    tmp_path: Path, path: str, named: str
+) -> None:
+    """`batch /dev/stdin --write-expected` replaced the system's /dev/stdin with a file;
+    a link in tmp_path to /dev/null stands in for it (read, never written)."""
+    if path == "device":
+        path = named = str(tmp_path / "device")
+        Path(path).symlink_to(os.devnull)
+    code, out, err = run("batch", path, "--write-expected", stdin="\n".join(BODY))
+    assert (code, out, err.splitlines()[-1]) == (
+        2,
+        "",
+        f"Error: Invalid value for '--write-expected': {named}: no file to write the expect"
+        " line back to",
+    )
+
+
 # --- issue 31: `-` is standard output -------------------------------------------------
 
 

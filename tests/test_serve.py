@@ -507,6 +507,28 @@ def test_stopping_answers_the_waiting_requests_503_and_the_solve_under_way_in_fu
     assert gate.solved == ["R4"]
 
 
+def test_stopping_at_once_answers_the_solve_under_way_503(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """A second Ctrl-C (uvicorn's `force_exit`) gave the request being solved a text 500
+    and logged a CancelledError traceback."""
+    gate = Gate()
+    with (
+        in_thread(api.HintSettings(find=gate.find), Limits()) as (server, running),
+        ThreadPoolExecutor(1) as clients,
+    ):
+        under_way = clients.submit(server.hint, board_with_rack("R4"))
+        try:
+            assert gate.entered.wait(30)
+            running.should_exit = running.force_exit = True
+            reply = under_way.result()
+        finally:
+            gate.open.set()
+    assert (reply.status, reply.content_type) == (503, api.JSON_TYPE)
+    assert reply.json() == {"error": "the server is stopping"}
+    assert "Traceback" not in capfd.readouterr().err
+
+
 @pytest.mark.parametrize(
     "sent",
     [
@@ -705,3 +727,60 @@ def test_on_the_lan_the_api_s_limits_hold() -> None:
             assert [json_of(first.result())[0], json_of(second.result())[0]] == [200, 200]
     assert third[0] == 503
     assert gate.solved == ["R4", "R4"]
+
+
+# --- issue 28 re-test: chunks and malformed requests ----------------------------------
+
+
+def in_chunks(body: bytes, size: int) -> bytes:
+    """A request whose body comes in chunks of `size` bytes."""
+    pieces = [body[i : i + size] for i in range(0, len(body), size)]
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in pieces)
+    return raw(["Content-Type: text/plain", "Transfer-Encoding: chunked"], chunks + b"0\r\n\r\n")
+
+
+def test_a_body_in_more_chunks_than_its_limit_is_a_json_413() -> None:
+    """340,000 chunks of one byte held the server for 40 s; a board needs a few."""
+    board = board_with_rack("R4").encode()
+    with in_thread(api.HintSettings(), Limits(chunks=(len(board) + 1) // 2)) as (server, _):
+        with socket.create_connection((server.host, server.port), timeout=20) as within:
+            within.sendall(in_chunks(board, 2))
+            assert json_of(answer(within))[0] == 200
+        with socket.create_connection((server.host, server.port), timeout=20) as past:
+            past.sendall(in_chunks(board, 1))
+            status, headers, body = json_of(answer(past))
+    assert (status, headers["content-type"], headers["connection"]) == (413, api.JSON_TYPE, "close")
+    assert body == {"error": f"the body comes in over {(len(board) + 1) // 2} chunks"}
+
+
+HOSTLESS = b"POST /api/hint HTTP/1.1\r\nContent-Length: 0\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("sent", "why"),
+    [
+        (raw(["Content-Length: -1"]), "bad Content-Length"),
+        (
+            raw(["Content-Length: 2", "Content-Length: 3"], b"{}"),
+            "conflicting Content-Length headers",
+        ),
+        (
+            raw(["Transfer-Encoding: chunked"], b"-1\r\nx\r\n"),
+            "illegal chunk header: bytearray(b'-1\\r\\n')",
+        ),
+        (HOSTLESS, "Missing mandatory Host: header"),
+        (b"\x00\x01\xff\r\n\r\n", "illegal request line: bytearray(b'\\x00\\x01\\xff')"),
+    ],
+    ids=["negative-length", "two-lengths", "negative-chunk", "no-host", "binary"],
+)
+def test_a_malformed_request_is_a_json_400_that_says_why(sent: bytes, why: str) -> None:
+    """uvicorn answered each in text ("Invalid HTTP request received.") and logged a
+    warning of it (the logs are checked where `serve` runs as a user starts it)."""
+    with (
+        in_thread(api.HintSettings(), Limits()) as (server, _),
+        socket.create_connection((server.host, server.port), timeout=20) as client,
+    ):
+        client.sendall(sent)
+        status, headers, body = json_of(answer(client))
+    assert (status, headers["content-type"], headers["connection"]) == (400, api.JSON_TYPE, "close")
+    assert body == {"error": f"malformed HTTP request: {why}"}

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -342,3 +343,44 @@ def test_a_signal_at_any_early_moment_is_a_clean_interrupt(
         assert "Traceback" not in said and "Aborted" not in said, said
         assert err.decode().splitlines()[-1].startswith("interrupted"), said
         started.assert_nothing_left()
+
+
+def test_importing_the_package_imports_nothing_else() -> None:
+    """The command holds Ctrl-C from `_entry`'s first line, which runs after the package's
+    `__init__`: one that imported `typing` there gave a traceback from inside `typing`
+    for a Ctrl-C 0.3 s in (without `site`, which may import `typing` itself)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import sys; had = set(sys.modules); import rummisolve;"
+            " print(sorted(set(sys.modules) - had))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=WAIT_SECONDS,
+        check=True,
+    )
+    assert done.stdout == "['rummisolve']\n"
+
+
+def test_ctrl_c_as_click_parses_is_interrupted_not_aborted() -> None:
+    """Ctrl-C that reached click itself (here as the group's own option is read) gave
+    click's "Aborted!" and status 1."""
+    from rummisolve.cli.app import LazyGroup
+
+    def ctrl_c(ctx: click.Context, param: click.Parameter, value: object) -> None:
+        raise KeyboardInterrupt
+
+    @click.group(cls=LazyGroup)
+    @click.option("--now", is_flag=True, callback=ctrl_c, expose_value=False)
+    def group() -> None:
+        pass
+
+    result = CliRunner().invoke(group, ["--now", "hint"])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        INTERRUPTED,
+        "",
+        "\n\ninterrupted\n",
+    )

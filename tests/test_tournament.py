@@ -444,6 +444,45 @@ def test_a_plug_in_that_fails_is_one_line_naming_it(
     ), err
 
 
+@pytest.mark.parametrize(
+    ("source", "told"),
+    [
+        pytest.param(
+            "def (:\n",
+            "1: {spec}: cannot import '{file}' (SyntaxError: invalid syntax)",
+            id="syntax",
+        ),
+        pytest.param(
+            "import os\nraise RuntimeError('x')\n",
+            "2: {spec}: cannot import '{file}' (RuntimeError: x)",
+            id="raises-on-import",
+        ),
+        pytest.param(
+            "class X:\n    def __init__(self):\n        {}['k']\n",
+            "3: {spec}: making one raised KeyError: 'k'",
+            id="raises-when-made",
+        ),
+    ],
+)
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_a_plug_in_that_fails_to_load_is_one_line_naming_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, source: str, told: str
+) -> None:
+    """A SyntaxError (or any error but ImportError, OSError and ValueError) while a
+    plug-in was loaded was a traceback: it is a usage error as a missing one is, naming
+    the plug-in's file and line."""
+    monkeypatch.chdir(tmp_path)
+    Path("plug.py").write_text(source)
+    option = "--strategy" if command == "play" else "--strategies"
+    code, out, err = run(command, "--players", "2", "--games", "1", option, "plug.py:X")
+    said = told.format(spec="strategy 'plug.py:X'", file="plug.py")
+    assert (code, out, err.splitlines()[-1]) == (
+        2,
+        "",
+        f"Error: Invalid value for '--strategies' / '--strategy': plug.py:{said}",
+    )
+
+
 def test_two_strategies_of_one_name_are_refused_before_any_game(tmp_path: Path) -> None:
     """The report counts by a strategy's `name`: two versions of one plug-in (both
     'wary') were one strategy in every seat, with no pair to compare them by."""

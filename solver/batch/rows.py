@@ -7,22 +7,23 @@ import csv
 import enum
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..board import Board, Expectation, format_sets, with_expectation
 from ..checked import Checker, Finder, checked, solve_checked
 from ..engine.solve import find_move
 from ..errors import BoardError, RummisolveError, SolverBug, printable, unexpected
+from ..files import replace_whole, replaceable
 from ..inputs import folder_problem, read_path
 from ..legality import check_move
 from ..move import Move, Objective, Status, no_move
 from ..render import move_json
 from ..rules import NO_OVERRIDES, Overrides
 from ..tiles import format_tiles
+
+# Why --write-expected cannot write to standard input, a pipe, a device.
+NO_FILE_TO_WRITE = "no file to write the expect line back to"
 
 # The table format's columns after the file name (the file column fits the longest path).
 TABLE_COLUMNS = ("status", "tiles", "value", "ms")
@@ -233,25 +234,15 @@ def stamp_expected(path: str, board: Board, move: Move, force: bool) -> bool:
     got = Expectation(move.tiles_played, move.value_played)
     if board.expect == got:
         return False
-    if path == "-" or path.startswith("-#"):
-        raise RummisolveError("standard input has no file to write the expect line to")
+    if path == "-" or path.startswith("-#") or replaceable(path) is None:
+        raise RummisolveError(NO_FILE_TO_WRITE)
     if board.expect is not None and not force:
         raise RummisolveError(
             f"its expect line says {board.expect}, the answer is {got} (--force replaces it)"
         )
     with open(path, encoding="utf-8", newline="") as file:
         text = file.read()
-    text = with_expectation(text, got)
-    folder = os.path.dirname(path) or "."
-    with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as out:
-        try:
-            out.write(text)
-            out.close()
-            os.chmod(out.name, os.stat(path).st_mode & 0o777)
-            os.replace(out.name, path)
-        except BaseException:  # Ctrl-C, SIGTERM's exit, a full disk: no scratch file left
-            Path(out.name).unlink(missing_ok=True)
-            raise
+    replace_whole(path, with_expectation(text, got).encode("utf-8"))
     return True
 
 

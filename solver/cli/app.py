@@ -4,7 +4,10 @@ line."""
 
 from __future__ import annotations
 
+import functools
 import importlib
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -46,9 +49,35 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """click's main, but Ctrl-C wherever else it reaches click (the group's options
+        being parsed, a second Ctrl-C as the first is told) is "interrupted" and its
+        status too, never click's "Aborted!" and status 1."""
+        run = functools.partial(super().main, args, prog_name, complete_var, False, **extra)
+        if not standalone_mode:
+            return run()
+        try:
+            code: object = run()
+        except click.Abort as abort:
+            if isinstance(abort.__cause__, KeyboardInterrupt):
+                interrupted()
+            click.echo("Aborted!", err=True)  # end of input at a prompt, as click says it
+            raise SystemExit(1) from None
+        except click.ClickException as error:
+            error.show()
+            raise SystemExit(error.exit_code) from None
+        raise SystemExit(code if isinstance(code, int) else 0)
+
     def invoke(self, ctx: click.Context) -> object:
         """The command, loaded, parsed and run: Ctrl-C before it takes Ctrl-C itself is
-        "interrupted" too (click's own word for it is "Aborted!", status 1)."""
+        "interrupted" here, before click writes a line of its own."""
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:

@@ -26,10 +26,12 @@ from ..batch import (
     run_batch,
     usable_cpus,
 )
+from ..batch.rows import NO_FILE_TO_WRITE
 from ..bench import SOLVER, BackendResult, Bench, BenchReport, NamedBoard, Solver
 from ..board import Board
 from ..engine.backends import BACKENDS
 from ..errors import BoardError, printable
+from ..files import replaceable
 from ..generate import Span
 from ..move import Objective
 from ..rules import Overrides, Rules
@@ -141,6 +143,13 @@ def batch(
             )
     if force and not write_expected:
         raise click.BadParameter("only with --write-expected", param_hint="'--force'")
+    if write_expected:
+        for path in paths:
+            if path == "-" or (not os.path.isdir(path) and replaceable(path) is None):
+                raise click.BadParameter(
+                    f"{'standard input' if path == '-' else printable(path)}: {NO_FILE_TO_WRITE}",
+                    param_hint="'--write-expected'",
+                )
     # A path that does not exist holds no board: named, and not counted as one.
     missing = [path for path in paths if path not in ("-", "") and not_found(path)]
     for path in missing:

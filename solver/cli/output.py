@@ -4,15 +4,15 @@ written whole, and a file replaced whole; a write that fails is one line naming 
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
-import stat
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
+
+from ..files import Write, replace_whole, write_all
 
 STDOUT = "-"
 STDOUT_NAME = "standard output"
@@ -20,8 +20,6 @@ STDOUT_NAME = "standard output"
 # Errors of a write itself (not of opening a file): an output that fails with one of these
 # and names no file is standard output (click.echo names none).
 WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
-
-Write = Callable[[int, bytes | memoryview], int]
 
 
 class CannotWrite(click.ClickException):
@@ -32,32 +30,15 @@ class CannotWrite(click.ClickException):
 
 
 def write_rows(descriptor: int, data: bytes, where: str, write: Write = os.write) -> None:
-    """Whole rows to a file descriptor, part after part (a signal may cut a write short),
-    or none of them: a write that fails midway (a full disk) is cut back to where it began
-    where the file can be cut (a regular file), and raised as CannotWrite naming `where`.
-    A reader gone (BrokenPipeError) is raised as it is."""
-    start = _offset(descriptor)
-    left = memoryview(data)
+    """Whole rows to a file descriptor, or none of them where the file can be cut back (see
+    `write_all`); a write that fails is raised as CannotWrite naming `where`, a reader
+    gone (BrokenPipeError) as it is."""
     try:
-        while left:
-            left = left[write(descriptor, left) :]
+        write_all(descriptor, data, write)
     except BrokenPipeError:
         raise
     except OSError as error:
-        if start is not None:
-            with contextlib.suppress(OSError):  # the write's error is the one to tell
-                os.ftruncate(descriptor, start)
         raise CannotWrite(where, error) from None
-
-
-def _offset(descriptor: int) -> int | None:
-    """Where the next write lands in a regular file; None where nothing can be cut back."""
-    try:
-        if stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return os.lseek(descriptor, 0, os.SEEK_CUR)
-    except OSError:
-        pass
-    return None
 
 
 class RowFile:
@@ -88,30 +69,15 @@ def refuse_existing(paths: Iterable[Path]) -> None:
 
 
 def write_whole(path: Path, text: str, write: Write = os.write) -> None:
-    """`text` as the file at `path`, never half of it, wherever the run stops (Ctrl-C, a
-    full disk): written under another name beside it, then renamed. A path that is no
-    regular file (`/dev/stdout`, a pipe) is written as it is; `-` is standard output."""
+    """`text` as the file at `path`, never half of it (see `replace_whole`: a link is
+    followed, what is no regular file written as it is); `-` is standard output."""
     if str(path) == STDOUT:
         click.echo(text, nl=False)
         return
-    if path.exists() and not path.is_file():
-        try:
-            with open(path, "wb", buffering=0) as file:
-                write_rows(file.fileno(), text.encode(), str(path), write)
-        except OSError as error:
-            raise CannotWrite(str(path), error) from None
-        return
-    partial = path.with_name(path.name + ".partial")
     try:
-        with open(partial, "wb", buffering=0) as file:
-            write_rows(file.fileno(), text.encode(), str(path), write)
-        if path.exists():  # a file replaced keeps its permissions
-            os.chmod(partial, stat.S_IMODE(path.stat().st_mode))
-        partial.replace(path)
+        replace_whole(path, text.encode(), write)
     except OSError as error:
         raise CannotWrite(str(path), error) from None
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 def output_error(error: OSError) -> click.ClickException | None:

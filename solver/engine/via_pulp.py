@@ -211,17 +211,39 @@ def _cbc_scratch() -> str:
 
 
 def solve_pulp_highs(mip: Mip, deadline: Deadline | None) -> Solution:
-    import pulp
-
     highs_solver()  # the banner is printed by the first Highs() of a process: take it silently
-    limit = None if deadline is None else max(deadline.left(), 1e-3)
-    options = {"msg": False, "gapRel": 0.0, "gapAbs": ABSOLUTE_GAP, "timeLimit": limit}
-    solver = pulp.HiGHS(**options)
+    options = {"msg": False, "gapRel": 0.0, "gapAbs": ABSOLUTE_GAP}
+    solver = highs_until(deadline, **options)
     if not solver.available():
         raise SolverError("backend pulp-highs needs highspy: pip install highspy")
     # HiGHS's presolve called a feasible homes model infeasible (tests/test_oracle.py):
-    # an "infeasible" is asked again without it.
-    return _solve_pulp(mip, solver, deadline, pulp.HiGHS(presolve="off", **options))
+    # an "infeasible" is asked again without it, in the time left.
+    return _solve_pulp(mip, solver, deadline, highs_until(deadline, presolve="off", **options))
+
+
+def highs_until(deadline: Deadline | None, **options: Any) -> Any:
+    """PuLP's HiGHS, given the deadline's time left as HiGHS starts, not as it is made:
+    PuLP hands the model over row by row, in Python, after it set the time limit, and
+    an "infeasible" asked again would have had the whole limit once more."""
+    return _highs_class()(deadline, **options)
+
+
+@functools.cache
+def _highs_class() -> type:
+    import pulp
+
+    class HighsUntil(pulp.HiGHS):  # type: ignore[misc]
+        def __init__(self, deadline: Deadline | None, **options: Any) -> None:
+            super().__init__(**options)
+            self.deadline = deadline
+
+        def callSolver(self, lp: Any) -> None:
+            if self.deadline is not None:
+                left = max(self.deadline.left(), 1e-3)
+                lp.solverModel.setOptionValue("time_limit", left)
+            super().callSolver(lp)
+
+    return HighsUntil
 
 
 def _prepare_pulp() -> None:

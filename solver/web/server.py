@@ -13,6 +13,7 @@ import asyncio
 import io
 import ipaddress
 import json
+import logging
 import math
 import socket
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import h11
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -49,13 +51,15 @@ class Limits:
     `header_seconds`: for a request's line and headers, from the connection's start (or
     its last answer); `body_seconds`: for its body, from its headers; `waiting`: solves
     waiting for their turn; `connections`: open connections; `parsing`: boards read at
-    once (a bad board of 1 MiB takes tens of MB while it is read)."""
+    once (a bad board of 1 MiB takes tens of MB while it is read); `chunks`: of a body
+    sent in chunks (a board needs a few; each costs the server as much as a kilobyte)."""
 
     header_seconds: float = 10.0
     body_seconds: float = 30.0
     waiting: int = 32
     connections: int = 256
     parsing: int = 2
+    chunks: int = 4096
 
 
 def json_reply(reply: api.Reply, headers: dict[str, str] | None = None) -> Response:
@@ -88,7 +92,8 @@ async def read_body(request: Request, seconds: float) -> bytes:
 class Solves:
     """The solver's turns: one board at a time, in a thread, in the order asked. At most
     `most_waiting` requests wait for their turn (past them: 503); one whose client leaves,
-    or that still waits when the server stops, is never solved."""
+    or that still waits when the server stops, is never solved; the one under way when
+    the server is made to stop at once (a second Ctrl-C) is answered 503 too."""
 
     def __init__(self, most_waiting: int, retry_after: float) -> None:
         self.most_waiting = most_waiting
@@ -127,6 +132,10 @@ class Solves:
             try:
                 self.started += 1
                 return json_reply(await anyio.to_thread.run_sync(work))
+            except anyio.get_cancelled_exc_class():
+                if not self.stopping.is_set():
+                    raise
+                return self.stopped()  # made to stop at once: its thread is left behind
             finally:
                 self._turn.release()
         return nobody_listens() if left else self.stopped()
@@ -321,15 +330,51 @@ def scan_code(page: str) -> str:
     return drawn.getvalue()
 
 
+class Parser(h11.Connection):
+    """h11's reading of a connection's requests, which also counts a body's chunks (past
+    `most_chunks`: `too_many_chunks`, and no more events) and keeps why a request was
+    malformed (uvicorn answers all alike)."""
+
+    def __init__(self, most_chunks: int) -> None:
+        super().__init__(h11.SERVER, max_incomplete_event_size=MAX_HEADER_BYTES)
+        self.most_chunks = most_chunks
+        self.chunks = 0
+        self.too_many_chunks = False
+        self.malformed = ""
+
+    def next_event(self) -> Any:
+        try:
+            event = super().next_event()
+        except h11.RemoteProtocolError as error:
+            self.malformed = str(error)
+            raise
+        if isinstance(event, h11.Request):
+            self.chunks = 0
+        elif isinstance(event, h11.Data) and event.chunk_start:
+            self.chunks += 1
+            if self.chunks > self.most_chunks:
+                self.too_many_chunks = True
+                return h11.PAUSED  # uvicorn reads no further; the connection refuses it
+        return event
+
+
 class Connection(H11Protocol):
     """uvicorn's HTTP/1.1 connection, held to `limits`: past `connections` open ones a new
     one is answered 503 and closed; one that has not sent a request's line and headers
     whole within `header_seconds` of its start (or of its last answer) is answered 408
     and closed (uvicorn has no such deadline: 64 silent connections held every place); a
-    chunk of the body longer than the body's limit is answered 413 at once (h11 waits for
-    all of it)."""
+    chunk of the body longer than the body's limit, or a body of more than `chunks`
+    chunks, is answered 413 at once (h11 waits for all of it, and a body of 1-byte chunks
+    held the server for seconds). A malformed request is a JSON 400 that says why, and no
+    warning: it is the client's fault, not the server's."""
 
     limits = Limits()
+    conn: Parser
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.conn = Parser(self.limits.chunks)
+        self.logger = CONNECTION_LOG
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
@@ -343,10 +388,18 @@ class Connection(H11Protocol):
         if self.cycle is not self._awaited:  # a request's headers came whole
             self._headers_arrived()
         chunk = getattr(getattr(self.conn, "_reader", None), "_bytes_in_chunk", 0)
-        if chunk > api.MAX_BODY_BYTES and not self.transport.is_closing():
-            if self.cycle is not None:
-                self.cycle.disconnected = True  # the request's handler answers nobody
-            self._refuse(api.too_large())
+        if chunk > api.MAX_BODY_BYTES:
+            self._refuse_request(api.too_large())
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.conn.too_many_chunks:
+            most = self.limits.chunks
+            self._refuse_request(api.Reply.error(413, f"the body comes in over {most} chunks"))
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a malformed request (text), as the API's (JSON)."""
+        self._refuse_request(api.Reply.error(400, f"malformed HTTP request: {self.conn.malformed}"))
 
     def on_response_complete(self) -> None:
         answered = self.cycle
@@ -377,6 +430,13 @@ class Connection(H11Protocol):
             seconds = f"{self.limits.header_seconds:g}"
             self._refuse(api.Reply.error(408, f"the request's headers took over {seconds} s"))
 
+    def _refuse_request(self, reply: api.Reply) -> None:
+        """`reply` to the request being read, whose handler then answers nobody."""
+        if not self.transport.is_closing():
+            if self.cycle is not None:
+                self.cycle.disconnected = True
+            self._refuse(reply)
+
     def _refuse(self, reply: api.Reply, *headers: str) -> None:
         """`reply`, written outside h11 (which answers only a request it has read whole)."""
         body = reply.text.encode()
@@ -391,7 +451,17 @@ class Connection(H11Protocol):
         self.transport.close()
 
 
-_REASONS = {408: "Request Timeout", 413: "Content Too Large", 503: "Service Unavailable"}
+_REASONS = {
+    400: "Bad Request",
+    408: "Request Timeout",
+    413: "Content Too Large",
+    503: "Service Unavailable",
+}
+
+
+# A connection's log: its warnings (a malformed request, an upgrade asked for) are the
+# client's doing, kept from a user's terminal (`make_server`); its errors (a bug) are not.
+CONNECTION_LOG = logging.getLogger("uvicorn.error.connection")
 
 
 class Server(uvicorn.Server):
@@ -427,10 +497,10 @@ def make_server(
         log_level="warning",
         access_log=False,
         server_header=False,
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         # The solve under way is answered: it ends within its time limit.
         timeout_graceful_shutdown=math.ceil(settings.time_limit + limits.body_seconds) + 1,
     )
+    CONNECTION_LOG.setLevel(logging.ERROR)  # after the Config, which resets uvicorn's logs
     return Server(config, solves)
 
 
