@@ -17,12 +17,12 @@ JOKER_TABLE = "table:\nR3 R4 J\nK9 K10 K11\nrack: R5 K12 O5 O6\n"
     [
         ("", True, False, ["pinned", "homes", "looser", "rack-only", "whole"]),
         ("", True, True, ["aside", "pinned", "homes", "looser", "rack-only", "whole"]),
-        ("rules: hebrew\n", True, False, ["pinned", "looser", "rack-only", "whole"]),
+        ("rules: hebrew\n", True, False, ["pinned", "homes", "looser", "rack-only", "whole"]),
         ("rules: joker-retrieval=replace\n", True, False, ["looser", "whole"]),
         ("rules: casual\n", True, True, ["whole"]),
         ("", False, False, ["glance", "whole"]),
     ],
-    ids=["official", "official-timed", "wraparound-no-homes", "replace", "casual", "unopened"],
+    ids=["official", "official-timed", "wraparound", "replace", "casual", "unopened"],
 )
 def test_the_stages_the_rules_call_for(
     header: str, opened: bool, timed: bool, expected: list[str]
