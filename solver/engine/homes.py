@@ -92,7 +92,8 @@ _NONE = TILES
 
 @dataclasses.dataclass(frozen=True)
 class _Catalogue:
-    """Every home and extension there can be (on the board's numbers), as arrays a board selects them by, and their columns' entries in the rows above."""
+    """Every home and extension there can be (on the board's numbers), as arrays a board
+    selects them by, and their columns' entries in the rows above."""
 
     rack: Ints  # (homes, 2): the tiles of its rack places, padded with _NONE
     jokers: Ints  # its joker places
