@@ -206,3 +206,34 @@ def test_a_time_limited_search_finds_the_homes_catalogue_built_before_its_clock(
     assert move.status is Status.OPTIMAL and check_move(board, move) == []
     after = homes.catalogue_for.cache_info()
     assert after.misses == built.misses and after.hits > built.hits  # asked, found built
+
+
+# Dealt with wraparound (same_moves.py's seed 29, dealt board 411): the homes optimum laid
+# B1 B2 ... B13 B1, a span whose extensions reach both 1s.
+_BOTH_ONES = """rules: wraparound
+table:
+O7 O8 O9
+B8 B9 B10
+K2 J K4 K5
+K12 K13 K1
+O10 O11 O12
+R3 R4 R5 R6 R7 R8 R9
+R8 R9 R10
+R13 O13 B13
+B3 B4 B5
+R1 R2 R3 R4 R5 R6 R7
+B5 B6 B7 B8 B9 B10 B11 B12 B13 B1
+rack: K2 K3 K3 K6 K10 K10 R2 R12 O2 O5 B1 B2
+"""
+
+
+def test_homes_that_would_lay_a_run_of_both_ones_are_refused() -> None:
+    """Homes and extensions know nothing of a run's length: where they lay one holding the
+    low and the high 1, the homes answer is refused (no move lays it) and the next stages
+    find the best move; it used to crash on laying that set."""
+    board = parse_board(_BOTH_ONES)
+    solution, _layout, relaxed, pinned = solve_homes(board, GOAL, get_backend(), None)
+    assert solution.proved and relaxed is not None and pinned is None
+    move = find_move(board)
+    assert move.status is Status.OPTIMAL and check_move(board, move) == []
+    assert (move.tiles_played, move.value_played) == (11, 48)

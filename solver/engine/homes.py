@@ -464,10 +464,11 @@ def _with_columns(mip: Mip, column: Ints, row: Ints, value: Floats, uppers: Floa
     )
 
 
-def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement:
+def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement | None:
     """The relaxation's answer with its homes laid as whole sets: each extension beside a
     span it continues, jokers at the homes' joker places, then standing in at their open
-    places (those of `Homes.stands` first, then from the rack), rack places real."""
+    places (those of `Homes.stands` first, then from the rack), rack places real. None
+    where a span and its extensions hold both 1s (wraparound): no set, so no move."""
     count = len(homes.homes)
     counts = np.rint(values[homes.start : homes.start + count + len(homes.stands)])
     used = counts.astype(np.int64).tolist()
@@ -497,6 +498,8 @@ def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement
                 shape[:0] = extension.shape
                 ends[0] = extension.first
                 break
+    if any(last - first >= MAX_NUMBER for _, _, (first, last) in laid):
+        return None
     stands = Counter(dict(zip(homes.stands, used[count:], strict=True)))
     stand_ins = Counter(relaxed.stand_ins)
     hosts = []

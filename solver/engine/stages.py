@@ -305,4 +305,5 @@ def solve_homes(
     if relaxed is None or solution.values is None:
         return solution, layout, None, None
     laid = homes.lay_homes(columns, solution.values, relaxed)
-    return solution, layout, relaxed, pin_jokers(board, layout, solution, laid)
+    legal = None if laid is None else pin_jokers(board, layout, solution, laid)
+    return solution, layout, relaxed, legal
