@@ -74,7 +74,8 @@ def serve(args: argparse.Namespace) -> int:
             # Before the builder's groups, with_homes took the pinned model too.
             given = (mip, layout) if "mip" in signature(homes.with_homes).parameters else (layout,)
             add_homes: Any = homes.with_homes
-            with_homes = add_homes(*given, board) if homes.applies(board) else None
+            applies = getattr(homes, "applies", lambda _: True)  # before wraparound homes
+            with_homes = add_homes(*given, board) if applies(board) else None
             if with_homes is not None:
                 built.append(with_homes[0])
         return built

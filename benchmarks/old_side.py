@@ -91,10 +91,12 @@ def in_turn(
     questions: dict[str, list[dict[str, Any]]],
     row: Callable[[str, int, Answers], dict[str, Any]],
     summary: Callable[[list[dict[str, Any]]], dict[str, Any]],
+    together: str | None = None,
 ) -> int:
     """Each group's questions asked of every side in turn (which goes first alternating,
     so that both meet the same load), a row made of each question's answers, a summary
-    of each group's rows; the workers stopped whatever happens, the results written."""
+    of each group's rows (and of the groups whose names start with `together`, as one);
+    the workers stopped whatever happens, the results written."""
     from common import finished, header, write_results
 
     started = header(benchmark)
@@ -113,6 +115,8 @@ def in_turn(
     finally:
         for worker in sides.values():
             worker.close()
+    if together is not None:
+        summaries[together] = summary([r for r in rows if r["group"].startswith(together)])
     result = finished(started, {"old": str(old), "summaries": summaries})
     write_results(results, result, rows)
     print(json.dumps(result, indent=1))

@@ -9,10 +9,12 @@ played, their value and the status. The run reports identical or different, with
 first differences, and never stops at one.
 
 The boards: small and dealt tables, boards not yet opened, and large joker-heavy
-tables (2 jokers of 106 tiles, 4 of 160), seeded; `--count` boards in all.
+tables (2 jokers of 106 tiles, 4 of 160), seeded; `--count` boards in all; with
+`--wraparound`, dealt and solved with wraparound on.
 
     python benchmarks/same_moves.py --old c6dead4            # results/same-moves*
     python benchmarks/same_moves.py --old HEAD --count 40 --results /tmp/trial
+    python benchmarks/same_moves.py --old c6dead4 --wraparound --results /tmp/wrap
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def serve(args: argparse.Namespace) -> int:
 
     def dealt(name: str) -> list[Board]:
         deal = DEALS[name]
-        rules = Rules(tile_set=deal.tile_set)
+        rules = Rules(tile_set=deal.tile_set, wraparound=args.wraparound)
         return list(
             generate_boards(
                 counts(args.count)[name],
@@ -97,8 +99,9 @@ def serve(args: argparse.Namespace) -> int:
         )
 
     def under(board: Board, profile: str) -> Board:
-        """The board under a profile's rules, its box as dealt."""
-        rules = profile_rules(profile).replace(tile_set=board.rules.tile_set)
+        """The board under a profile's rules, its box and wraparound as dealt."""
+        dealt = board.rules
+        rules = profile_rules(profile).replace(tile_set=dealt.tile_set, wraparound=dealt.wraparound)
         return dataclasses.replace(board, rules=rules)
 
     def answer(asked: dict[str, Any]) -> dict[str, Any]:
@@ -211,6 +214,7 @@ def compare(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     started = header(NAME)
     old_commit, package = exported(args.old, folder)
     words = ["--count", str(args.count), "--seed", str(args.seed)]
+    words += ["--wraparound"] if args.wraparound else []
     sides = {
         "old": old_side.Worker("old", package, __file__, *words),
         "new": old_side.Worker("new", None, __file__, *words),
@@ -225,7 +229,8 @@ def compare(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     finally:
         for worker in sides.values():
             worker.close()
-    result = finished(started, {"old": old_commit, "seed": args.seed, **summary(rows)})
+    asked = {"old": old_commit, "seed": args.seed, "wraparound": args.wraparound}
+    result = finished(started, asked | summary(rows))
     write_results(args.results, result, rows)
     return result
 
@@ -235,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--old", metavar="REV", help="the older commit (e.g. main, c6dead4)")
     parser.add_argument("--count", type=int, default=2000, help="boards in all")
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--wraparound", action="store_true", help="every board with it on")
     results_option(parser)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

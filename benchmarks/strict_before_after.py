@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     if args.old is None or not (args.old / "__init__.py").is_file():
         parser.error("--old: an older checkout's solver/ folder")
-    from strict_vs_free import GROUPS
+    from strict_vs_free import GROUPS, LARGE
 
     words = ["--positions", str(args.positions), "--repeat", str(args.repeat)]
     words += ["--seed", str(args.seed)]
@@ -96,7 +96,11 @@ def main(argv: list[str] | None = None) -> int:
         "after": old_side.Worker("after", None, __file__, *words),
     }
     questions = {
-        group: [{"group": group, "position": n} for n in range(args.positions)] for group in GROUPS
+        group: [
+            {"group": group, "position": n}
+            for n in range(len(spec.boards(args.positions, args.seed)))
+        ]
+        for group, spec in GROUPS.items()
     }
 
     def row(group: str, position: int, replies: old_side.Answers) -> dict[str, Any]:
@@ -109,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             found[f"{side}_casual_s"] = reply["casual_s"]
         return found
 
-    return old_side.in_turn(NAME, args.old, args.results, sides, questions, row, summary)
+    return old_side.in_turn(NAME, args.old, args.results, sides, questions, row, summary, LARGE)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,13 @@
 
 The same positions are solved under the `official` profile (joker-retrieval strict, the
 default) and under `casual` (jokers free), in one run, alternating which goes first, each
-position `--repeat` times (its median kept). Three sets of positions: dealt ones
-(generate's default sizes), and large tables (40-60 tiles) with exactly 2 jokers in play
-(106 tiles) and exactly 4 (160 tiles). Every answer is checked by `check_move`, and the
+position `--repeat` times (its median kept). The positions: dealt ones (generate's default
+sizes); large tables (40-60 tiles) with exactly 2 jokers in play (106 tiles) and exactly 4
+(160 tiles), each without wraparound and with it (the four summed up as `large` too); and
+issue 33's board (benchmarks/boards/). Every answer is checked by `check_move`, and the
 official answer is never better than the casual one (a looser reading's optimum bounds it).
+Each official solve's stages are in its row (`official_stages`: each stage's ms, the last
+solve's).
 
     python benchmarks/strict_vs_free.py   # results/strict-vs-free.jsonl and -summary.json
 """
@@ -17,11 +20,12 @@ import dataclasses
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from common import finished, group_options, header, median, percentile, write_results
 
-from rummisolve.board import Board
+from rummisolve.board import Board, read_board
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
@@ -50,11 +54,26 @@ class Group(NamedTuple):
         )
 
 
-GROUPS = {
+class Fixed(NamedTuple):
+    """Positions from board files: the same whatever the count and the seed."""
+
+    paths: tuple[Path, ...]
+
+    def boards(self, positions: int, seed: int) -> list[Board]:
+        return [read_board(path) for path in self.paths]
+
+
+BOARDS = Path(__file__).parent / "boards"
+GROUPS: dict[str, Group | Fixed] = {
     "dealt": Group((0, 60), (5, 20), None, Rules()),
     "large-2-jokers": Group((40, 60), (10, 20), (2, 2), Rules()),
     "large-4-jokers": Group((40, 60), (10, 20), (4, 4), Rules(tile_set=160)),
+    "large-2-jokers-wrap": Group((40, 60), (10, 20), (2, 2), Rules(wraparound=True)),
+    "large-4-jokers-wrap": Group((40, 60), (10, 20), (4, 4), Rules(tile_set=160, wraparound=True)),
+    "large-issue-33": Fixed((BOARDS / "issue33-wraparound.txt",)),
 }
+# The groups summed up together as well: issue 33's large joker-heavy boards.
+LARGE = "large"
 
 
 def solve_both(board: Board, repeat: int, first: int) -> dict[str, Any]:
@@ -63,10 +82,13 @@ def solve_both(board: Board, repeat: int, first: int) -> dict[str, Any]:
     casual = casual_board(board)
     times: dict[str, list[float]] = {"official": [], "casual": []}
     moves = {}
+    stages: dict[str, float] = {}
     order = [("official", official), ("casual", casual)]
     for r in range(repeat):
+        stages.clear()
         for name, b in order if (r + first) % 2 == 0 else order[::-1]:
-            move = find_move(b)
+            watch = None if b is casual else lambda stage, _, s: stages.update({stage: s})
+            move = find_move(b, watch=watch)
             times[name].append(move.seconds)
             moves[name] = (b, move)
     for b, move in moves.values():
@@ -82,6 +104,7 @@ def solve_both(board: Board, repeat: int, first: int) -> dict[str, Any]:
         "casual_s": median(times["casual"]),
         "official_tiles": strict_move.tiles_played,
         "casual_tiles": free_move.tiles_played,
+        "official_stages": {stage: round(s * 1000, 3) for stage, s in stages.items()},
     }
 
 
@@ -157,6 +180,7 @@ def run_groups(
         rows.extend(group)
         summaries[name] = summarise(group)
         print(name, json.dumps(summaries[name]), file=sys.stderr)
+    summaries[LARGE] = summarise([r for r in rows if r["group"].startswith(LARGE)])
     result = finished(started, {"summaries": summaries})
     write_results(args.results, result, rows)
     print(json.dumps(result, indent=1))

@@ -80,10 +80,12 @@ def test_a_set_of_one_tile_and_jokers_may_hold_a_pinned_joker() -> None:
     assert check_move(board, move) == []
 
 
-def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it() -> None:
+@pytest.mark.parametrize("wraparound", [False, True], ids=["plain", "wraparound"])
+def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it(wraparound: bool) -> None:
     """`met_by_parts` (homes' shapes, as arrays) and `met_by` (the catalogue's index) say
-    the same of the catalogue's sets, every place open, for needs of every kind."""
-    catalogue = catalogue_for(Rules()).sets
+    the same of the catalogue's sets, every place open, for needs of every kind; with
+    wraparound too, where a run's needs count the high 1's place as 14."""
+    catalogue = catalogue_for(Rules(wraparound=wraparound)).sets
     index = _index(catalogue)
     holds = np.zeros((len(catalogue), len(ALL_COLOURED)), dtype=np.bool_)
     for n, tiles in enumerate(catalogue):
@@ -92,18 +94,21 @@ def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it() -> None:
     colour = [
         -1 if g else COLOURS.index(s[0].colour) for s, g in zip(catalogue, group, strict=True)
     ]
-    first, last = [s[0].number for s in catalogue], [s[-1].number for s in catalogue]
+    first = [s[0].number for s in catalogue]
+    last = [f if g else f + len(s) - 1 for s, f, g in zip(catalogue, first, group, strict=True)]
     parts = Parts(holds, holds, group, np.array(colour), np.array(first), np.array(last))
-    r1, r5, r9, b5, k5 = parse_tiles("R1 R5 R9 B5 K5")
+    r1, r5, r9, r13, b5, k5 = parse_tiles("R1 R5 R9 R13 B5 K5")
     needs = [
         _Need("kind", r5, True),
         _Need("kind", r5, False),
         _Need("group", r5, own=frozenset({b5, k5})),
-        _Need("run", r5, nearest=2),
-        _Need("run", r5, nearest=8),
-        _Need("run", r9, nearest=13),
-        _Need("run", r1, nearest=3),
+        _Need("run", r5, nearest=2, place=5),
+        _Need("run", r5, nearest=8, place=5),
+        _Need("run", r9, nearest=13, place=9),
+        _Need("run", r1, nearest=3, place=1),
     ]
+    if wraparound:  # R12 R13 J: the joker is the high 1; J J R1: the second is R13
+        needs += [_Need("run", r1, nearest=13, place=14), _Need("run", r13, nearest=14, place=13)]
     for need in needs:
         assert np.flatnonzero(need.met_by_parts(parts)).tolist() == sorted(need.met_by(index))
     # Where its tile's place is held for another joker or a rack tile, a set holding it

@@ -24,8 +24,8 @@ aside      the best move leaving each set holding a joker as it lies, jokers fre
 pinned     the pinned relaxation, its answer with each staying joker put back. STRICT
            binds. A relaxation bounds the rules as written: where the checker passes
            its answer, that is the best move (nothing to play: no move).
-homes      the pinned relaxation with homes for freed jokers. STRICT binds, no
-           wraparound, the pinned answer refused. As pinned (exact for freed jokers).
+homes      the pinned relaxation with homes for freed jokers. STRICT binds, the
+           pinned answer refused. As pinned (exact for freed jokers).
 looser     the looser reading: STRICT read as REPLACE, else jokers free and sets open.
            The rules on jokers bind, and homes proved no bound. Every legal move is one
            of its moves: where its answer lies legally, that is the best move.

@@ -18,7 +18,8 @@ Jokers standing in elsewhere are from the rack. So the model is exact for freed 
 what stays a relaxation is the pinned one's (a staying joker's place among the pieces).
 Its answer, laid out, is the best move wherever the checker passes it.
 
-Not for wraparound (a home may wrap): there the pinned stages go on as before.
+With wraparound a run's places go on past the 13 to a 1 (its 14th place, sets.HIGH_ONE):
+a home or an extension may hold it, never with the low 1 (a tile's row holds either).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board import Board
-from ..sets import MIN_SET
+from ..sets import HIGH_ONE, MIN_SET, run_tile
 from ..tiles import ALL_COLOURED, COLOURS, JOKER, MAX_NUMBER, Tile, TileRow
 from .builder import INFINITY, Floats, Ints, Mip, Program
 from .joker_rows import JokerLayout
@@ -48,8 +49,9 @@ ASSISTS = 2
 class Home(NamedTuple):
     """A column: the places of a set's part, each as its tile; the places jokers hold (a
     home's: its freed joker's and its assists', jokers from the rack that count as its
-    rack places); the places that hold rack tiles; a group's or a run's; and an
-    extension's side (past a span's end, else before its start)."""
+    rack places); the places that hold rack tiles; a group's or a run's; an extension's
+    side (past a span's end, else before its start); a run's first and last places (a
+    high 1's is HIGH_ONE)."""
 
     shape: TileRow
     jokers: frozenset[Tile]
@@ -57,6 +59,8 @@ class Home(NamedTuple):
     group: bool
     extension: bool = False
     past_end: bool = False
+    first: int = 0
+    last: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,15 +72,11 @@ class Homes:
     homes: Ints  # their numbers in the catalogue
     stands: tuple[Tile, ...]
     assists: int  # the catalogue's
+    wraparound: bool
 
     @property
     def start(self) -> int:
         return self.program.columns["homes"].start
-
-
-def applies(board: Board) -> bool:
-    """Whether homes bound the rules as written here (see the module's docstring)."""
-    return not board.rules.wraparound
 
 
 # The rows a home's column touches, before a board gives them numbers: each tile's, the
@@ -95,8 +95,8 @@ _NONE = TILES
 
 @dataclasses.dataclass(frozen=True)
 class _Catalogue:
-    """Every home and extension there can be (on the board's numbers, no wraparound), as
-    arrays a board selects them by, and their columns' entries in the rows above."""
+    """Every home and extension there can be (on the board's numbers), as arrays a board
+    selects them by, and their columns' entries in the rows above."""
 
     rack: Ints  # (homes, 2): the tiles of its rack places, padded with _NONE
     jokers: Ints  # its joker places
@@ -108,7 +108,7 @@ class _Catalogue:
     extension: npt.NDArray[np.bool_]
     past_end: npt.NDArray[np.bool_]  # an extension's side
     colour: Ints  # a run's colour (-1: a group)
-    first: Ints  # a run's first number and its last
+    first: Ints  # a run's first place and its last (a high 1's: HIGH_ONE); a group's number
     last: Ints
     sides: Ints  # (homes, 2): a span's sides, or an extension's own, padded with -1
     start: Ints  # each one's first entry
@@ -120,13 +120,21 @@ class _Catalogue:
     def home(self, k: int) -> Home:
         """The k-th as a Home, for laying the answer out."""
         if k not in self.made:
+            first, last = int(self.first[k]), int(self.last[k])
+            if self.group[k]:
+                shape = tuple(ALL_COLOURED[t] for t in np.flatnonzero(self.holds[k]).tolist())
+            else:  # in the order of its places
+                colour = COLOURS[int(self.colour[k])]
+                shape = tuple(run_tile(colour, n) for n in range(first, last + 1))
             self.made[k] = Home(
-                tuple(ALL_COLOURED[t] for t in np.flatnonzero(self.holds[k]).tolist()),
+                shape,
                 frozenset(ALL_COLOURED[t] for t in np.flatnonzero(self.at_jokers[k]).tolist()),
                 tuple(ALL_COLOURED[t] for t in self.rack[k].tolist() if t != _NONE),
                 bool(self.group[k]),
                 bool(self.extension[k]),
                 bool(self.past_end[k]),
+                first,
+                last,
             )
         return self.made[k]
 
@@ -139,8 +147,8 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     freed = len(jokers.freed)
     if not freed:
         return None
-    assists = _assists(board)
-    catalogue = catalogue_for(assists)
+    assists, wraparound = _assists(board), board.rules.wraparound
+    catalogue = catalogue_for(assists, wraparound)
     in_play = Counter(t for s in board.table for t in s) + Counter(board.rack)
     all_jokers = in_play[JOKER]
     played_column = {t: layout.columns.played.start + k for k, t in enumerate(layout.played)}
@@ -233,7 +241,7 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     says = "jokers standing in for t at homes' open places: -1 in t's row, +1 in the count"
     columns.named("home stands", start, says)
     stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())
-    return program.mip(), Homes(program, chosen, stand_tiles, assists)
+    return program.mip(), Homes(program, chosen, stand_tiles, assists, wraparound)
 
 
 def _most_freed(jokers: JokerLayout) -> int:
@@ -250,37 +258,41 @@ def prepare(board: Board) -> None:
     """Build the catalogue this board's homes select from: once a process, 15-30 ms,
     which a search under a time limit does before its clock starts (as an import), so
     that the limit is the search's own."""
-    catalogue_for(_assists(board))
+    catalogue_for(_assists(board), board.rules.wraparound)
 
 
 def _assists(board: Board) -> int:
     return min(board.rack.count(JOKER), ASSISTS)
 
 
-@lru_cache(maxsize=ASSISTS + 1)
-def catalogue_for(assists: int) -> _Catalogue:
+@lru_cache(maxsize=2 * (ASSISTS + 1))
+def catalogue_for(assists: int, wraparound: bool) -> _Catalogue:
     """Built once: every run's home and extension (one colour's, then the same in the
     others), every group's home, with up to `assists` jokers from the rack as rack places
     (most racks hold none: their catalogue is two fifths of the largest)."""
-    runs = _run_homes(assists) + _extensions()
+    # A run's places, counted from 0; with wraparound the last is the 1 past the 13.
+    span = HIGH_ONE if wraparound else MAX_NUMBER
+    runs = _run_homes(assists, span) + _extensions(span)
     groups = _group_homes(assists)
     size = len(COLOURS) * len(runs) + len(groups)
     rack = np.full((size, 2), _NONE, dtype=np.int64)
     at_jokers = np.zeros((size, TILES), dtype=np.bool_)
     holds = np.zeros((size, TILES), dtype=np.bool_)
     sides = np.full((size, 2), -1, dtype=np.int64)
-    # One colour's runs, on numbers counted from 0, then moved to each colour's tiles.
+    # One colour's runs, on places counted from 0, then moved to each colour's tiles
+    # (a place's tile: its number, the high 1's the 1's).
     first = np.array([r.places[0] for r in runs])
     last = np.array([r.places[-1] for r in runs])
-    numbers = np.arange(MAX_NUMBER)
-    local_holds = (numbers >= first[:, None]) & (numbers <= last[:, None])
-    local_jokers = _marked(MAX_NUMBER, [r.jokers for r in runs])
+    places = np.arange(span)
+    local_holds = _folded((places >= first[:, None]) & (places <= last[:, None]))
+    local_jokers = _folded(_marked(span, [r.jokers for r in runs]))
     local_rack = _padded([r.rack for r in runs], 2)
+    local_rack = np.where(local_rack >= 0, local_rack % MAX_NUMBER, -1)
     run_extension = np.array([r.extension for r in runs])
     run_past_end = np.array([r.past_end for r in runs])
-    own_side = 2 * np.where(run_past_end, first, last) + run_past_end
+    own_side = 2 * (np.where(run_past_end, first, last) % MAX_NUMBER) + run_past_end
     before = np.where(first > 0, 2 * (first - 1), -1)
-    past = np.where(last < MAX_NUMBER - 1, 2 * (last + 1) + 1, -1)
+    past = np.where(last < span - 1, 2 * ((last + 1) % MAX_NUMBER) + 1, -1)
     local_sides = np.where(
         run_extension[:, None],
         np.column_stack([own_side, np.full(len(runs), -1)]),
@@ -343,7 +355,7 @@ def catalogue_for(assists: int) -> _Catalogue:
     colour = np.concatenate(
         [np.repeat(np.arange(len(COLOURS)), len(runs)), np.full(len(groups), -1)]
     )
-    number = np.array([t.number for t in ALL_COLOURED], dtype=np.int64)
+    group_number = np.array([t.number for t in ALL_COLOURED])[holds[at].argmax(axis=1)]
     return _Catalogue(
         rack=rack,
         jokers=jokers,
@@ -355,13 +367,21 @@ def catalogue_for(assists: int) -> _Catalogue:
         extension=extension,
         past_end=past_end,
         colour=colour,
-        first=number[holds.argmax(axis=1)],
-        last=number[TILES - 1 - holds[:, ::-1].argmax(axis=1)],
+        first=np.concatenate([np.tile(first + 1, len(COLOURS)), group_number]),
+        last=np.concatenate([np.tile(last + 1, len(COLOURS)), group_number]),
         sides=sides,
         start=start,
         row=entry_rows[order].astype(np.int64),
         value=values[order],
     )
+
+
+def _folded(places: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """One colour's places (a column each) as its tiles: the high 1's column, if any, is
+    the 1's (no run holds both)."""
+    tiles = places[:, :MAX_NUMBER].copy()
+    tiles[:, : places.shape[1] - MAX_NUMBER] |= places[:, MAX_NUMBER:]
+    return tiles
 
 
 def _padded(rows: list[tuple[int, ...]], width: int) -> Ints:
@@ -377,18 +397,6 @@ def _marked(width: int, rows: list[tuple[int, ...]]) -> npt.NDArray[np.bool_]:
     return marked[:, :width]
 
 
-# A place beside a run's span: the tile there, and whether it lies past the span's end
-# (else before its start). An extension lies there, ending or starting beside the span.
-_Side = tuple[Tile, bool]
-
-
-def _side_of(extension: Home) -> _Side:
-    """The place beside a span that an extension holds: its first past an end, or its
-    last before a start."""
-    shape = extension.shape
-    return (shape[0], True) if extension.past_end else (shape[-1], False)
-
-
 class _Part(NamedTuple):
     """A home or an extension as the catalogue lists it: its places, its joker places and
     its rack places (a run's by number counted from 0, a group's by tile index)."""
@@ -400,17 +408,18 @@ class _Part(NamedTuple):
     past_end: bool = False
 
 
-def _run_homes(assists: int) -> list[_Part]:
+def _run_homes(assists: int, span: int) -> list[_Part]:
     """Each run's span, in one colour, from the lowest to the highest of a freed joker's
     place and two rack places: two rack tiles, or one and a joker from the rack, or two
-    jokers from the rack (each joker at its place)."""
+    jokers from the rack (each joker at its place); of `span` places, never both 1s."""
     homes = []
     for helping in range(assists + 1):
-        for tiles in combinations(range(MAX_NUMBER), ASSISTS - helping):
-            others = [n for n in range(MAX_NUMBER) if n not in tiles]
+        for tiles in combinations(range(span), ASSISTS - helping):
+            others = [n for n in range(span) if n not in tiles]
             for places in combinations(others, 1 + helping):
                 low, high = min(*tiles, *places), max(*tiles, *places)
-                homes.append(_Part(tuple(range(low, high + 1)), places, tiles))
+                if high - low < MAX_NUMBER:
+                    homes.append(_Part(tuple(range(low, high + 1)), places, tiles))
     return homes
 
 
@@ -434,28 +443,31 @@ def _group_homes(assists: int) -> list[_Part]:
     return homes
 
 
-def _extensions() -> list[_Part]:
-    """Places of one colour beside a span, one or more: before its start or past its end."""
+def _extensions(span: int) -> list[_Part]:
+    """Places of one colour beside a span, one or more: before its start or past its end;
+    of `span` places, never both 1s."""
     extensions = []
-    for first in range(MAX_NUMBER):
-        for last in range(first, MAX_NUMBER):
+    for first in range(span):
+        for last in range(first, min(first + MAX_NUMBER, span)):
             places = tuple(range(first, last + 1))
-            if last < MAX_NUMBER - 1:
+            if last < span - 1:
                 extensions.append(_Part(places, (), (), True, False))
             if first > 0:
                 extensions.append(_Part(places, (), (), True, True))
     return extensions
 
 
-def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement:
+def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement | None:
     """The relaxation's answer with its homes laid as whole sets: each extension beside a
     span it continues, jokers at the homes' joker places, then standing in at their open
-    places (those of `Homes.stands` first, then from the rack), rack places real."""
+    places (those of `Homes.stands` first, then from the rack), rack places real. None
+    where a span and its extensions hold both 1s (wraparound): no set, so no move."""
     count = len(homes.homes)
     counts = np.rint(values[homes.start : homes.start + count + len(homes.stands)])
     used = counts.astype(np.int64).tolist()
-    catalogue = catalogue_for(homes.assists)
-    laid: list[tuple[list[Tile], Home]] = []
+    catalogue = catalogue_for(homes.assists, homes.wraparound)
+    # Each home's places as laid so far, and its first and last places.
+    laid: list[tuple[list[Tile], Home, list[int]]] = []
     extensions: list[Home] = []
     for c in np.flatnonzero(counts[:count]).tolist():
         home = catalogue.home(int(homes.homes[c]))
@@ -463,24 +475,28 @@ def lay_homes(homes: Homes, values: Floats, relaxed: Arrangement) -> Arrangement
             if home.extension:
                 extensions.append(home)
             else:
-                laid.append((list(home.shape), home))
+                laid.append((list(home.shape), home, [home.first, home.last]))
     # Each extension beside a span ending (or starting) where it starts (or ends): the side
     # rows leave one for each.
     for extension in extensions:
-        side, past_end = _side_of(extension)
-        for shape, home in laid:
-            if home.group or shape[0].colour != side.colour:
+        colour = extension.shape[0].colour
+        for shape, home, ends in laid:
+            if home.group or shape[0].colour != colour:
                 continue
-            if past_end and shape[-1].number == side.number - 1:
+            if extension.past_end and ends[1] + 1 == extension.first:
                 shape.extend(extension.shape)
+                ends[1] = extension.last
                 break
-            if not past_end and shape[0].number == side.number + 1:
+            if not extension.past_end and extension.last + 1 == ends[0]:
                 shape[:0] = extension.shape
+                ends[0] = extension.first
                 break
+    if any(last - first >= MAX_NUMBER for _, _, (first, last) in laid):
+        return None
     stands = Counter(dict(zip(homes.stands, used[count:], strict=True)))
     stand_ins = Counter(relaxed.stand_ins)
     hosts = []
-    for shape, home in laid:
+    for shape, home, _ in laid:
         tiles = []
         for t in shape:
             if t in home.jokers:

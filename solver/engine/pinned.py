@@ -20,7 +20,8 @@ from ..board import Board
 from ..joker_rules import joker_places
 from ..move import TileRow
 from ..rules import Rules
-from ..tiles import COLOURS, JOKER, Tile
+from ..sets import read_meld, run_tile
+from ..tiles import COLOURS, JOKER, MAX_NUMBER, MIN_NUMBER, Tile
 from .builder import INFINITY, Ints, Mip
 from .candidates import catalogue_for
 from .joker_model import Instance, JokerSet
@@ -46,13 +47,15 @@ class _Need(NamedTuple):
     """What a staying joker needs of the pieces: a piece of its set's kind holding its
     tile ("kind"); a group holding its tile and one of its set's tiles ("group"); a run
     holding its tile and its set's nearest tile, or cut between them ("run", only where
-    that tile lies on one side)."""
+    that tile lies on one side). A run's places are numbers, but a high 1's (wraparound)
+    is sets.HIGH_ONE: `place` is the joker's, `nearest` its set's nearest tile's."""
 
     kind: str
     role: Tile
     in_groups: bool = False
     own: frozenset[Tile] = frozenset()
     nearest: int = 0
+    place: int = 0
 
     def met_by(self, index: _Index) -> list[int]:
         """The catalogue's sets (by number) that meet the need."""
@@ -63,14 +66,16 @@ class _Need(NamedTuple):
             own = self.own
             groups = index.holding.get((role, True), ())
             return [n for n in groups if not own.isdisjoint(index.sets[n])]
-        near = Tile(role.colour, self.nearest)
+        assert role.colour is not None
+        near = run_tile(role.colour, self.nearest)
         met = [n for n in index.holding.get((role, False), ()) if near in index.sets[n]]
-        # Cut between them: a run ending (or, past the joker, starting) on the way.
-        if self.nearest < role.number:
-            way, ends = range(self.nearest, role.number), index.ending
+        # Cut between them: a run ending (or, past the joker, starting) on the way; a run
+        # ends at a 1 only past the 13 (the high 1) and starts at one only before the 2.
+        if self.nearest < self.place:
+            way, ends = range(max(self.nearest, MIN_NUMBER + 1), self.place), index.ending
         else:
-            way, ends = range(role.number + 1, self.nearest + 1), index.starting
-        return met + [n for k in way for n in ends.get(Tile(role.colour, k), ())]
+            way, ends = range(self.place + 1, min(self.nearest, MAX_NUMBER) + 1), index.starting
+        return met + [n for k in way for n in ends.get(run_tile(role.colour, k), ())]
 
     def met_by_parts(self, parts: Parts) -> npt.NDArray[np.bool_]:
         """Which of these sets or parts of sets, each place as its tile, meet the need:
@@ -85,11 +90,11 @@ class _Need(NamedTuple):
             return parts.group & at_role & parts.holds[:, own].any(axis=1)
         assert self.role.colour is not None
         run = ~parts.group
-        near = TILE_INDEX[Tile(self.role.colour, self.nearest)]
+        near = TILE_INDEX[run_tile(self.role.colour, self.nearest)]
         met = at_role & parts.holds[:, near]
         # Cut between them: a run ending (or, past the joker, starting) on the way.
         colour: npt.NDArray[np.bool_] = parts.colour == COLOURS.index(self.role.colour)
-        number = self.role.number
+        number = self.place
         if self.nearest < number:
             cut = (self.nearest <= parts.last) & (parts.last < number)
         else:
@@ -100,7 +105,8 @@ class _Need(NamedTuple):
 class Parts(NamedTuple):
     """Sets or parts of sets as arrays, one row each: the tiles of their places (each
     place as its tile), their open places (neither a joker's nor a rack tile's), whether a
-    group, a run's colour (its index in COLOURS) and its first and last numbers."""
+    group, a run's colour (its index in COLOURS) and its first and last places (a high
+    1's: HIGH_ONE)."""
 
     holds: npt.NDArray[np.bool_]
     opens: npt.NDArray[np.bool_]
@@ -148,13 +154,24 @@ def _needs(js: JokerSet, reading: int, role: Tile, wraparound: bool) -> tuple[_N
     needs = [_Need("kind", role, group)]
     if group:
         needs.append(_Need("group", role, own=js.real))
-    elif not wraparound:
-        mine = [t.number for t in js.real if t.colour == role.colour]
-        below = [n for n in mine if n < role.number]
-        above = [n for n in mine if n > role.number]
+    else:
+        place = _run_places(js, reading, wraparound)
+        below = [place[t] for t in js.real if place[t] < place[role]]
+        above = [place[t] for t in js.real if place[t] > place[role]]
         if not (below and above):
-            needs.append(_Need("run", role, nearest=max(below) if below else min(above)))
+            nearest = max(below) if below else min(above)
+            needs.append(_Need("run", role, nearest=nearest, place=place[role]))
     return tuple(needs)
+
+
+def _run_places(js: JokerSet, reading: int, wraparound: bool) -> dict[Tile, int]:
+    """Each tile of the joker set's run, in this reading, by its place (a high 1's is
+    HIGH_ONE)."""
+    roles = tuple(t for t in js.readings[reading] if t is not None)
+    meld = read_meld(tuple(js.real) + roles, Rules(wraparound=wraparound))
+    assert meld is not None, "a reading is a run"
+    first = meld.ordered[0].number
+    return {t: first + k for k, t in enumerate(meld.ordered)}
 
 
 @lru_cache(maxsize=4096)

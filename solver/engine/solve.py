@@ -11,7 +11,7 @@ from .assemble import assemble, laid_steps
 from .backends import get_backend
 from .joker_model import OutOfTime
 from .lp import Clock, Deadline
-from .stages import STAGES, Answer, Search
+from .stages import STAGES, Answer, Search, Watch
 
 
 def find_move(
@@ -20,10 +20,12 @@ def find_move(
     backend: str | None = None,
     time_limit: float | None = None,
     clock: Clock = time.perf_counter,
+    watch: Watch | None = None,
 ) -> Move:
     """The best move on the board, proved best unless the time limit cut the search short.
     With a limit the search goes on until it is proved or the limit reached (`clock`, a
-    caller's own, says when: seconds from some start); then the best legal move at hand."""
+    caller's own, says when: seconds from some start); then the best legal move at hand.
+    `watch` is told each stage's answer and seconds as it ends (a benchmark's timer)."""
     solver = get_backend(backend)
     timed = time_limit is not None
     stages = [stage for stage in STAGES if stage.applies(board, timed)]
@@ -36,7 +38,10 @@ def find_move(
     try:
         for stage in stages:
             if stage.wanted(search):
+                began = time.perf_counter()
                 answer = search.answers[stage.name] = stage.solve(search)
+                if watch is not None:
+                    watch(stage.name, answer, time.perf_counter() - began)
                 if answer.ends:
                     break
     except OutOfTime:

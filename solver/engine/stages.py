@@ -48,6 +48,9 @@ class Answer:
 
 NO_MOVE = Answer(proved=True, ends=True)
 
+# Told each stage's name, answer and seconds as it ends.
+Watch = Callable[[str, Answer, float], None]
+
 
 @dataclass
 class Search:
@@ -210,15 +213,11 @@ def _found(board: Board, legal: Pinned) -> Found:
     return Found(move, laid_as(table, places, board.rules))
 
 
-def _homes_applies(board: Board, timed: bool) -> bool:
-    return _strict(board) and homes.applies(board)
-
-
 # The stages in the order they run: the table in the package docstring says why.
 GLANCE = Stage("glance", lambda board, timed: not board.opened, _glance)
 ASIDE = Stage("aside", lambda board, timed: timed and jokers_bind(board), _aside)
 PINNED = Stage("pinned", _strict, _pinned)
-HOMES = Stage("homes", _homes_applies, _homes, _refused, homes.prepare)
+HOMES = Stage("homes", _strict, _homes, _refused, homes.prepare)
 LOOSER = Stage(
     "looser",
     lambda board, timed: jokers_bind(board),
@@ -306,4 +305,5 @@ def solve_homes(
     if relaxed is None or solution.values is None:
         return solution, layout, None, None
     laid = homes.lay_homes(columns, solution.values, relaxed)
-    return solution, layout, relaxed, pin_jokers(board, layout, solution, laid)
+    legal = None if laid is None else pin_jokers(board, layout, solution, laid)
+    return solution, layout, relaxed, legal
