@@ -11,7 +11,7 @@ import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .actions import Do, TableAction, TablePlan, plan_move, read_move
+    from .actions import Do, TableAction, TablePlan, plan_move
     from .board import Board, Expectation, format_board, parse_board, read_board
     from .engine.every import BestMoves, Criteria, every_best_move
     from .engine.solve import find_move
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .render import move_json, render_move
     from .rules import Rules
     from .strategies import strategy_named
+    from .table_reading import read_move
     from .tiles import JOKER, Colour, Tile, format_tile, parse_tile
     from .tournament import TournamentReport, run_tournament
     from .view import Finder, PlayerView, Strategy
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _MODULE_OF = {
-    **dict.fromkeys(["Do", "TableAction", "TablePlan", "plan_move", "read_move"], "actions"),
+    **dict.fromkeys(["Do", "TableAction", "TablePlan", "plan_move"], "actions"),
+    "read_move": "table_reading",
     **dict.fromkeys(["BestMoves", "Criteria", "every_best_move"], "engine.every"),
     "generate_boards": "generate",
     **dict.fromkeys(["move_json", "render_move"], "render"),

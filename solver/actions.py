@@ -20,10 +20,11 @@ from itertools import permutations
 from typing import NamedTuple
 
 from .board import Board
-from .joker_rules import Telling, tell_jokers
-from .move import Action, Move, kept_sets
+from .joker_rules import lay_with_roles
+from .move import Action, Move
 from .rules import Rules
-from .sets import Kind, fits_declared, in_place, read_meld, readings_in_order
+from .sets import Kind, read_meld, stand_ins
+from .table_reading import TableReading, read_move, roles_as_it_lies, told_tiles
 from .tiles import JOKER, Tile
 from .tiles import TileRow as TileRow  # (re-exported: render imports it from here)
 
@@ -68,76 +69,6 @@ class TableAction(NamedTuple):
     marked: TileRow = ()
     table_jokers: TileRow = ()
     readings: tuple[TileRow, ...] = ()
-
-
-class TableReading:
-    """What the jokers of each set stand for, as the table reads them: where the board
-    said so (`J=R5`, `Board.declared`), that, for the set as it lies and as it is laid in
-    order; for a move under the rules as written, the telling apart of its jokers that the
-    rules allow (`read_move`); else by its place in a run laid in order, or as `read_meld`
-    reads the set (a group's joker cannot show its colour by its place)."""
-
-    def __init__(self, board: Board) -> None:
-        self.rules = board.rules
-        self.board = board
-        # Sets whose jokers' tiles are known, as they lie: those tiles, in the order the
-        # jokers lie.
-        self.known: dict[TileRow, TileRow] = {}
-        for number, row in enumerate(board.table):
-            said = board.declared_for(number)
-            if not said or None in said:
-                continue
-            roles = tuple(t for t in said if t is not None)
-            laid, laid_roles = _lay(row, roles, self.rules)
-            self.known[row] = roles
-            self.known[laid] = laid_roles
-        # The move's telling apart (`read_move`), and for each set of its new table what
-        # its jokers stand for.
-        self.telling: Telling | None = None
-        self.after: tuple[TileRow, ...] = ()
-
-    def jokers(self, row: Sequence[Tile]) -> TileRow:
-        """What each joker of the set stands for, in the order they lie."""
-        return self.known.get(tuple(row)) or joker_stand_ins(row, self.rules)
-
-    def as_it_lies(self, number: int) -> TileRow:
-        """What the jokers of table set `number` stand for, as it lies before the move: as
-        declared, else by their places, else (some declared otherwise) the first reading
-        that holds what was declared, each declared joker at its place."""
-        said = self.board.declared_for(number)
-        row = self.board.table[number]
-        by_place = joker_stand_ins(row, self.rules)
-        if not any(said) or fits_declared(by_place, said):
-            return by_place if None in said else tuple(t for t in said if t is not None)
-        reading = next(r for r in readings_in_order(row, self.rules) if fits_declared(r, said))
-        left = Counter(reading) - Counter(t for t in said if t is not None)
-        return tuple(t if t is not None else _take_one(left) for t in said)
-
-
-def read_move(board: Board, move: Move) -> TableReading:
-    """The table's reading for the move: under the rules as written, its jokers told apart
-    as the rules allow (each old set read as it lies where it may be, each new set as its
-    place shows), so that a joker the move frees is one its tile frees and one it does not
-    free stays the tile it stood for; the new table's jokers, set by set (a set kept as it
-    lay, read as it lies: a twin of a set the move changes is not read as that one)."""
-    reading = TableReading(board)
-    rules = board.rules
-    pairs = kept_sets(board, move.steps)
-    kept = {n: i for i, n in pairs}
-    if rules.by_replacement and board.opened and any(JOKER in row for row in board.table):
-        reading.telling = tell_jokers(board, move.table, Counter(move.played), pairs)
-    after = []
-    for n, row in enumerate(move.table):
-        if n in kept:
-            roles = reading.as_it_lies(kept[n])
-        elif reading.telling is not None and n in reading.telling.new:
-            told = _tiles(reading.telling.new[n])
-            roles = _as_it_lies(row, told, rules) or _lay(row, told, rules)[1]
-        else:
-            roles = reading.jokers(row) if JOKER in row else ()
-        after.append(roles if JOKER in row else ())
-    reading.after = tuple(after)
-    return reading
 
 
 class Freeing(NamedTuple):
@@ -196,12 +127,12 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     replaced: list[TableAction] = []
     swapped, rack_in, old_roles = [], [], []
     for i, row in zip(changed, old_sets, strict=True):
-        roles = _tiles(telling.old.get(i, ()))
-        freed = _tiles(telling.freed.get(i, ()))
-        lying = _as_it_lies(row, roles, rules) if roles else ()
+        roles = told_tiles(telling.old.get(i, ()))
+        freed = told_tiles(telling.freed.get(i, ()))
+        lying = roles_as_it_lies(row, roles, rules) if roles else ()
         if lying is None and not freed:
             # A joker that stays goes along with a piece of its set: the set laid as read.
-            row, roles = _lay(row, roles, rules)
+            row, roles = lay_with_roles(row, roles, rules)
         elif lying is not None:
             roles = lying
         put: Counter[Tile] = Counter()
@@ -217,7 +148,7 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     staying = Counter((n, role) for _, role, n in telling.stays)
     newcomers: list[Counter[Tile]] = []
     for n in new_at:
-        places = Counter(_tiles(telling.new.get(n, ())))
+        places = Counter(told_tiles(telling.new.get(n, ())))
         places.subtract({role: staying[n, role] for role in places})
         newcomers.append(+places)
     stays = tuple(
@@ -249,30 +180,6 @@ def _jokers_only(row: TileRow) -> bool:
     return all(t.is_joker for t in row)
 
 
-def _take_one(tiles: Counter[Tile]) -> Tile:
-    """One of the tiles (the first), taken out of them."""
-    tile = next(tiles.elements())
-    tiles[tile] -= 1
-    return tile
-
-
-def _tiles(roles: Sequence[Tile | None]) -> TileRow:
-    """A telling's tiles, under the rules as written (where every joker stands for one)."""
-    assert None not in roles, "under the rules as written, every joker stands for a tile"
-    return tuple(r for r in roles if r is not None)
-
-
-def _as_it_lies(row: TileRow, roles: TileRow, rules: Rules) -> TileRow | None:
-    """A reading of the set (in any order) in the order its jokers lie, where the set lies
-    as read: its places say so (`R11 R12 R13 J` with wraparound holds the R1), or it lies
-    as the reading lays it; else None."""
-    by_place = joker_stand_ins(row, rules)
-    if Counter(by_place) == Counter(roles):
-        return by_place
-    laid, laid_roles = _lay(row, roles, rules)
-    return laid_roles if laid == row else None
-
-
 def _swap(
     row: TileRow, roles: TileRow, tile: Tile, put: Counter[Tile], rules: Rules
 ) -> TableAction:
@@ -283,7 +190,9 @@ def _swap(
     place = [k for k, t in enumerate(row) if t.is_joker][left.index(tile)]
     del left[left.index(tile)]
     made = (*row[:place], tile, *row[place + 1 :])
-    laid, laid_roles = _lay(made, tuple(left), rules) if left else (_laid(made, rules), ())
+    laid, laid_roles = (
+        lay_with_roles(made, tuple(left), rules) if left else (_laid(made, rules), ())
+    )
     readings = (roles, laid_roles)
     return TableAction(
         Do.REPLACE, (tile,), row, (laid,), (tile,), tuple(put.elements()), (), readings
@@ -604,52 +513,6 @@ def _moving(
         if not beside or not any(roles[i][j] == role for j in piece):
             moving.append((i, role, n))
     return moving
-
-
-def board_after(board: Board, move: Move) -> Board:
-    """The board for the next turn: the new table, each joker declared to stand for the
-    tile the answer shows it standing for (it keeps standing for it until freed), the
-    rack left, opened once a move is made, the same rules."""
-    declared = read_move(board, move).after
-    opened = board.opened or move.is_move
-    return Board(
-        move.table, move.rack, opened, board.rules, declared=declared if any(declared) else ()
-    )
-
-
-def joker_stand_ins(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...]:
-    """What each joker of a set stands for, in the order they lie; none for tiles that
-    make no set (yet)."""
-    read = stand_ins(row, rules)
-    return tuple(s for t, s in zip(row, read, strict=True) if t.is_joker) if read else ()
-
-
-def stand_ins(row: Sequence[Tile], rules: Rules) -> TileRow:
-    """What each tile of a set stands for (a joker: the tile it replaces): in a run laid
-    in order, the place it fills (`J R3 R4`: the R2); otherwise as the table reads the set.
-    Empty for tiles that make no set."""
-    meld = read_meld(row, rules)
-    if meld is None:
-        return ()
-    laid = in_place(row, rules) if meld.kind is Kind.RUN else None
-    return meld.stand_ins if laid is None else laid
-
-
-def _lay(row: TileRow, roles: TileRow, rules: Rules) -> tuple[TileRow, TileRow]:
-    """The set laid in order with its jokers standing for `roles`, and their tiles in the
-    order the jokers then lie."""
-    meld = read_meld(tuple(t for t in row if not t.is_joker) + roles, rules)
-    assert meld is not None, "a set's jokers stand for tiles that make it"
-    left = Counter(roles)
-    laid, laid_roles = [], []
-    for t in meld.ordered:
-        if left[t] > 0:
-            left[t] -= 1
-            laid.append(JOKER)
-            laid_roles.append(t)
-        else:
-            laid.append(t)
-    return tuple(laid), tuple(laid_roles)
 
 
 def _laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:

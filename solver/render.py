@@ -6,11 +6,12 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from .actions import Do, TableAction, TableReading, TileRow, plan_move
+from .actions import Do, TableAction, TileRow, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
 from .rules import Rules
 from .sets import meld_value
+from .table_reading import TableReading
 from .tiles import JOKER, Colour, Tile, format_tile
 
 _ANSI = {
