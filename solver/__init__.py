@@ -11,7 +11,6 @@ import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .actions import Do, TableAction, TablePlan, plan_move
     from .board import Board, Expectation, format_board, parse_board, read_board
     from .engine.every import BestMoves, Criteria, every_best_move
     from .engine.solve import find_move
@@ -20,6 +19,7 @@ if TYPE_CHECKING:
     from .generate import generate_boards
     from .legality import check_move
     from .move import Move, Objective, Status, no_move
+    from .narration import Do, TableAction, TablePlan, plan_move
     from .render import move_json, render_move
     from .rules import Rules
     from .strategies import strategy_named
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _MODULE_OF = {
-    **dict.fromkeys(["Do", "TableAction", "TablePlan", "plan_move"], "actions"),
+    **dict.fromkeys(["Do", "TableAction", "TablePlan", "plan_move"], "narration"),
     "read_move": "table_reading",
     **dict.fromkeys(["BestMoves", "Criteria", "every_best_move"], "engine.every"),
     "generate_boards": "generate",
