@@ -79,7 +79,7 @@ def serve(args: argparse.Namespace) -> int:
     try:  # where the regrouping puts it, beside Move; before, with the narration
         from rummisolve.move import board_after  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
-        from rummisolve.actions import board_after
+        from rummisolve.table_reading import board_after
 
     boards: dict[str, list[Board]] = {}
 

@@ -13,7 +13,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .actions import Do, TableAction, TablePlan, plan_move, read_move
     from .board import Board, Expectation, format_board, parse_board, read_board
     from .engine.every import BestMoves, Criteria, every_best_move
     from .engine.solve import find_move
@@ -22,9 +21,11 @@ if TYPE_CHECKING:
     from .generate import generate_boards
     from .legality import check_move
     from .move import Move, Objective, Status, no_move
+    from .narration import Do, TableAction, TablePlan, plan_move
     from .render import move_json, render_move
     from .rules import Rules
     from .strategies import strategy_named
+    from .table_reading import read_move
     from .tiles import JOKER, Colour, Tile, format_tile, parse_tile
     from .tournament import TournamentReport, run_tournament
     from .view import Finder, PlayerView, Strategy
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _MODULE_OF = {
-    **dict.fromkeys(["Do", "TableAction", "TablePlan", "plan_move", "read_move"], "actions"),
+    **dict.fromkeys(["Do", "TableAction", "TablePlan", "plan_move"], "narration"),
+    "read_move": "table_reading",
     **dict.fromkeys(["BestMoves", "Criteria", "every_best_move"], "engine.every"),
     "generate_boards": "generate",
     **dict.fromkeys(["move_json", "render_move"], "render"),

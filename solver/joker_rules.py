@@ -69,17 +69,24 @@ def joker_places(
 def lay_jokers(row: TileRow, roles: Sequence[Tile], rules: Rules) -> TileRow:
     """The set in the order it lies with its jokers standing for `roles`: a run ascending,
     a group by colour, each joker at the place of the tile it stands for."""
-    meld = read_meld(tuple(t for t in row if not t.is_joker) + tuple(roles), rules)
+    return lay_with_roles(row, tuple(roles), rules)[0]
+
+
+def lay_with_roles(row: TileRow, roles: TileRow, rules: Rules) -> tuple[TileRow, TileRow]:
+    """The set laid in order with its jokers standing for `roles` (`lay_jokers`), and
+    their tiles in the order the jokers then lie."""
+    meld = read_meld(tuple(t for t in row if not t.is_joker) + roles, rules)
     assert meld is not None, f"no set with those jokers: {format_tiles(row)}"
-    stand_for = Counter(roles)
-    laid = []
+    left = Counter(roles)
+    laid, laid_roles = [], []
     for t in meld.ordered:
-        if stand_for[t] > 0:
-            stand_for[t] -= 1
+        if left[t] > 0:
+            left[t] -= 1
             laid.append(JOKER)
+            laid_roles.append(t)
         else:
             laid.append(t)
-    return tuple(laid)
+    return tuple(laid), tuple(laid_roles)
 
 
 def joker_problems(

@@ -6,12 +6,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from .actions import Do, TableAction, TableReading, TileRow, plan_move
 from .board import Board
 from .move import Action, Move, Status, Step
+from .narration import Do, TableAction, plan_move
 from .rules import Rules
 from .sets import meld_value
-from .tiles import JOKER, Colour, Tile, format_tile
+from .table_reading import TableReading
+from .tiles import JOKER, Colour, Tile, TileRow, format_tile
 
 _ANSI = {
     Colour.BLACK: "\x1b[1m",

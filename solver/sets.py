@@ -10,7 +10,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from .rules import Rules
-from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Colour, Tile
+from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Colour, Tile, TileRow
 
 MIN_SET = 3
 MAX_GROUP = len(COLOURS)
@@ -191,6 +191,24 @@ def place_reading(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...] | None:
     if places is None:
         return None
     return tuple(p for t, p in zip(row, places, strict=True) if t.is_joker)
+
+
+def joker_stand_ins(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...]:
+    """What each joker of a set stands for, in the order they lie; none for tiles that
+    make no set (yet)."""
+    read = stand_ins(row, rules)
+    return tuple(s for t, s in zip(row, read, strict=True) if t.is_joker) if read else ()
+
+
+def stand_ins(row: Sequence[Tile], rules: Rules) -> TileRow:
+    """What each tile of a set stands for (a joker: the tile it replaces): in a run laid
+    in order, the place it fills (`J R3 R4`: the R2); otherwise as the table reads the set.
+    Empty for tiles that make no set."""
+    meld = read_meld(row, rules)
+    if meld is None:
+        return ()
+    laid = in_place(row, rules) if meld.kind is Kind.RUN else None
+    return meld.stand_ins if laid is None else laid
 
 
 def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:

@@ -10,14 +10,15 @@ from itertools import combinations, permutations, product
 import pytest
 from hypothesis import given, settings
 
-from rummisolve.actions import Do, TableAction, board_after, plan_move, plan_table, stand_ins
 from rummisolve.board import Board, format_board, parse_board, parse_position
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move
+from rummisolve.narration import Do, TableAction, plan_move, plan_table
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import JokerRetrieval, Rules
-from rummisolve.sets import Kind, read_meld
+from rummisolve.sets import Kind, read_meld, stand_ins
+from rummisolve.table_reading import board_after
 from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles
 
 from .positions import positions

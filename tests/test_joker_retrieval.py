@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from rummisolve.actions import board_after
 from rummisolve.board import Board, format_board, parse_board
 from rummisolve.engine.solve import find_move
 from rummisolve.errors import BoardError
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move, Source, Status, Step
 from rummisolve.rules import JokerRetrieval, Overrides
+from rummisolve.table_reading import board_after
 from rummisolve.tiles import parse_tiles
 
 from .cli import run

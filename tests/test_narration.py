@@ -16,14 +16,14 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings
 
-from rummisolve.actions import board_after, joker_stand_ins
 from rummisolve.board import Board, parse_board
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.move import kept_sets
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import PROFILES, JokerRetrieval
-from rummisolve.sets import joker_roles, read_meld
+from rummisolve.sets import joker_roles, joker_stand_ins, read_meld
+from rummisolve.table_reading import board_after
 from rummisolve.tiles import JOKER, Tile, format_tile, parse_tile
 
 from .positions import positions

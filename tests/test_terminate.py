@@ -345,10 +345,14 @@ def test_a_signal_at_any_early_moment_is_a_clean_interrupt(
         started.assert_nothing_left()
 
 
-def test_importing_the_package_imports_nothing_else() -> None:
+def test_importing_the_package_imports_nothing_else(tmp_path: Path) -> None:
     """The command holds Ctrl-C from `_entry`'s first line, which runs after the package's
     `__init__`: one that imported `typing` there gave a traceback from inside `typing`
-    for a Ctrl-C 0.3 s in (without `site`, which may import `typing` itself)."""
+    for a Ctrl-C 0.3 s in (without `site`, which may import `typing` itself; so the
+    package is found through a link on PYTHONPATH, as an install's finder is a `site`'s)."""
+    import rummisolve
+
+    (tmp_path / "rummisolve").symlink_to(Path(rummisolve.__file__).parent)
     done = subprocess.run(
         [
             sys.executable,
@@ -361,6 +365,7 @@ def test_importing_the_package_imports_nothing_else() -> None:
         text=True,
         timeout=WAIT_SECONDS,
         check=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
     )
     assert done.stdout == "['rummisolve']\n"
 

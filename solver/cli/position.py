@@ -11,10 +11,10 @@ from typing import Any, TypeVar
 
 import click
 
-from ..actions import board_after
 from ..board import Board, format_board, parse_position, read_board
 from ..move import Move
 from ..rules import Overrides
+from ..table_reading import board_after
 
 F = TypeVar("F", bound=Callable[..., Any])
 

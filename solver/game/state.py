@@ -15,13 +15,13 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..actions import board_after
 from ..board import Board
 from ..errors import RummisolveError
 from ..legality import check_move
 from ..move import Move, TileRow
 from ..rules import Rules
 from ..scoring import FinishedGame, GameScore, PlayerResult, Scoring, score_game
+from ..table_reading import board_after
 from ..tiles import Tile, sort_tiles, tile_value
 from ..view import PlayerView, Seen, TurnAction
 

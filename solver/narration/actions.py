@@ -1,0 +1,42 @@
+"""The narration's vocabulary: one physical action at the table, as a person does it."""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+from ..tiles import TileRow
+
+
+class Do(enum.Enum):
+    """One physical action at the table."""
+
+    # The rack's copy of the tile a joker stands for put in its place, the joker into the
+    # hand: first, as the rules as written free a joker (the freeing tile takes its place).
+    REPLACE = "replace"
+    TAKE = "take"  # tiles out of a set, into the hand
+    SPLIT = "split"  # a run cut where it lies into pieces, no tile moved
+    ADD = "add"  # tiles from the hand or the rack added to a set
+    LAY = "lay"  # a new set laid from the hand and the rack
+
+
+class TableAction(NamedTuple):
+    """`tiles`: those taken, added or laid (a split: the run split; a replace: the tile
+    put in the joker's place). `before`: the set as it looks before the action (a lay:
+    empty). `after`: what is left (a take: the rest of the set, empty if none is left; a
+    split: the pieces; an add, a lay or a replace: the set made). `from_rack`: the tiles
+    of an add, a lay or a replace that come from the rack. `marked`: the rack's tiles
+    played earlier in the turn that the action shows, in `before` or added from the hand:
+    a player stars them wherever they lie. `table_jokers`: of an add or a lay, what the
+    table's jokers that stay in the set made stand for (its other jokers are the rack's,
+    or freed). `readings`: what the jokers of `before` and of each set of `after` stand
+    for, in the order they lie, where the plan knows (sets alike may read otherwise)."""
+
+    do: Do
+    tiles: TileRow
+    before: TileRow
+    after: tuple[TileRow, ...]
+    from_rack: TileRow = ()
+    marked: TileRow = ()
+    table_jokers: TileRow = ()
+    readings: tuple[TileRow, ...] = ()

@@ -1,0 +1,113 @@
+"""The order of the actions: set by set, unless the hand would then hold copies alike
+that a player could not tell apart.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..tiles import JOKER, Tile
+from .actions import TableAction
+
+# Where a tile in the hand comes from, besides an old set (by its place): the rack's tiles
+# played earlier in the turn, and the freed jokers.
+STAR, FREED = -1, -2
+
+
+class Unit(NamedTuple):
+    """An old set's takes and splits (by its place among the old sets), and the tiles
+    they put in the hand, each with where it comes from."""
+
+    old: int
+    actions: list[TableAction]
+    gives: list[tuple[Tile, int]]
+
+
+class Add(NamedTuple):
+    """An add or a lay: the old set it builds on (None: laid new), and the tiles it takes
+    from the hand, each with where it must come from (None: any set's copy)."""
+
+    base: int | None
+    action: TableAction
+    needs: list[tuple[Tile, int | None]]
+
+
+def in_followable_order(
+    units: Sequence[Unit], adds: Sequence[Add], anchors: set[int], freed: int
+) -> list[TableAction]:
+    """The takes and splits set by set, then the adds and lays; but where the hand would
+    then hold copies alike of one tile from two sets, one of them from a set whose joker
+    leaves with its own tile (`anchors`), a player could not tell which copy to add: each
+    add or lay is then done as soon as its tiles are at hand with no such choice, and a
+    set's tiles are taken only when no add is ready, such a set's last."""
+    plain = [a for unit in units for a in unit.actions] + [add.action for add in adds]
+    hand: Counter[tuple[Tile, int]] = Counter()
+    # The copies kept for a joker that leaves with them: no other add takes them.
+    kept = Counter((t, i) for add in adds for t, i in add.needs if i is not None and i >= 0)
+
+    def homes(tile: Tile) -> list[int]:
+        """Where the free copies of the tile in the hand come from: sets of no joker
+        first."""
+        found = {i for (t, i), k in hand.items() if t == tile and k > kept[t, i]}
+        return sorted(found, key=lambda i: (i in anchors, i))
+
+    def choice(add: Add) -> bool:
+        """Would the add leave a choice that matters among copies alike?"""
+        tables = {t for t, home in add.needs if not t.is_joker}
+        held = [{i for (u, i), k in hand.items() if u == t and k > 0 and i >= 0} for t in tables]
+        return any(len(h) > 1 and h & anchors for h in held)
+
+    def take(add: Add) -> bool:
+        """Take the add's tiles from the hand, if they are all there."""
+        for t, home in add.needs:
+            at = homes(t) if home is None else [home] * (hand[t, home] > 0)
+            if not at:
+                return False
+            hand[t, at[0]] -= 1
+            if home is not None:
+                kept[t, home] -= 1
+        return True
+
+    def ready(add: Add, done: set[int]) -> bool:
+        if (add.base is not None and add.base not in done) or choice(add):
+            return False
+        before, kept_before = hand.copy(), kept.copy()
+        if take(add):
+            return True
+        hand.clear()
+        hand.update(before)
+        kept.clear()
+        kept.update(kept_before)
+        return False
+
+    hand[JOKER, FREED] = freed
+    for unit in units:
+        hand.update(unit.gives)
+    everything = {unit.old for unit in units}
+    if all(ready(add, everything) for add in adds):
+        return plain
+    hand.clear()
+    hand[JOKER, FREED] = freed
+    kept.clear()
+    kept.update((t, i) for add in adds for t, i in add.needs if i is not None and i >= 0)
+    done = {unit.old for unit in units if not unit.actions}
+    waiting, left = list(adds), [unit for unit in units if unit.actions]
+    ordered: list[TableAction] = []
+    while waiting:
+        add = next((a for a in waiting if ready(a, done)), None)
+        if add is not None:
+            waiting.remove(add)
+            ordered.append(add.action)
+        elif left:
+            # A set whose joker leaves with its tile is taken last: its copies wait the
+            # least in the hand.
+            unit = min(left, key=lambda u: u.old in anchors)
+            left.remove(unit)
+            hand.update(unit.gives)
+            done.add(unit.old)
+            ordered.extend(unit.actions)
+        else:
+            return plain
+    return ordered + [a for unit in left for a in unit.actions]
