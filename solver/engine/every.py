@@ -28,12 +28,12 @@ from ..board import Board
 from ..joker_rules import joker_places, lay_jokers
 from ..move import Action, Move, Objective, Status, TileRow, kept_sets
 from ..rules import JokerRetrieval
-from ..tiles import JOKER, Tile, tile_value
+from ..tiles import JOKER, Colour, Tile, tile_value
 from .assemble import Score, assemble, relaid
 from .backends import Backend, get_backend
-from .builder import Floats, Mip
+from .builder import Floats, Ints, Mip
 from .lp import Deadline
-from .model import Arrangement, build_model, read_solution
+from .model import Arrangement, Layout, build_model, read_solution
 from .solve import find_move
 from .steps import join_runs, move_steps
 
@@ -187,10 +187,14 @@ class _Search:
         score_row = _Row(used.tolist(), cost[used].tolist(), target, target)
         self.mip = dataclasses.replace(mip, cost=cost, cutoff=target - 1)
         self.target = target
-        rows = (score_row, *self._alike_kept(board))
-        self.first = _Part(mip.lower, mip.upper, rows)
+        self.mip, self.shown, shown_rows = _showing_runs(self.mip, self.layout, _in_play(board))
+        self.hidden = np.setdiff1d(np.arange(self.mip.columns), self.shown)
+        rows = (score_row, *self._alike_kept(board), *shown_rows)
+        self.first = _Part(self.mip.lower, self.mip.upper, rows)
         self.moves: list[Move] = [best]
         self.keys = {move_key(best.table)}
+        # Per outline searched: the keys its readings could lay that none has yet.
+        self.owed: dict[bytes, set[MoveKey]] = {}
         self.solves = 0
         self.listed: Callable[[], None] = lambda: None
 
@@ -218,8 +222,12 @@ class _Search:
         return cost
 
     def run(self, deadline: Deadline | None) -> bool:
-        """Search every part; False where the limit or the time stopped it first."""
-        parts = [self.first]
+        """Search every part; False where the limit or the time stopped it first.
+
+        Parts are cut by the outline's columns (`_showing_runs`), so that each outline is
+        solved once; within an outline whose readings lay a table the rules refuse, by
+        every column, until some solution lays each of its keys or none is left."""
+        parts: list[tuple[_Part, bytes | None]] = [(self.first, None)]
         while parts:
             if self._past_limit():
                 return False
@@ -227,13 +235,24 @@ class _Search:
                 return False
             if self.max_solves is not None and self.solves >= self.max_solves:
                 return False
-            part = parts.pop()
+            part, outline = parts.pop()
+            if outline is not None and not self.owed[outline]:
+                continue  # every key of its outline is laid: the rest lays nothing new
             values, proved = self._solve(part, deadline)
             if not proved:
                 return False
             if values is not None:
-                self._read(values)
-                parts.extend(_rest(part, values))
+                refused = self._read(values)
+                if outline is not None:
+                    self.owed[outline] -= self.keys
+                    parts.extend((p, outline) for p in _rest(part, values, self.hidden))
+                else:
+                    parts.extend((p, None) for p in _rest(part, values, self.shown))
+                    outline = values[self.shown].tobytes()
+                    self.owed[outline] = refused - self.keys
+                    if self.owed[outline]:
+                        within = _within(part, values, self.shown)
+                        parts.extend((p, outline) for p in _rest(within, values, self.hidden))
             self.listed()
         return not self._past_limit()
 
@@ -261,17 +280,20 @@ class _Search:
             return None, True
         return values, True
 
-    def _read(self, values: Floats) -> None:
-        """Every best move this solution lays, new ones kept."""
+    def _read(self, values: Floats) -> set[MoveKey]:
+        """Every best move this solution lays, new ones kept; the keys of the tables it
+        lays that the rules refuse (or that keep fewer sets than the model counted)."""
         arrangement = read_solution(self.layout, values)
-        for move in _moves(self.board, arrangement, self.solver.name):
-            key = move_key(move.table)
+        refused: set[MoveKey] = set()
+        for key, move in _moves(self.board, arrangement, self.solver.name):
             if key in self.keys:
                 continue
-            if _score(self.board, move, self.wanted) != self.score:
-                continue  # kept fewer sets than the model counted: its twin keeps them
+            if move is None or _score(self.board, move, self.wanted) != self.score:
+                refused.add(key)
+                continue
             self.keys.add(key)
             self.moves.append(move)
+        return refused
 
 
 def _kept_score(board: Board, move: Move) -> Score:
@@ -291,16 +313,19 @@ def _score(board: Board, move: Move, wanted: Criteria) -> tuple[int, ...]:
     return score
 
 
-def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
-    """The part less the solution `values`, cut into parts that do not overlap: a column
-    it leaves at 0 used; or those at 0, and one of its columns at its upper bound lower;
-    or those too as they are, and the first of the others that differs lower or higher."""
-    zero = np.flatnonzero((values == 0) & (part.upper > 0))
+def _rest(part: _Part, values: Floats, columns: Ints) -> Iterator[_Part]:
+    """The part less the solutions equal to `values` on `columns`, cut into parts that do
+    not overlap: a column it leaves at 0 used; or those at 0, and one of its columns at its
+    upper bound lower; or those too as they are, and the first of the others that differs
+    lower or higher."""
+    mine = np.zeros(len(values), dtype=bool)
+    mine[columns] = True
+    zero = np.flatnonzero(mine & (values == 0) & (part.upper > 0))
     if len(zero):
         yield part._replace(rows=(*part.rows, _Row(zero.tolist(), [1.0] * len(zero), 1, np.inf)))
     upper = part.upper.copy()
     upper[zero] = 0
-    top = np.flatnonzero((values > 0) & (values == part.upper))
+    top = np.flatnonzero(mine & (values > 0) & (values == part.upper))
     if len(top):
         at_most = float(values[top].sum()) - 1
         yield part._replace(
@@ -308,7 +333,7 @@ def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
         )
     lower = part.lower.copy()
     lower[top] = values[top]
-    for j in np.flatnonzero((values > 0) & (values < part.upper)).tolist():
+    for j in np.flatnonzero(mine & (values > 0) & (values < part.upper)).tolist():
         if values[j] - 1 >= lower[j]:
             below = upper.copy()
             below[j] = values[j] - 1
@@ -317,6 +342,64 @@ def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
         above[j] = values[j] + 1
         yield _Part(above, upper.copy(), part.rows)
         lower[j] = upper[j] = values[j]
+
+
+def _within(part: _Part, values: Floats, columns: Ints) -> _Part:
+    """The part's solutions equal to `values` on `columns`."""
+    lower, upper = part.lower.copy(), part.upper.copy()
+    lower[columns] = upper[columns] = values[columns]
+    return part._replace(lower=lower, upper=upper)
+
+
+def _in_play(board: Board) -> Counter[Tile]:
+    """Copies of each tile in play (jokers too): the table's once opened, and the rack's."""
+    return Counter([*board.table_tiles, *board.rack] if board.opened else board.rack)
+
+
+def _showing_runs(mip: Mip, layout: Layout, in_play: Counter[Tile]) -> tuple[Mip, Ints, list[_Row]]:
+    """The outline of a solution: every column but the runs', and a column per colour
+    counting the jokers its runs hold for tiles with no copy in play (`fold_absent`);
+    the model with those columns, the outline's columns, and the rows that define them.
+
+    A move's key counts a colour's runs by their tiles alone, however they are cut, and
+    the outline fixes those: each tile's row says how many of its copies the runs hold,
+    given the groups, the tiles played, the stand-ins and the sets kept. So two solutions
+    alike on the outline can lay the same keys: their loose jokers lie in the same groups,
+    or in runs of their tile's colour. With three jokers or more a run could be all
+    jokers, a colour of its own: then the outline is every column."""
+    if in_play[JOKER] > 2:
+        return mip, np.arange(mip.columns), []
+    folded: dict[Colour | None, dict[int, float]] = {}
+    runs = []
+    for n, number in zip(layout.columns.pieces, layout.piece_numbers, strict=True):
+        piece = layout.catalogue[number]
+        real = [t for t in piece if t not in layout.absent]
+        colours = {t.colour for t in real}
+        if len(colours) != 1 or len(set(real)) != len(real):
+            continue  # a group
+        runs.append(n)
+        if len(real) < len(piece):
+            folded.setdefault(real[0].colour, {})[n] = -float(len(piece) - len(real))
+    rows = [
+        _Row([mip.columns + number, *entries], [1.0, *entries.values()], 0, 0)
+        for number, entries in enumerate(folded.values())
+    ]
+    wider = _with_columns(mip, np.full(len(rows), float(in_play[JOKER])))
+    return wider, np.setdiff1d(np.arange(wider.columns), runs), rows
+
+
+def _with_columns(mip: Mip, upper: Floats) -> Mip:
+    """The model with columns added after its own: no entries, no cost, these bounds."""
+    added = len(upper)
+    return dataclasses.replace(
+        mip,
+        cost=np.concatenate((mip.cost, np.zeros(added))),
+        lower=np.concatenate((mip.lower, np.zeros(added))),
+        upper=np.concatenate((mip.upper, upper)),
+        col_start=np.concatenate((mip.col_start, np.full(added, mip.col_start[-1]))).astype(
+            np.int32
+        ),
+    )
 
 
 def _with_rows(mip: Mip, rows: Sequence[_Row]) -> Mip:
@@ -347,9 +430,12 @@ def _with_rows(mip: Mip, rows: Sequence[_Row]) -> Mip:
     )
 
 
-def _moves(board: Board, arrangement: Arrangement, backend: str) -> Iterator[Move]:
-    """Each move the arrangement lays that the board's rules allow: one per way its loose
-    jokers can lie among the sets holding the tiles they stand for."""
+def _moves(
+    board: Board, arrangement: Arrangement, backend: str
+) -> Iterator[tuple[MoveKey, Move | None]]:
+    """Each table the arrangement lays, one per way its loose jokers can lie among the
+    sets holding the tiles they stand for: its key, and its move where the board's rules
+    allow it (else None)."""
     seen: set[tuple[TileRow, ...]] = set()
     for new_sets in _joker_layings(arrangement):
         laid = Arrangement([], arrangement.played, Counter(), arrangement.kept, hosts=new_sets)
@@ -360,12 +446,14 @@ def _moves(board: Board, arrangement: Arrangement, backend: str) -> Iterator[Mov
         seen.add(table)
         places = joker_places(board, table, arrangement.played, kept_sets(board, steps))
         if places is None:
+            yield move_key(table), None
             continue
         steps = tuple(
             relaid(step, lay_jokers(step.tiles, places[n], board.rules)) if n in places else step
             for n, step in enumerate(steps)
         )
-        yield assemble(board, arrangement.played, steps, Status.OPTIMAL, 0.0, backend)
+        move = assemble(board, arrangement.played, steps, Status.OPTIMAL, 0.0, backend)
+        yield move_key(move.table), move
 
 
 def _joker_layings(arrangement: Arrangement) -> Iterator[list[TileRow]]:
