@@ -187,14 +187,16 @@ class _Search:
         score_row = _Row(used.tolist(), cost[used].tolist(), target, target)
         self.mip = dataclasses.replace(mip, cost=cost, cutoff=target - 1)
         self.target = target
-        self.mip, self.shown, shown_rows = _showing_runs(self.mip, self.layout, _in_play(board))
-        self.hidden = np.setdiff1d(np.arange(self.mip.columns), self.shown)
-        rows = (score_row, *self._alike_kept(board), *shown_rows)
+        self.outline = _outline(self.mip, self.layout, _in_play(board))
+        self.mip = self.outline.mip
+        self.everything = np.arange(self.mip.columns)
+        rows = (score_row, *self._alike_kept(board), *self.outline.rows)
         self.first = _Part(self.mip.lower, self.mip.upper, rows)
         self.moves: list[Move] = [best]
         self.keys = {move_key(best.table)}
-        # Per outline searched: the keys its readings could lay that none has yet.
-        self.owed: dict[bytes, set[MoveKey]] = {}
+        # Per outline searched: the keys its readings could lay that none has yet, and the
+        # columns of the runs where its jokers may lie.
+        self.owed: dict[bytes, tuple[set[MoveKey], Ints]] = {}
         self.solves = 0
         self.listed: Callable[[], None] = lambda: None
 
@@ -224,9 +226,11 @@ class _Search:
     def run(self, deadline: Deadline | None) -> bool:
         """Search every part; False where the limit or the time stopped it first.
 
-        Parts are cut by the outline's columns (`_showing_runs`), so that each outline is
+        Parts are cut by the outline's columns (`_Outline`), so that each outline is
         solved once; within an outline whose readings lay a table the rules refuse, by
-        every column, until some solution lays each of its keys or none is left."""
+        the cuts of the runs its jokers may lie in, until some solution lays each of its
+        keys or none is left."""
+        shown = self.outline.shown
         parts: list[tuple[_Part, bytes | None]] = [(self.first, None)]
         while parts:
             if self._past_limit():
@@ -236,7 +240,7 @@ class _Search:
             if self.max_solves is not None and self.solves >= self.max_solves:
                 return False
             part, outline = parts.pop()
-            if outline is not None and not self.owed[outline]:
+            if outline is not None and not self.owed[outline][0]:
                 continue  # every key of its outline is laid: the rest lays nothing new
             values, proved = self._solve(part, deadline)
             if not proved:
@@ -244,15 +248,16 @@ class _Search:
             if values is not None:
                 refused = self._read(values)
                 if outline is not None:
-                    self.owed[outline] -= self.keys
-                    parts.extend((p, outline) for p in _rest(part, values, self.hidden))
+                    owed, cuts = self.owed[outline]
+                    owed -= self.keys
+                    parts.extend((p, outline) for p in _rest(part, values, cuts))
                 else:
-                    parts.extend((p, None) for p in _rest(part, values, self.shown))
-                    outline = values[self.shown].tobytes()
-                    self.owed[outline] = refused - self.keys
-                    if self.owed[outline]:
-                        within = _within(part, values, self.shown)
-                        parts.extend((p, outline) for p in _rest(within, values, self.hidden))
+                    parts.extend((p, None) for p in _rest(part, values, shown))
+                    outline, cuts = values[shown].tobytes(), self.outline.cuts(values)
+                    self.owed[outline] = (refused - self.keys, cuts)
+                    if self.owed[outline][0]:
+                        within = _within(part, values, np.setdiff1d(self.everything, cuts))
+                        parts.extend((p, outline) for p in _rest(within, values, cuts))
             self.listed()
         return not self._past_limit()
 
@@ -356,36 +361,67 @@ def _in_play(board: Board) -> Counter[Tile]:
     return Counter([*board.table_tiles, *board.rack] if board.opened else board.rack)
 
 
-def _showing_runs(mip: Mip, layout: Layout, in_play: Counter[Tile]) -> tuple[Mip, Ints, list[_Row]]:
-    """The outline of a solution: every column but the runs', and a column per colour
-    counting the jokers its runs hold for tiles with no copy in play (`fold_absent`);
-    the model with those columns, the outline's columns, and the rows that define them.
+class _Outline(NamedTuple):
+    """What of a solution makes its moves: every column but the runs', and a column per
+    colour counting the jokers its runs hold for tiles with no copy in play
+    (`fold_absent`), added to the model with the rows that define them.
 
     A move's key counts a colour's runs by their tiles alone, however they are cut, and
     the outline fixes those: each tile's row says how many of its copies the runs hold,
     given the groups, the tiles played, the stand-ins and the sets kept. So two solutions
     alike on the outline can lay the same keys: their loose jokers lie in the same groups,
-    or in runs of their tile's colour. With three jokers or more a run could be all
-    jokers, a colour of its own: then the outline is every column."""
+    or in runs of their tile's colour. Where the rules refuse a table, only the sets
+    holding jokers are in question: the cuts of the runs of their colours."""
+
+    mip: Mip
+    shown: Ints
+    rows: list[_Row]
+    runs: dict[Colour, Ints]  # each colour's run columns
+    jokers: dict[Colour, Ints]  # each colour's columns of jokers in runs: stand-ins, folded
+
+    def cuts(self, values: Floats) -> Ints:
+        """The run columns of the colours whose runs may hold a joker in this solution."""
+        found = [self.runs[c] for c, j in self.jokers.items() if c in self.runs and values[j].any()]
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def _outline(mip: Mip, layout: Layout, in_play: Counter[Tile]) -> _Outline:
+    """The outline's columns added to the model. With three jokers or more a run could be
+    all jokers, a colour of its own: then the outline is every column."""
     if in_play[JOKER] > 2:
-        return mip, np.arange(mip.columns), []
-    folded: dict[Colour | None, dict[int, float]] = {}
-    runs = []
+        return _Outline(mip, np.arange(mip.columns), [], {}, {})
+    folded: dict[Colour, dict[int, float]] = {}
+    runs: dict[Colour, list[int]] = {}
     for n, number in zip(layout.columns.pieces, layout.piece_numbers, strict=True):
         piece = layout.catalogue[number]
         real = [t for t in piece if t not in layout.absent]
         colours = {t.colour for t in real}
         if len(colours) != 1 or len(set(real)) != len(real):
             continue  # a group
-        runs.append(n)
+        colour = real[0].colour
+        assert colour is not None
+        runs.setdefault(colour, []).append(n)
         if len(real) < len(piece):
-            folded.setdefault(real[0].colour, {})[n] = -float(len(piece) - len(real))
+            folded.setdefault(colour, {})[n] = -float(len(piece) - len(real))
     rows = [
         _Row([mip.columns + number, *entries], [1.0, *entries.values()], 0, 0)
         for number, entries in enumerate(folded.values())
     ]
+    jokers: dict[Colour, list[int]] = {}
+    for n, tile in zip(layout.columns.stand_ins, layout.stand_ins, strict=True):
+        assert tile.colour is not None
+        jokers.setdefault(tile.colour, []).append(n)
+    for number, colour in enumerate(folded):
+        jokers.setdefault(colour, []).append(mip.columns + number)
     wider = _with_columns(mip, np.full(len(rows), float(in_play[JOKER])))
-    return wider, np.setdiff1d(np.arange(wider.columns), runs), rows
+    every_run = [n for columns in runs.values() for n in columns]
+    return _Outline(
+        wider,
+        np.setdiff1d(np.arange(wider.columns), every_run),
+        rows,
+        {c: np.array(columns) for c, columns in runs.items()},
+        {c: np.array(columns) for c, columns in jokers.items()},
+    )
 
 
 def _with_columns(mip: Mip, upper: Floats) -> Mip:
