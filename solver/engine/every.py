@@ -318,6 +318,9 @@ def _score(board: Board, move: Move, wanted: Criteria) -> tuple[int, ...]:
     return score
 
 
+_MANY = 3
+
+
 def _rest(part: _Part, values: Floats, columns: Ints) -> Iterator[_Part]:
     """The part less the solutions equal to `values` on `columns`, cut into parts that do
     not overlap: a column it leaves at 0 used; or those at 0, and one of its columns at its
@@ -338,7 +341,28 @@ def _rest(part: _Part, values: Floats, columns: Ints) -> Iterator[_Part]:
         )
     lower = part.lower.copy()
     lower[top] = values[top]
-    for j in np.flatnonzero(mine & (values > 0) & (values < part.upper)).tolist():
+    middle = np.flatnonzero(mine & (values > 0) & (values < part.upper))
+    if len(middle) < _MANY:
+        yield from _one_by_one(_Part(lower, upper, part.rows), values, middle)
+        return
+    # Many: their sum higher, or lower, or the same with one lower, the ones before not.
+    ones, total = [1.0] * len(middle), float(values[middle].sum())
+    for low, high in ((total + 1, np.inf), (-np.inf, total - 1)):
+        yield _Part(lower, upper, (*part.rows, _Row(middle.tolist(), ones, low, high)))
+    rows = (*part.rows, _Row(middle.tolist(), ones, total, total))
+    lower = lower.copy()
+    for j in middle.tolist():
+        if values[j] - 1 >= lower[j]:
+            below = upper.copy()
+            below[j] = values[j] - 1
+            yield _Part(lower.copy(), below, rows)
+        lower[j] = values[j]
+
+
+def _one_by_one(part: _Part, values: Floats, middle: Ints) -> Iterator[_Part]:
+    """The part less `values` on `middle`: the first column that differs lower or higher."""
+    lower, upper = part.lower.copy(), part.upper.copy()
+    for j in middle.tolist():
         if values[j] - 1 >= lower[j]:
             below = upper.copy()
             below[j] = values[j] - 1
