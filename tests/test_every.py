@@ -138,3 +138,17 @@ def test_every_backend_proves_the_first_example_s_three(backend: str) -> None:
     """Parts with no solution are a proved none on every backend, not an error."""
     found = every_best_move(read_board(FIRST_EXAMPLE), backend=backend)
     assert (found.count, found.complete) == (3, True)
+
+
+def test_the_cuts_of_a_run_are_one_move_solved_once() -> None:
+    """R1-R5 R5-R12 and B1-B9 B9-B12 cut into sets of 3-5 many ways, all one move: the
+    search solves each outline once, not each cut (that took 19 integer programs)."""
+    board = Board(
+        table=(
+            tuple(parse_tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13")),
+            tuple(parse_tiles("B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13")),
+        ),
+        rack=tuple(parse_tiles("R5 B9 K13")),
+    )
+    found = every_best_move(board, max_solves=5)
+    assert (found.count, found.complete) == (1, True)

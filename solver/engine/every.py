@@ -2,14 +2,17 @@
 
 The best move's score is fixed first (`find_move`, under the board's own rules). Then
 the model with jokers free (every table the board's rules allow is a table of valid
-sets, so its solutions hold every legal move) is asked for every solution worth exactly
-that score. Its space is cut into parts that do not overlap by bounds on the columns and
-a row or two: for a solution x found in a part, the rest of that part is "some column
-that x leaves at 0 is used", or else "those stay 0 and x differs on its own columns".
-Each solution is read back into tables (every way its loose jokers can lie), and each
-table the board's rules allow (the checker's `joker_places`) is a best move. Two moves
-are the same when they leave the same groups and the same tiles in sets of one colour
-(`move_key`): where a run is cut, and where a joker stands, aside.
+sets, so its solutions hold every legal move) is asked for its solutions worth exactly
+that score, one per outline (`_Outline`: all but how the runs are cut, which no move's
+key tells apart). Its space is cut into parts that do not overlap by bounds on the
+outline's columns and a row or two: for a solution x found in a part, the rest of that
+part is "some column that x leaves at 0 is used", or else "those stay 0 and x differs on
+its own columns". Each solution is read back into tables (every way its loose jokers can
+lie), and each table the board's rules allow (the checker's `joker_places`) is a best
+move. Where the rules refuse one, the same outline is searched again, cut by the runs
+its jokers may lie in. Two moves are the same when they leave the same groups and the
+same tiles in sets of one colour (`move_key`): where a run is cut, and where a joker
+stands, aside.
 """
 
 from __future__ import annotations
@@ -231,6 +234,7 @@ class _Search:
         the cuts of the runs its jokers may lie in, until some solution lays each of its
         keys or none is left."""
         shown = self.outline.shown
+        # Each part with the outline it lies within (None: it is cut by outlines).
         parts: list[tuple[_Part, bytes | None]] = [(self.first, None)]
         while parts:
             if self._past_limit():
@@ -239,25 +243,25 @@ class _Search:
                 return False
             if self.max_solves is not None and self.solves >= self.max_solves:
                 return False
-            part, outline = parts.pop()
-            if outline is not None and not self.owed[outline][0]:
+            part, within = parts.pop()
+            if within is not None and not self.owed[within][0]:
                 continue  # every key of its outline is laid: the rest lays nothing new
             values, proved = self._solve(part, deadline)
             if not proved:
                 return False
             if values is not None:
                 refused = self._read(values)
-                if outline is not None:
-                    owed, cuts = self.owed[outline]
+                if within is not None:
+                    owed, cuts = self.owed[within]
                     owed -= self.keys
-                    parts.extend((p, outline) for p in _rest(part, values, cuts))
+                    parts.extend((p, within) for p in _rest(part, values, cuts))
                 else:
                     parts.extend((p, None) for p in _rest(part, values, shown))
                     outline, cuts = values[shown].tobytes(), self.outline.cuts(values)
                     self.owed[outline] = (refused - self.keys, cuts)
                     if self.owed[outline][0]:
-                        within = _within(part, values, np.setdiff1d(self.everything, cuts))
-                        parts.extend((p, outline) for p in _rest(within, values, cuts))
+                        alike = _alike(part, values, np.setdiff1d(self.everything, cuts))
+                        parts.extend((p, outline) for p in _rest(alike, values, cuts))
             self.listed()
         return not self._past_limit()
 
@@ -373,7 +377,7 @@ def _one_by_one(part: _Part, values: Floats, middle: Ints) -> Iterator[_Part]:
         lower[j] = upper[j] = values[j]
 
 
-def _within(part: _Part, values: Floats, columns: Ints) -> _Part:
+def _alike(part: _Part, values: Floats, columns: Ints) -> _Part:
     """The part's solutions equal to `values` on `columns`."""
     lower, upper = part.lower.copy(), part.upper.copy()
     lower[columns] = upper[columns] = values[columns]
