@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..board import Board
-from ..joker_rules import joker_places, lay_jokers
+from ..joker_rules import joker_places, lay_jokers, table_readings
 from ..move import Action, Move, Objective, Status, TileRow, kept_sets
 from ..rules import JokerRetrieval
 from ..tiles import JOKER, Colour, Tile, tile_value
@@ -193,7 +193,8 @@ class _Search:
         self.outline = _outline(self.mip, self.layout, _in_play(board))
         self.mip = self.outline.mip
         self.everything = np.arange(self.mip.columns)
-        rows = (score_row, *self._alike_kept(board), *self.outline.rows)
+        rows = (score_row, *self._alike_kept(board), *self._bound_jokers(board))
+        rows = (*rows, *self.outline.rows)
         self.first = _Part(self.mip.lower, self.mip.upper, rows)
         self.moves: list[Move] = [best]
         self.keys = {move_key(best.table)}
@@ -215,6 +216,34 @@ class _Search:
             if key in first:
                 yield _Row([kept[first[key]], kept[n]], [1.0, -1.0], 0.0, np.inf)
             first[key] = n
+
+    def _bound_jokers(self, board: Board) -> Iterator[_Row]:
+        """Where a table joker is retrieved only by replacement, it stays standing for its
+        tile, or its tile is played, or its set is kept: each tile's staying jokers (of
+        one reading) are at most its stand-ins, copies played and those kept. The
+        jokers-free model's other solutions lay tables the rules refuse."""
+        if not board.opened or not board.rules.by_replacement:
+            return
+        columns = self.layout.columns
+        stand_in = dict(zip(self.layout.stand_ins, columns.stand_ins, strict=True))
+        played = dict(zip(self.layout.played, columns.played, strict=True))
+        holders: dict[Tile, Counter[int]] = {}
+        for n, tiles in enumerate(board.table):
+            if JOKER not in tiles or all(t.is_joker for t in tiles):
+                continue
+            readings = table_readings(tiles, board.declared_for(n), board.rules)
+            if len(readings) == 1:
+                for tile in readings[0]:
+                    holders.setdefault(tile, Counter())[columns.kept[n]] += 1
+        for tile, kept in holders.items():
+            if tile not in stand_in:
+                continue  # no column counts the jokers standing for it
+            row = {
+                stand_in[tile]: 1.0,
+                **dict.fromkeys([played[tile]] if tile in played else [], 1.0),
+            }
+            row |= {n: float(k) for n, k in kept.items()}
+            yield _Row(list(row), list(row.values()), float(kept.total()), np.inf)
 
     def _criterion_cost(self, mip: Mip, wanted: Criteria) -> Floats:
         """Tiles played, or points played, per column: one criterion alone."""
