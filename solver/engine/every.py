@@ -219,9 +219,10 @@ class _Search:
 
     def _bound_jokers(self, board: Board) -> Iterator[_Row]:
         """Where a table joker is retrieved only by replacement, it stays standing for its
-        tile, or its tile is played, or its set is kept: each tile's staying jokers (of
-        one reading) are at most its stand-ins, copies played and those kept. The
-        jokers-free model's other solutions lay tables the rules refuse."""
+        tile, or a copy of that tile is played, or its set is kept: a tile's table jokers
+        (of sets read one way only) are at most the jokers standing for it, its copies
+        played and the jokers of its sets kept. The jokers-free model's other solutions
+        lay tables the rules refuse."""
         if not board.opened or not board.rules.by_replacement:
             return
         columns = self.layout.columns
@@ -238,12 +239,10 @@ class _Search:
         for tile, kept in holders.items():
             if tile not in stand_in:
                 continue  # no column counts the jokers standing for it
-            row = {
-                stand_in[tile]: 1.0,
-                **dict.fromkeys([played[tile]] if tile in played else [], 1.0),
-            }
-            row |= {n: float(k) for n, k in kept.items()}
-            yield _Row(list(row), list(row.values()), float(kept.total()), np.inf)
+            row = Counter({stand_in[tile]: 1, **kept})
+            if tile in played:
+                row[played[tile]] += 1
+            yield _Row(list(row), [float(k) for k in row.values()], kept.total(), np.inf)
 
     def _criterion_cost(self, mip: Mip, wanted: Criteria) -> Floats:
         """Tiles played, or points played, per column: one criterion alone."""
