@@ -350,6 +350,7 @@ def _score(board: Board, move: Move, wanted: Criteria) -> tuple[int, ...]:
     return score
 
 
+# From this many columns strictly between their bounds, they are cut by their sum first.
 _MANY = 3
 
 
