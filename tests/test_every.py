@@ -9,7 +9,7 @@ import json
 import pytest
 from hypothesis import assume, given, settings
 
-from rummisolve.board import Board, read_board
+from rummisolve.board import Board, parse_board, read_board
 from rummisolve.engine.every import Criteria, every_best_move, move_key
 from rummisolve.legality import check_move
 from rummisolve.move import Action
@@ -138,3 +138,41 @@ def test_every_backend_proves_the_first_example_s_three(backend: str) -> None:
     """Parts with no solution are a proved none on every backend, not an error."""
     found = every_best_move(read_board(FIRST_EXAMPLE), backend=backend)
     assert (found.count, found.complete) == (3, True)
+
+
+def test_the_cuts_of_a_run_are_one_move_solved_once() -> None:
+    """R1-R5 R5-R12 and B1-B9 B9-B12 cut into sets of 3-5 many ways, all one move: the
+    search solves each outline once, not each cut (that took 19 integer programs)."""
+    board = Board(
+        table=(
+            tuple(parse_tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13")),
+            tuple(parse_tiles("B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13")),
+        ),
+        rack=tuple(parse_tiles("R5 B9 K13")),
+    )
+    found = every_best_move(board, max_solves=5)
+    assert (found.count, found.complete) == (1, True)
+
+
+BOUND_JOKER = """\
+table:
+O1 O2 O3
+R7 R8 R9
+K3 K4 K5
+O8 O9 O10
+R4 R5 R6
+K6 K7 K8 J
+K6 K7 K8
+R2 R3 R4
+rack: K2 K5 K11 R1 R3 R10 R11
+"""
+
+
+def test_a_table_joker_that_cannot_be_freed_is_not_searched_elsewhere() -> None:
+    """Official rules: the joker of K6 K7 K8 J stays a K9 (no K9 on the rack). The
+    jokers-free model's solutions that move it lay tables the rules refuse: the search
+    leaves them out (searching them took 433 integer programs)."""
+    board = parse_board(BOUND_JOKER)
+    found = every_best_move(board, max_solves=10)
+    assert (found.count, found.complete) == (1, True)
+    assert check_move(board, found.moves[0]) == []

@@ -2,14 +2,17 @@
 
 The best move's score is fixed first (`find_move`, under the board's own rules). Then
 the model with jokers free (every table the board's rules allow is a table of valid
-sets, so its solutions hold every legal move) is asked for every solution worth exactly
-that score. Its space is cut into parts that do not overlap by bounds on the columns and
-a row or two: for a solution x found in a part, the rest of that part is "some column
-that x leaves at 0 is used", or else "those stay 0 and x differs on its own columns".
-Each solution is read back into tables (every way its loose jokers can lie), and each
-table the board's rules allow (the checker's `joker_places`) is a best move. Two moves
-are the same when they leave the same groups and the same tiles in sets of one colour
-(`move_key`): where a run is cut, and where a joker stands, aside.
+sets, so its solutions hold every legal move) is asked for its solutions worth exactly
+that score, one per outline (`_Outline`: all but how the runs are cut, which no move's
+key tells apart). Its space is cut into parts that do not overlap by bounds on the
+outline's columns and a row or two: for a solution x found in a part, the rest of that
+part is "some column that x leaves at 0 is used", or else "those stay 0 and x differs on
+its own columns". Each solution is read back into tables (every way its loose jokers can
+lie), and each table the board's rules allow (the checker's `joker_places`) is a best
+move. Where the rules refuse one, the same outline is searched again, cut by the runs
+its jokers may lie in. Two moves are the same when they leave the same groups and the
+same tiles in sets of one colour (`move_key`): where a run is cut, and where a joker
+stands, aside.
 """
 
 from __future__ import annotations
@@ -25,15 +28,15 @@ from typing import NamedTuple
 import numpy as np
 
 from ..board import Board
-from ..joker_rules import joker_places, lay_jokers
+from ..joker_rules import joker_places, lay_jokers, table_readings
 from ..move import Action, Move, Objective, Status, TileRow, kept_sets
 from ..rules import JokerRetrieval
-from ..tiles import JOKER, Tile, tile_value
+from ..tiles import JOKER, Colour, Tile, tile_value
 from .assemble import Score, assemble, relaid
 from .backends import Backend, get_backend
-from .builder import Floats, Mip, Program
+from .builder import Floats, Ints, Mip, Program
 from .lp import Deadline
-from .model import Arrangement, build_model, read_solution
+from .model import Arrangement, Layout, build_model, read_solution
 from .solve import find_move
 from .steps import join_runs, move_steps
 
@@ -187,10 +190,17 @@ class _Search:
         score_row = _Row(used.tolist(), cost[used].tolist(), target, target)
         self.mip = dataclasses.replace(mip, cost=cost, cutoff=target - 1)
         self.target = target
-        rows = (score_row, *self._alike_kept(board))
-        self.first = _Part(mip.lower, mip.upper, rows)
+        self.outline = _outline(self.mip, self.layout, _in_play(board))
+        self.mip = self.outline.mip
+        self.everything = np.arange(self.mip.columns)
+        rows = (score_row, *self._alike_kept(board), *self._bound_jokers(board))
+        rows = (*rows, *self.outline.rows)
+        self.first = _Part(self.mip.lower, self.mip.upper, rows)
         self.moves: list[Move] = [best]
         self.keys = {move_key(best.table)}
+        # Per outline searched: the keys its readings could lay that none has yet, and the
+        # columns of the runs where its jokers may lie.
+        self.owed: dict[bytes, tuple[set[MoveKey], Ints]] = {}
         self.solves = 0
         self.listed: Callable[[], None] = lambda: None
 
@@ -207,6 +217,33 @@ class _Search:
                 yield _Row([kept[first[key]], kept[n]], [1.0, -1.0], 0.0, np.inf)
             first[key] = n
 
+    def _bound_jokers(self, board: Board) -> Iterator[_Row]:
+        """Where a table joker is retrieved only by replacement, it stays standing for its
+        tile, or a copy of that tile is played, or its set is kept: a tile's table jokers
+        (of sets read one way only) are at most the jokers standing for it, its copies
+        played and the jokers of its sets kept. The jokers-free model's other solutions
+        lay tables the rules refuse."""
+        if not board.opened or not board.rules.by_replacement:
+            return
+        columns = self.layout.columns
+        stand_in = dict(zip(self.layout.stand_ins, columns.stand_ins, strict=True))
+        played = dict(zip(self.layout.played, columns.played, strict=True))
+        holders: dict[Tile, Counter[int]] = {}
+        for n, tiles in enumerate(board.table):
+            if JOKER not in tiles or all(t.is_joker for t in tiles):
+                continue
+            readings = table_readings(tiles, board.declared_for(n), board.rules)
+            if len(readings) == 1:
+                for tile in readings[0]:
+                    holders.setdefault(tile, Counter())[columns.kept[n]] += 1
+        for tile, kept in holders.items():
+            if tile not in stand_in:
+                continue  # no column counts the jokers standing for it
+            row = Counter({stand_in[tile]: 1, **kept})
+            if tile in played:
+                row[played[tile]] += 1
+            yield _Row(list(row), [float(k) for k in row.values()], kept.total(), np.inf)
+
     def _criterion_cost(self, mip: Mip, wanted: Criteria) -> Floats:
         """Tiles played, or points played, per column: one criterion alone."""
         cost = np.zeros(mip.columns)
@@ -218,8 +255,15 @@ class _Search:
         return cost
 
     def run(self, deadline: Deadline | None) -> bool:
-        """Search every part; False where the limit or the time stopped it first."""
-        parts = [self.first]
+        """Search every part; False where the limit or the time stopped it first.
+
+        Parts are cut by the outline's columns (`_Outline`), so that each outline is
+        solved once; within an outline whose readings lay a table the rules refuse, by
+        the cuts of the runs its jokers may lie in, until some solution lays each of its
+        keys or none is left."""
+        shown = self.outline.shown
+        # Each part with the outline it lies within (None: it is cut by outlines).
+        parts: list[tuple[_Part, bytes | None]] = [(self.first, None)]
         while parts:
             if self._past_limit():
                 return False
@@ -227,13 +271,25 @@ class _Search:
                 return False
             if self.max_solves is not None and self.solves >= self.max_solves:
                 return False
-            part = parts.pop()
+            part, within = parts.pop()
+            if within is not None and not self.owed[within][0]:
+                continue  # every key of its outline is laid: the rest lays nothing new
             values, proved = self._solve(part, deadline)
             if not proved:
                 return False
             if values is not None:
-                self._read(values)
-                parts.extend(_rest(part, values))
+                refused = self._read(values)
+                if within is not None:
+                    owed, cuts = self.owed[within]
+                    owed -= self.keys
+                    parts.extend((p, within) for p in _rest(part, values, cuts))
+                else:
+                    parts.extend((p, None) for p in _rest(part, values, shown))
+                    outline, cuts = values[shown].tobytes(), self.outline.cuts(values)
+                    self.owed[outline] = (refused - self.keys, cuts)
+                    if self.owed[outline][0]:
+                        alike = _alike(part, values, np.setdiff1d(self.everything, cuts))
+                        parts.extend((p, outline) for p in _rest(alike, values, cuts))
             self.listed()
         return not self._past_limit()
 
@@ -250,7 +306,7 @@ class _Search:
         search was finished (not cut short by the time limit)."""
         self.solves += 1
         mip = dataclasses.replace(self.mip, lower=part.lower, upper=part.upper)
-        solution = self.solver.solve(_with_rows(self.layout.program, mip, part.rows), deadline)
+        solution = self.solver.solve(_with_rows(self.outline.program, mip, part.rows), deadline)
         if not solution.proved:
             return None, False
         if solution.values is None:
@@ -261,17 +317,20 @@ class _Search:
             return None, True
         return values, True
 
-    def _read(self, values: Floats) -> None:
-        """Every best move this solution lays, new ones kept."""
+    def _read(self, values: Floats) -> set[MoveKey]:
+        """Every best move this solution lays, new ones kept; the keys of the tables it
+        lays that the rules refuse (or that keep fewer sets than the model counted)."""
         arrangement = read_solution(self.layout, values)
-        for move in _moves(self.board, arrangement, self.solver.name):
-            key = move_key(move.table)
+        refused: set[MoveKey] = set()
+        for key, move in _moves(self.board, arrangement, self.solver.name):
             if key in self.keys:
                 continue
-            if _score(self.board, move, self.wanted) != self.score:
-                continue  # kept fewer sets than the model counted: its twin keeps them
+            if move is None or _score(self.board, move, self.wanted) != self.score:
+                refused.add(key)
+                continue
             self.keys.add(key)
             self.moves.append(move)
+        return refused
 
 
 def _kept_score(board: Board, move: Move) -> Score:
@@ -291,16 +350,23 @@ def _score(board: Board, move: Move, wanted: Criteria) -> tuple[int, ...]:
     return score
 
 
-def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
-    """The part less the solution `values`, cut into parts that do not overlap: a column
-    it leaves at 0 used; or those at 0, and one of its columns at its upper bound lower;
-    or those too as they are, and the first of the others that differs lower or higher."""
-    zero = np.flatnonzero((values == 0) & (part.upper > 0))
+# From this many columns strictly between their bounds, they are cut by their sum first.
+_MANY = 3
+
+
+def _rest(part: _Part, values: Floats, columns: Ints) -> Iterator[_Part]:
+    """The part less the solutions equal to `values` on `columns`, cut into parts that do
+    not overlap: a column it leaves at 0 used; or those at 0, and one of its columns at its
+    upper bound lower; or those too as they are, and the first of the others that differs
+    lower or higher."""
+    mine = np.zeros(len(values), dtype=bool)
+    mine[columns] = True
+    zero = np.flatnonzero(mine & (values == 0) & (part.upper > 0))
     if len(zero):
         yield part._replace(rows=(*part.rows, _Row(zero.tolist(), [1.0] * len(zero), 1, np.inf)))
     upper = part.upper.copy()
     upper[zero] = 0
-    top = np.flatnonzero((values > 0) & (values == part.upper))
+    top = np.flatnonzero(mine & (values > 0) & (values == part.upper))
     if len(top):
         at_most = float(values[top].sum()) - 1
         yield part._replace(
@@ -308,7 +374,28 @@ def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
         )
     lower = part.lower.copy()
     lower[top] = values[top]
-    for j in np.flatnonzero((values > 0) & (values < part.upper)).tolist():
+    middle = np.flatnonzero(mine & (values > 0) & (values < part.upper))
+    if len(middle) < _MANY:
+        yield from _one_by_one(_Part(lower, upper, part.rows), values, middle)
+        return
+    # Many: their sum higher, or lower, or the same with one lower, the ones before not.
+    ones, total = [1.0] * len(middle), float(values[middle].sum())
+    for low, high in ((total + 1, np.inf), (-np.inf, total - 1)):
+        yield _Part(lower, upper, (*part.rows, _Row(middle.tolist(), ones, low, high)))
+    rows = (*part.rows, _Row(middle.tolist(), ones, total, total))
+    lower = lower.copy()
+    for j in middle.tolist():
+        if values[j] - 1 >= lower[j]:
+            below = upper.copy()
+            below[j] = values[j] - 1
+            yield _Part(lower.copy(), below, rows)
+        lower[j] = values[j]
+
+
+def _one_by_one(part: _Part, values: Floats, middle: Ints) -> Iterator[_Part]:
+    """The part less `values` on `middle`: the first column that differs lower or higher."""
+    lower, upper = part.lower.copy(), part.upper.copy()
+    for j in middle.tolist():
         if values[j] - 1 >= lower[j]:
             below = upper.copy()
             below[j] = values[j] - 1
@@ -317,6 +404,100 @@ def _rest(part: _Part, values: Floats) -> Iterator[_Part]:
         above[j] = values[j] + 1
         yield _Part(above, upper.copy(), part.rows)
         lower[j] = upper[j] = values[j]
+
+
+def _alike(part: _Part, values: Floats, columns: Ints) -> _Part:
+    """The part's solutions equal to `values` on `columns`."""
+    lower, upper = part.lower.copy(), part.upper.copy()
+    lower[columns] = upper[columns] = values[columns]
+    return part._replace(lower=lower, upper=upper)
+
+
+def _in_play(board: Board) -> Counter[Tile]:
+    """Copies of each tile in play (jokers too): the table's once opened, and the rack's."""
+    return Counter([*board.table_tiles, *board.rack] if board.opened else board.rack)
+
+
+class _Outline(NamedTuple):
+    """What of a solution makes its moves: every column but the runs', and a column per
+    colour counting the jokers its runs hold for tiles with no copy in play
+    (`fold_absent`), added to the model with the rows that define them.
+
+    A move's key counts a colour's runs by their tiles alone, however they are cut, and
+    the outline fixes those: each tile's row says how many of its copies the runs hold,
+    given the groups, the tiles played, the stand-ins and the sets kept. So two solutions
+    alike on the outline can lay the same keys: their loose jokers lie in the same groups,
+    or in runs of their tile's colour. Where the rules refuse a table, only the sets
+    holding jokers are in question: the cuts of the runs of their colours."""
+
+    program: Program  # the model's program with the outline's columns
+    mip: Mip
+    shown: Ints
+    rows: list[_Row]
+    runs: dict[Colour, Ints]  # each colour's run columns
+    jokers: dict[Colour, Ints]  # each colour's columns of jokers in runs: stand-ins, folded
+
+    def cuts(self, values: Floats) -> Ints:
+        """The run columns of the colours whose runs may hold a joker in this solution."""
+        found = [self.runs[c] for c, j in self.jokers.items() if c in self.runs and values[j].any()]
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def _outline(mip: Mip, layout: Layout, in_play: Counter[Tile]) -> _Outline:
+    """The outline's columns added to the model. With three jokers or more a run could be
+    all jokers, a colour of its own: then the outline is every column."""
+    if in_play[JOKER] > 2:
+        return _Outline(layout.program, mip, np.arange(mip.columns), [], {}, {})
+    folded: dict[Colour, dict[int, float]] = {}
+    runs: dict[Colour, list[int]] = {}
+    for n, number in zip(layout.columns.pieces, layout.piece_numbers, strict=True):
+        piece = layout.catalogue[number]
+        real = [t for t in piece if t not in layout.absent]
+        colours = {t.colour for t in real}
+        if len(colours) != 1 or len(set(real)) != len(real):
+            continue  # a group
+        colour = real[0].colour
+        assert colour is not None
+        runs.setdefault(colour, []).append(n)
+        if len(real) < len(piece):
+            folded.setdefault(colour, {})[n] = -float(len(piece) - len(real))
+    rows = [
+        _Row([mip.columns + number, *entries], [1.0, *entries.values()], 0, 0)
+        for number, entries in enumerate(folded.values())
+    ]
+    jokers: dict[Colour, list[int]] = {}
+    for n, tile in zip(layout.columns.stand_ins, layout.stand_ins, strict=True):
+        assert tile.colour is not None
+        jokers.setdefault(tile.colour, []).append(n)
+    for number, colour in enumerate(folded):
+        jokers.setdefault(colour, []).append(mip.columns + number)
+    program, wider = _with_columns(layout.program, mip, np.full(len(rows), float(in_play[JOKER])))
+    every_run = [n for columns in runs.values() for n in columns]
+    return _Outline(
+        program,
+        wider,
+        np.setdiff1d(np.arange(wider.columns), every_run),
+        rows,
+        {c: np.array(columns) for c, columns in runs.items()},
+        {c: np.array(columns) for c, columns in jokers.items()},
+    )
+
+
+def _with_columns(program: Program, mip: Mip, upper: Floats) -> tuple[Program, Mip]:
+    """The program, and the model (its costs, bounds and cutoff), with columns added after
+    their own through the builder: no entries, no cost, these bounds."""
+    wider = program.extended()
+    start, empty = wider.columns.count, np.zeros(len(upper), dtype=np.int64)
+    wider.columns.add_block(upper, np.zeros(len(upper)), empty, empty[:0], np.zeros(0))
+    wider.columns.named("outline", start, "each colour's jokers in runs for tiles not in play")
+    built = dataclasses.replace(
+        wider.mip(),
+        cost=np.concatenate((mip.cost, np.zeros(len(upper)))),
+        lower=np.concatenate((mip.lower, np.zeros(len(upper)))),
+        upper=np.concatenate((mip.upper, upper)),
+        cutoff=mip.cutoff,
+    )
+    return wider, built
 
 
 def _with_rows(program: Program, mip: Mip, rows: Sequence[_Row]) -> Mip:
@@ -337,9 +518,12 @@ def _with_rows(program: Program, mip: Mip, rows: Sequence[_Row]) -> Mip:
     )
 
 
-def _moves(board: Board, arrangement: Arrangement, backend: str) -> Iterator[Move]:
-    """Each move the arrangement lays that the board's rules allow: one per way its loose
-    jokers can lie among the sets holding the tiles they stand for."""
+def _moves(
+    board: Board, arrangement: Arrangement, backend: str
+) -> Iterator[tuple[MoveKey, Move | None]]:
+    """Each table the arrangement lays, one per way its loose jokers can lie among the
+    sets holding the tiles they stand for: its key, and its move where the board's rules
+    allow it (else None)."""
     seen: set[tuple[TileRow, ...]] = set()
     for new_sets in _joker_layings(arrangement):
         laid = Arrangement([], arrangement.played, Counter(), arrangement.kept, hosts=new_sets)
@@ -350,12 +534,14 @@ def _moves(board: Board, arrangement: Arrangement, backend: str) -> Iterator[Mov
         seen.add(table)
         places = joker_places(board, table, arrangement.played, kept_sets(board, steps))
         if places is None:
+            yield move_key(table), None
             continue
         steps = tuple(
             relaid(step, lay_jokers(step.tiles, places[n], board.rules)) if n in places else step
             for n, step in enumerate(steps)
         )
-        yield assemble(board, arrangement.played, steps, Status.OPTIMAL, 0.0, backend)
+        move = assemble(board, arrangement.played, steps, Status.OPTIMAL, 0.0, backend)
+        yield move_key(move.table), move
 
 
 def _joker_layings(arrangement: Arrangement) -> Iterator[list[TileRow]]:
