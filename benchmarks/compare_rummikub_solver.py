@@ -38,6 +38,15 @@ What rummikub-solver can express, and so what this compares:
   summary also counts how many of its answers the official rules pass as well.
 - Its objective counts tiles (jokers included), like ours, but has no tie-break on
   value: the value played is recorded on both sides, and compared, not asserted.
+
+    python benchmarks/compare_rummikub_solver.py --positions 60 --old /old/solver
+
+`--old PATH` runs an older checkout's `find_move` (PATH: its `solver/`) beside ours for
+each of `--backends`: each side in a process of its own (size_sweep.py's worker,
+`old_side.py`), taken in turn with the others, so ours then runs in its worker too. Its
+lines are `old/BACKEND`; the summary adds new / old of the median and the p90 with a 95%
+interval over positions (`common.paired_ratio`) and lists where the two played
+differently (an older checkout may read the rules otherwise).
 """
 
 from __future__ import annotations
@@ -50,14 +59,17 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import old_side
 from common import (
     Stats,
     finished,
     header,
     load_average,
     median,
+    paired_ratio,
     results_option,
     timed,
     write_results,
@@ -78,6 +90,8 @@ from rummisolve.sets import read_meld
 from rummisolve.tiles import JOKER, Colour, Tile, format_tiles, tile_value
 
 OUR_BACKENDS = ("clp", "highs", "cbc", "pulp-highs")
+# The solver name of an older checkout's runners (`--old`).
+OLD = "rummisolve-old"
 # Backends also timed on the model and the solve alone, as its `solve` is.
 MODEL_AND_SOLVE = ("clp", "highs")
 # Tables at least this large count as crowded in the summary's second breakdown.
@@ -153,6 +167,18 @@ def our_model_and_solve(backend: str) -> Runner:
         return Answer(len(played), value, played), seconds
 
     return Runner("rummisolve", f"{backend} (model+solve)", solve)
+
+
+def in_worker(worker: old_side.Worker, solver: str, backend: str) -> Runner:
+    """`find_move` in a worker process (size_sweep.py's), timed there and checked there
+    by that side's own `check_move`."""
+
+    def solve(board: Board) -> tuple[Answer, float]:
+        text = format_board(board, full_rules=True)
+        found = worker.ask({"board_text": text, "backend": backend})
+        return Answer(found["tiles_played"], found["value_played"], ()), found["seconds"]
+
+    return Runner(solver, backend, solve)
 
 
 def judge(board: Board, played: tuple[Tile, ...], new_sets: list[tuple[Tile, ...]]) -> list[str]:
@@ -278,13 +304,32 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     default = Rules(tile_set=args.tile_set)
     theirs = TheirSide(default)
     numbered, skipped = positions(args, theirs)
-    boards = list(numbered.values())
     their_backends = args.their_backends or theirs.backends()
-    runners = (
-        [ours(b) for b in args.backends]
-        + [our_model_and_solve(b) for b in args.model_and_solve]
-        + [theirs.runner(b) for b in their_backends]
-    )
+    workers: list[old_side.Worker] = []
+    if args.old is None:
+        runners = [ours(b) for b in args.backends]
+    else:
+        sweep = str(Path(__file__).with_name("size_sweep.py"))
+        workers = [old_side.Worker("new", None, sweep), old_side.Worker("old", args.old, sweep)]
+        runners = [in_worker(workers[0], "rummisolve", b) for b in args.backends]
+        runners += [in_worker(workers[1], OLD, b) for b in args.backends]
+    runners += [our_model_and_solve(b) for b in args.model_and_solve]
+    runners += [theirs.runner(b) for b in their_backends]
+    try:
+        return timed_run(args, default, numbered, skipped, runners)
+    finally:
+        for worker in workers:
+            worker.close()
+
+
+def timed_run(
+    args: argparse.Namespace,
+    default: Rules,
+    numbered: dict[int, Board],
+    skipped: Counter[str],
+    runners: list[Runner],
+) -> dict[str, Any]:
+    boards = list(numbered.values())
     for runner in runners:  # first solves build and compile models: not what is measured
         for board in boards[:3]:
             runner.solve(board)
@@ -363,15 +408,16 @@ def summarise(
 ) -> dict[str, Any]:
     boards = list(numbered.values())
     stats = {name: Stats.of(ts) for name, ts in times.items()}
-    ours_ = [r.name for r in runners if r.solver == "rummisolve"]
-    theirs_ = [r.name for r in runners if r.solver != "rummisolve"]
+    ours_ = [r.name for r in runners if r.solver in ("rummisolve", OLD)]
+    theirs_ = [r.name for r in runners if r.solver == "rummikub-solver"]
+    olds = [r for r in runners if r.solver == OLD]
     fastest = min(theirs_, key=lambda n: stats[n].median)
     reference = ours_[0]
     agreement = Counter[str]()
     value = Counter[str]()
     disagreements = []
     for number, found in answers.items():
-        our_tiles = {found[n].tiles_played for n in ours_}
+        our_tiles = {found[r.name].tiles_played for r in runners if r.solver == "rummisolve"}
         assert len(our_tiles) == 1, f"our backends disagree on position {number}: {found}"
         mine, other = found[reference], found[fastest]
         their_tiles = {found[n].tiles_played for n in theirs_}
@@ -419,6 +465,19 @@ def summarise(
             },
         }
     judged = list(legal.values())
+    new_over_old = {}
+    for old in olds:
+        new = f"rummisolve/{old.backend}"
+        differ = [
+            n
+            for n, found in answers.items()
+            if (found[new].tiles_played, found[new].value_played)
+            != (found[old.name].tiles_played, found[old.name].value_played)
+        ]
+        new_over_old[old.backend] = {
+            **paired_ratio(times[new], times[old.name]),
+            "positions_played_differently": differ,
+        }
     return {
         "load_average_1m_max_during": max(loads),
         "positions": len(boards),
@@ -464,6 +523,8 @@ def summarise(
             for n in ours_
         },
         "apart": apart,
+        "old": None if args.old is None else str(args.old),
+        "new_over_old": new_over_old,
         "tiles_played": dict(agreement),
         "value_played_when_same_tiles": dict(value),
         "disagreements": disagreements,
@@ -503,6 +564,12 @@ def show(summary: dict[str, Any]) -> str:
         lines.append(f"  {part['positions']} positions {label.replace('_', ' ')}:")
         for name, r in part["ratios_to_their_fastest"].items():
             lines.append(f"    {name} / {fastest}: median x{r['median']:.3f}, p90 x{r['p90']:.3f}")
+    for backend, r in summary["new_over_old"].items():
+        lines.append(
+            f"new / old ({backend}): median x{r['median']:.3f} {r['median_95']}, "
+            f"p90 x{r['p90']:.3f} {r['p90_95']}; "
+            f"played differently on {len(r['positions_played_differently'])}"
+        )
     lines.append(f"tiles played: {summary['tiles_played']}")
     if summary["casual_answers_legal_by_default_rules"]:
         lines.append(
@@ -550,6 +617,9 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(TABLE_JOKERS),
         default="casual",
         help="positions with a joker on the table: ours under casual rules (default), or skipped",
+    )
+    parser.add_argument(
+        "--old", type=Path, metavar="PATH", help="an older checkout's solver/: side by side"
     )
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
     results_option(parser)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import old_side
-from common import finished, header, median, results_option, write_results
+from common import finished, header, median, paired_ratio, results_option, write_results
 
 from rummisolve.engine.backends import BACKENDS, DEFAULT_BACKEND
 from rummisolve.game import (
@@ -118,10 +118,20 @@ def side_by_side(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[st
                 total = sum(r["wall_seconds"] for r in lines)
                 figures[side.name] = {**summary(lines), "games_per_second": len(lines) / total}
             ratio = figures["new"]["games_per_second"] / figures["old"]["games_per_second"]
+            walls = {
+                side.name: [
+                    r["wall_seconds"]
+                    for r in rows
+                    if r["side"] == side.name and r["players"] == players
+                ]
+                for side in sides
+            }
             by_players[str(players)] = {
                 "tile_set": tile_set_for(players),
                 **figures,
                 "games_per_second_new_over_old": round(ratio, 3),
+                # Game by game (the same seed on both sides): below 1 is faster.
+                "seconds_a_game_new_over_old": paired_ratio(walls["new"], walls["old"]),
             }
     finally:
         for side in sides:
