@@ -3,7 +3,7 @@
 The best move's score is fixed first (`find_move`, under the board's own rules). Then
 the model with jokers free (every table the board's rules allow is a table of valid
 sets, so its solutions hold every legal move) is asked for its solutions worth exactly
-that score, one per outline (`_Outline`: all but how the runs are cut, which no move's
+that score, one per outline (`Outline`: all but how the runs are cut, which no move's
 key tells apart). Its space is cut into parts that do not overlap by bounds on the
 outline's columns and a row or two: for a solution x found in a part, the rest of that
 part is "some column that x leaves at 0 is used", or else "those stay 0 and x differs on
@@ -31,12 +31,13 @@ from ..board import Board
 from ..joker_rules import joker_places, lay_jokers, table_readings
 from ..move import Action, Move, Objective, Status, TileRow, kept_sets
 from ..rules import JokerRetrieval
-from ..tiles import JOKER, Colour, Tile, tile_value
+from ..tiles import JOKER, Tile, tile_value
 from .assemble import Score, assemble, relaid
 from .backends import Backend, get_backend
-from .builder import Floats, Ints, Mip, Program
+from .builder import Floats, Ints, Mip
 from .lp import Deadline
-from .model import Arrangement, Layout, build_model, read_solution
+from .model import Arrangement, build_model, read_solution
+from .parts import Part, Row, alike, outline_of, rest_of, with_rows
 from .solve import find_move
 from .steps import join_runs, move_steps
 
@@ -143,23 +144,6 @@ def _since(started: float) -> float:
     return time.perf_counter() - started
 
 
-class _Row(NamedTuple):
-    """A row added to the model: its columns, their coefficients, its bounds."""
-
-    columns: Sequence[int]
-    values: Sequence[float]
-    lower: float
-    upper: float
-
-
-class _Part(NamedTuple):
-    """A part of the solutions still to search: column bounds and rows added."""
-
-    lower: Floats
-    upper: Floats
-    rows: tuple[_Row, ...]
-
-
 class _Search:
     """The solutions of the jokers-free model worth the best move's score, part by part."""
 
@@ -187,15 +171,15 @@ class _Search:
             cost = self._criterion_cost(mip, wanted)
             target = float(best.tiles_played if wanted is Criteria.TILES else best.value_played)
         used = np.flatnonzero(cost)
-        score_row = _Row(used.tolist(), cost[used].tolist(), target, target)
+        score_row = Row(used.tolist(), cost[used].tolist(), target, target)
         self.mip = dataclasses.replace(mip, cost=cost, cutoff=target - 1)
         self.target = target
-        self.outline = _outline(self.mip, self.layout, _in_play(board))
+        self.outline = outline_of(self.mip, self.layout, _in_play(board))
         self.mip = self.outline.mip
         self.everything = np.arange(self.mip.columns)
         rows = (score_row, *self._alike_kept(board), *self._bound_jokers(board))
         rows = (*rows, *self.outline.rows)
-        self.first = _Part(self.mip.lower, self.mip.upper, rows)
+        self.first = Part(self.mip.lower, self.mip.upper, rows)
         self.moves: list[Move] = [best]
         self.keys = {move_key(best.table)}
         # Per outline searched: the keys its readings could lay that none has yet, and the
@@ -204,7 +188,7 @@ class _Search:
         self.solves = 0
         self.listed: Callable[[], None] = lambda: None
 
-    def _alike_kept(self, board: Board) -> Iterator[_Row]:
+    def _alike_kept(self, board: Board) -> Iterator[Row]:
         """Of two sets of the table alike, the first is kept if the second is: keeping
         either lays the same table, and the search need not find it twice."""
         kept = self.layout.columns.kept
@@ -214,10 +198,10 @@ class _Search:
         for n, tiles in enumerate(board.table):
             key = tuple(sorted(tiles, key=Tile.sort_key))
             if key in first:
-                yield _Row([kept[first[key]], kept[n]], [1.0, -1.0], 0.0, np.inf)
+                yield Row([kept[first[key]], kept[n]], [1.0, -1.0], 0.0, np.inf)
             first[key] = n
 
-    def _bound_jokers(self, board: Board) -> Iterator[_Row]:
+    def _bound_jokers(self, board: Board) -> Iterator[Row]:
         """Where a table joker is retrieved only by replacement, it stays standing for its
         tile, or a copy of that tile is played, or its set is kept: a tile's table jokers
         (of sets read one way only) are at most the jokers standing for it, its copies
@@ -242,7 +226,7 @@ class _Search:
             row = Counter({stand_in[tile]: 1, **kept})
             if tile in played:
                 row[played[tile]] += 1
-            yield _Row(list(row), [float(k) for k in row.values()], kept.total(), np.inf)
+            yield Row(list(row), [float(k) for k in row.values()], kept.total(), np.inf)
 
     def _criterion_cost(self, mip: Mip, wanted: Criteria) -> Floats:
         """Tiles played, or points played, per column: one criterion alone."""
@@ -257,13 +241,13 @@ class _Search:
     def run(self, deadline: Deadline | None) -> bool:
         """Search every part; False where the limit or the time stopped it first.
 
-        Parts are cut by the outline's columns (`_Outline`), so that each outline is
+        Parts are cut by the outline's columns (`Outline`), so that each outline is
         solved once; within an outline whose readings lay a table the rules refuse, by
         the cuts of the runs its jokers may lie in, until some solution lays each of its
         keys or none is left."""
         shown = self.outline.shown
         # Each part with the outline it lies within (None: it is cut by outlines).
-        parts: list[tuple[_Part, bytes | None]] = [(self.first, None)]
+        parts: list[tuple[Part, bytes | None]] = [(self.first, None)]
         while parts:
             if self._past_limit():
                 return False
@@ -282,14 +266,14 @@ class _Search:
                 if within is not None:
                     owed, cuts = self.owed[within]
                     owed -= self.keys
-                    parts.extend((p, within) for p in _rest(part, values, cuts))
+                    parts.extend((p, within) for p in rest_of(part, values, cuts))
                 else:
-                    parts.extend((p, None) for p in _rest(part, values, shown))
+                    parts.extend((p, None) for p in rest_of(part, values, shown))
                     outline, cuts = values[shown].tobytes(), self.outline.cuts(values)
                     self.owed[outline] = (refused - self.keys, cuts)
                     if self.owed[outline][0]:
-                        alike = _alike(part, values, np.setdiff1d(self.everything, cuts))
-                        parts.extend((p, outline) for p in _rest(alike, values, cuts))
+                        same = alike(part, values, np.setdiff1d(self.everything, cuts))
+                        parts.extend((p, outline) for p in rest_of(same, values, cuts))
             self.listed()
         return not self._past_limit()
 
@@ -301,12 +285,12 @@ class _Search:
         self.past_limit = True
         return True
 
-    def _solve(self, part: _Part, deadline: Deadline | None) -> tuple[Floats | None, bool]:
+    def _solve(self, part: Part, deadline: Deadline | None) -> tuple[Floats | None, bool]:
         """A solution of the part worth the score (None: there is none), and whether the
         search was finished (not cut short by the time limit)."""
         self.solves += 1
         mip = dataclasses.replace(self.mip, lower=part.lower, upper=part.upper)
-        solution = self.solver.solve(_with_rows(self.outline.program, mip, part.rows), deadline)
+        solution = self.solver.solve(with_rows(self.outline.program, mip, part.rows), deadline)
         if not solution.proved:
             return None, False
         if solution.values is None:
@@ -350,172 +334,9 @@ def _score(board: Board, move: Move, wanted: Criteria) -> tuple[int, ...]:
     return score
 
 
-# From this many columns strictly between their bounds, they are cut by their sum first.
-_MANY = 3
-
-
-def _rest(part: _Part, values: Floats, columns: Ints) -> Iterator[_Part]:
-    """The part less the solutions equal to `values` on `columns`, cut into parts that do
-    not overlap: a column it leaves at 0 used; or those at 0, and one of its columns at its
-    upper bound lower; or those too as they are, and the first of the others that differs
-    lower or higher."""
-    mine = np.zeros(len(values), dtype=bool)
-    mine[columns] = True
-    zero = np.flatnonzero(mine & (values == 0) & (part.upper > 0))
-    if len(zero):
-        yield part._replace(rows=(*part.rows, _Row(zero.tolist(), [1.0] * len(zero), 1, np.inf)))
-    upper = part.upper.copy()
-    upper[zero] = 0
-    top = np.flatnonzero(mine & (values > 0) & (values == part.upper))
-    if len(top):
-        at_most = float(values[top].sum()) - 1
-        yield part._replace(
-            upper=upper, rows=(*part.rows, _Row(top.tolist(), [1.0] * len(top), -np.inf, at_most))
-        )
-    lower = part.lower.copy()
-    lower[top] = values[top]
-    middle = np.flatnonzero(mine & (values > 0) & (values < part.upper))
-    if len(middle) < _MANY:
-        yield from _one_by_one(_Part(lower, upper, part.rows), values, middle)
-        return
-    # Many: their sum higher, or lower, or the same with one lower, the ones before not.
-    ones, total = [1.0] * len(middle), float(values[middle].sum())
-    for low, high in ((total + 1, np.inf), (-np.inf, total - 1)):
-        yield _Part(lower, upper, (*part.rows, _Row(middle.tolist(), ones, low, high)))
-    rows = (*part.rows, _Row(middle.tolist(), ones, total, total))
-    lower = lower.copy()
-    for j in middle.tolist():
-        if values[j] - 1 >= lower[j]:
-            below = upper.copy()
-            below[j] = values[j] - 1
-            yield _Part(lower.copy(), below, rows)
-        lower[j] = values[j]
-
-
-def _one_by_one(part: _Part, values: Floats, middle: Ints) -> Iterator[_Part]:
-    """The part less `values` on `middle`: the first column that differs lower or higher."""
-    lower, upper = part.lower.copy(), part.upper.copy()
-    for j in middle.tolist():
-        if values[j] - 1 >= lower[j]:
-            below = upper.copy()
-            below[j] = values[j] - 1
-            yield _Part(lower.copy(), below, part.rows)
-        above = lower.copy()
-        above[j] = values[j] + 1
-        yield _Part(above, upper.copy(), part.rows)
-        lower[j] = upper[j] = values[j]
-
-
-def _alike(part: _Part, values: Floats, columns: Ints) -> _Part:
-    """The part's solutions equal to `values` on `columns`."""
-    lower, upper = part.lower.copy(), part.upper.copy()
-    lower[columns] = upper[columns] = values[columns]
-    return part._replace(lower=lower, upper=upper)
-
-
 def _in_play(board: Board) -> Counter[Tile]:
     """Copies of each tile in play (jokers too): the table's once opened, and the rack's."""
     return Counter([*board.table_tiles, *board.rack] if board.opened else board.rack)
-
-
-class _Outline(NamedTuple):
-    """What of a solution makes its moves: every column but the runs', and a column per
-    colour counting the jokers its runs hold for tiles with no copy in play
-    (`fold_absent`), added to the model with the rows that define them.
-
-    A move's key counts a colour's runs by their tiles alone, however they are cut, and
-    the outline fixes those: each tile's row says how many of its copies the runs hold,
-    given the groups, the tiles played, the stand-ins and the sets kept. So two solutions
-    alike on the outline can lay the same keys: their loose jokers lie in the same groups,
-    or in runs of their tile's colour. Where the rules refuse a table, only the sets
-    holding jokers are in question: the cuts of the runs of their colours."""
-
-    program: Program  # the model's program with the outline's columns
-    mip: Mip
-    shown: Ints
-    rows: list[_Row]
-    runs: dict[Colour, Ints]  # each colour's run columns
-    jokers: dict[Colour, Ints]  # each colour's columns of jokers in runs: stand-ins, folded
-
-    def cuts(self, values: Floats) -> Ints:
-        """The run columns of the colours whose runs may hold a joker in this solution."""
-        found = [self.runs[c] for c, j in self.jokers.items() if c in self.runs and values[j].any()]
-        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
-
-
-def _outline(mip: Mip, layout: Layout, in_play: Counter[Tile]) -> _Outline:
-    """The outline's columns added to the model. With three jokers or more a run could be
-    all jokers, a colour of its own: then the outline is every column."""
-    if in_play[JOKER] > 2:
-        return _Outline(layout.program, mip, np.arange(mip.columns), [], {}, {})
-    folded: dict[Colour, dict[int, float]] = {}
-    runs: dict[Colour, list[int]] = {}
-    for n, number in zip(layout.columns.pieces, layout.piece_numbers, strict=True):
-        piece = layout.catalogue[number]
-        real = [t for t in piece if t not in layout.absent]
-        colours = {t.colour for t in real}
-        if len(colours) != 1 or len(set(real)) != len(real):
-            continue  # a group
-        colour = real[0].colour
-        assert colour is not None
-        runs.setdefault(colour, []).append(n)
-        if len(real) < len(piece):
-            folded.setdefault(colour, {})[n] = -float(len(piece) - len(real))
-    rows = [
-        _Row([mip.columns + number, *entries], [1.0, *entries.values()], 0, 0)
-        for number, entries in enumerate(folded.values())
-    ]
-    jokers: dict[Colour, list[int]] = {}
-    for n, tile in zip(layout.columns.stand_ins, layout.stand_ins, strict=True):
-        assert tile.colour is not None
-        jokers.setdefault(tile.colour, []).append(n)
-    for number, colour in enumerate(folded):
-        jokers.setdefault(colour, []).append(mip.columns + number)
-    program, wider = _with_columns(layout.program, mip, np.full(len(rows), float(in_play[JOKER])))
-    every_run = [n for columns in runs.values() for n in columns]
-    return _Outline(
-        program,
-        wider,
-        np.setdiff1d(np.arange(wider.columns), every_run),
-        rows,
-        {c: np.array(columns) for c, columns in runs.items()},
-        {c: np.array(columns) for c, columns in jokers.items()},
-    )
-
-
-def _with_columns(program: Program, mip: Mip, upper: Floats) -> tuple[Program, Mip]:
-    """The program, and the model (its costs, bounds and cutoff), with columns added after
-    their own through the builder: no entries, no cost, these bounds."""
-    wider = program.extended()
-    start, empty = wider.columns.count, np.zeros(len(upper), dtype=np.int64)
-    wider.columns.add_block(upper, np.zeros(len(upper)), empty, empty[:0], np.zeros(0))
-    wider.columns.named("outline", start, "each colour's jokers in runs for tiles not in play")
-    built = dataclasses.replace(
-        wider.mip(),
-        cost=np.concatenate((mip.cost, np.zeros(len(upper)))),
-        lower=np.concatenate((mip.lower, np.zeros(len(upper)))),
-        upper=np.concatenate((mip.upper, upper)),
-        cutoff=mip.cutoff,
-    )
-    return wider, built
-
-
-def _with_rows(program: Program, mip: Mip, rows: Sequence[_Row]) -> Mip:
-    """The model (its costs, bounds and cutoff) with these rows added below its own,
-    through the builder: each column's new entries after its own."""
-    part = program.extended()
-    says = "the score, and the rows that cut this part of the search from the rest"
-    lowers, uppers = [row.lower for row in rows], [row.upper for row in rows]
-    numbers = part.rows.add(len(rows), lowers, uppers, name="part", says=says)
-    part.columns.enter(
-        [c for row in rows for c in row.columns],
-        [n for row, n in zip(rows, numbers, strict=True) for _ in row.columns],
-        [v for row in rows for v in row.values],
-    )
-    built = part.mip()
-    return dataclasses.replace(
-        built, cost=mip.cost, lower=mip.lower, upper=mip.upper, cutoff=mip.cutoff
-    )
 
 
 def _moves(
