@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rummisolve.board import Board, parse_board
-from rummisolve.engine import homes
+from rummisolve.engine import home_catalogue, homes
 from rummisolve.engine.assemble import arrangement_of
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.joker_model import JokerPart
@@ -195,16 +195,16 @@ def test_a_time_limited_search_finds_the_homes_catalogue_built_before_its_clock(
     a time-limited search's clock starts (a cold `hint --time-limit 0.02` on this table
     took 45-53 ms before), and the search then finds it built. Jokers free: never built."""
     board = parse_board(_REFUSED)
-    homes.catalogue_for.cache_clear()
+    home_catalogue.catalogue_for.cache_clear()
     free = board.rules.replace(joker_retrieval=JokerRetrieval.FREE)
     find_move(dataclasses.replace(board, rules=free), time_limit=10.0, clock=frozen)
-    assert homes.catalogue_for.cache_info().currsize == 0
+    assert home_catalogue.catalogue_for.cache_info().currsize == 0
     homes.prepare(board)
-    built = homes.catalogue_for.cache_info()
+    built = home_catalogue.catalogue_for.cache_info()
     assert built.currsize == 1
     move = find_move(board, time_limit=10.0, clock=frozen)
     assert move.status is Status.OPTIMAL and check_move(board, move) == []
-    after = homes.catalogue_for.cache_info()
+    after = home_catalogue.catalogue_for.cache_info()
     assert after.misses == built.misses and after.hits > built.hits  # asked, found built
 
 
