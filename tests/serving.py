@@ -26,6 +26,7 @@ pytest.importorskip("uvicorn")
 
 from rummisolve.web import api
 from rummisolve.web import server as web
+from rummisolve.web.limits import Limits
 
 STARTUP_SECONDS = 30
 
@@ -113,7 +114,7 @@ def wait_until(condition: Callable[[], object], what: str) -> None:
 
 @contextmanager
 def in_thread(
-    settings: api.HintSettings, limits: web.Limits, lan: str | None = None
+    settings: api.HintSettings, limits: Limits, lan: str | None = None
 ) -> Iterator[tuple[Server, web.Server]]:
     """The server in a thread of this process, with a test's settings (a stand-in solver)
     and limits, on 127.0.0.1 (`lan`: as `serve --lan` makes it for that address); stopped

@@ -23,7 +23,7 @@ from rummisolve.move import Move
 from rummisolve.rules import Overrides
 from rummisolve.tiles import format_tiles
 from rummisolve.web import api
-from rummisolve.web.server import Limits
+from rummisolve.web.limits import Limits
 
 from .cli import run
 from .serving import Server, in_thread, serving, wait_until

@@ -9,7 +9,6 @@ server stops, is never solved."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import ipaddress
 import json
@@ -17,12 +16,9 @@ import logging
 import math
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import anyio
-import h11
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -32,34 +28,16 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from . import api
+from .connection import CONNECTION_LOG, Connection
+from .limits import DEFAULT as DEFAULT_LIMITS
+from .limits import Limits
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The page's icon, which its <head> names; also where a browser looks for one unasked.
 ICON = STATIC / "favicon.svg"
-# A request's line and headers at most (the API needs a few hundred bytes).
-MAX_HEADER_BYTES = 16 * 1024
 EVERY_METHOD = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What the server takes at once, and how long it waits on a client.
-
-    `header_seconds`: for a request's line and headers, from the connection's start (or
-    its last answer); `body_seconds`: for its body, from its headers; `waiting`: solves
-    waiting for their turn; `connections`: open connections; `parsing`: boards read at
-    once (a bad board of 1 MiB takes tens of MB while it is read); `chunks`: of a body
-    sent in chunks (a board needs a few; each costs the server as much as a kilobyte)."""
-
-    header_seconds: float = 10.0
-    body_seconds: float = 30.0
-    waiting: int = 32
-    connections: int = 256
-    parsing: int = 2
-    chunks: int = 4096
 
 
 def json_reply(reply: api.Reply, headers: dict[str, str] | None = None) -> Response:
@@ -217,7 +195,7 @@ def _host_name(scope: Scope) -> str:
 def make_app(
     settings: api.HintSettings,
     solves: Solves,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
     names: tuple[str, ...] | None = LOCAL_NAMES,
 ) -> Starlette:
     """The page at `/` (its icon at `/favicon.ico` too), `POST /api/hint`,
@@ -330,140 +308,6 @@ def scan_code(page: str) -> str:
     return drawn.getvalue()
 
 
-class Parser(h11.Connection):
-    """h11's reading of a connection's requests, which also counts a body's chunks (past
-    `most_chunks`: `too_many_chunks`, and no more events) and keeps why a request was
-    malformed (uvicorn answers all alike)."""
-
-    def __init__(self, most_chunks: int) -> None:
-        super().__init__(h11.SERVER, max_incomplete_event_size=MAX_HEADER_BYTES)
-        self.most_chunks = most_chunks
-        self.chunks = 0
-        self.too_many_chunks = False
-        self.malformed = ""
-
-    def next_event(self) -> Any:
-        try:
-            event = super().next_event()
-        except h11.RemoteProtocolError as error:
-            self.malformed = str(error)
-            raise
-        if isinstance(event, h11.Request):
-            self.chunks = 0
-        elif isinstance(event, h11.Data) and event.chunk_start:
-            self.chunks += 1
-            if self.chunks > self.most_chunks:
-                self.too_many_chunks = True
-                return h11.PAUSED  # uvicorn reads no further; the connection refuses it
-        return event
-
-
-class Connection(H11Protocol):
-    """uvicorn's HTTP/1.1 connection, held to `limits`: past `connections` open ones a new
-    one is answered 503 and closed; one that has not sent a request's line and headers
-    whole within `header_seconds` of its start (or of its last answer) is answered 408
-    and closed (uvicorn has no such deadline: 64 silent connections held every place); a
-    chunk of the body longer than the body's limit, or a body of more than `chunks`
-    chunks, is answered 413 at once (h11 waits for all of it, and a body of 1-byte chunks
-    held the server for seconds). A malformed request is a JSON 400 that says why, and no
-    warning: it is the client's fault, not the server's."""
-
-    limits = Limits()
-    conn: Parser
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.conn = Parser(self.limits.chunks)
-        self.logger = CONNECTION_LOG
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(transport)  # type: ignore[arg-type]
-        if len(self.connections) > self.limits.connections:
-            self._refuse(api.Reply.error(503, "busy: too many connections"), "Retry-After: 1")
-        else:
-            self._await_headers()
-
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        if self.cycle is not self._awaited:  # a request's headers came whole
-            self._headers_arrived()
-        chunk = getattr(getattr(self.conn, "_reader", None), "_bytes_in_chunk", 0)
-        if chunk > api.MAX_BODY_BYTES:
-            self._refuse_request(api.too_large())
-
-    def handle_events(self) -> None:
-        super().handle_events()
-        if self.conn.too_many_chunks:
-            most = self.limits.chunks
-            self._refuse_request(api.Reply.error(413, f"the body comes in over {most} chunks"))
-
-    def send_400_response(self, msg: str) -> None:
-        """uvicorn's answer to a malformed request (text), as the API's (JSON)."""
-        self._refuse_request(api.Reply.error(400, f"malformed HTTP request: {self.conn.malformed}"))
-
-    def on_response_complete(self) -> None:
-        answered = self.cycle
-        super().on_response_complete()  # which starts a request sent on behind this one
-        if self.cycle is answered and not self.transport.is_closing():
-            self._await_headers()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._headers_arrived()
-        super().connection_lost(exc)
-
-    _awaited: Any = None
-    _deadline: asyncio.TimerHandle | None = None
-
-    def _await_headers(self) -> None:
-        self._headers_arrived()
-        self._awaited = self.cycle
-        self._deadline = self.loop.call_later(self.limits.header_seconds, self._headers_late)
-
-    def _headers_arrived(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
-
-    def _headers_late(self) -> None:
-        self._deadline = None
-        if not self.transport.is_closing():
-            seconds = f"{self.limits.header_seconds:g}"
-            self._refuse(api.Reply.error(408, f"the request's headers took over {seconds} s"))
-
-    def _refuse_request(self, reply: api.Reply) -> None:
-        """`reply` to the request being read, whose handler then answers nobody."""
-        if not self.transport.is_closing():
-            if self.cycle is not None:
-                self.cycle.disconnected = True
-            self._refuse(reply)
-
-    def _refuse(self, reply: api.Reply, *headers: str) -> None:
-        """`reply`, written outside h11 (which answers only a request it has read whole)."""
-        body = reply.text.encode()
-        head = [
-            f"HTTP/1.1 {reply.status} {_REASONS[reply.status]}",
-            f"Content-Type: {api.JSON_TYPE}",
-            f"Content-Length: {len(body)}",
-            "Connection: close",
-            *headers,
-        ]
-        self.transport.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
-        self.transport.close()
-
-
-_REASONS = {
-    400: "Bad Request",
-    408: "Request Timeout",
-    413: "Content Too Large",
-    503: "Service Unavailable",
-}
-
-
-# A connection's log: its warnings (a malformed request, an upgrade asked for) are the
-# client's doing, kept from a user's terminal (`make_server`); its errors (a bug) are not.
-CONNECTION_LOG = logging.getLogger("uvicorn.error.connection")
-
-
 class Server(uvicorn.Server):
     """uvicorn's server, which on stopping first answers every waiting request 503."""
 
@@ -479,7 +323,7 @@ class Server(uvicorn.Server):
 def make_server(
     listening: socket.socket,
     settings: api.HintSettings,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
     lan: str | None = None,
 ) -> Server:
     """The server for the socket; `run(sockets=[listening])` serves until it is stopped.
