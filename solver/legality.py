@@ -10,7 +10,7 @@ from collections import Counter
 from itertools import chain
 
 from .board import Board
-from .joker_rules import joker_problems
+from .jokers import joker_problems
 from .move import Action, Move, Status, kept_sets
 from .sets import meld_value, read_meld
 from .tiles import Tile, format_tiles, tally, tile_value

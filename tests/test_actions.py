@@ -12,12 +12,13 @@ from hypothesis import given, settings
 
 from rummisolve.board import Board, format_board, parse_board, parse_position
 from rummisolve.engine.solve import find_move
+from rummisolve.jokers import stand_ins
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move
 from rummisolve.narration import Do, TableAction, plan_move, plan_table
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import JokerRetrieval, Rules
-from rummisolve.sets import Kind, read_meld, stand_ins
+from rummisolve.sets import Kind, read_meld
 from rummisolve.table_reading import board_after
 from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles
 

@@ -32,7 +32,7 @@ from rummisolve.game import (
     strategy_stats,
     tile_set_for,
 )
-from rummisolve.joker_rules import joker_problems
+from rummisolve.jokers import joker_problems
 from rummisolve.move import Move, Objective, no_move
 from rummisolve.rules import Blocked, JokerRetrieval, Method, Rules
 from rummisolve.sets import read_meld

@@ -26,7 +26,7 @@ from rummisolve.engine.every import every_best_move, move_key
 from rummisolve.engine.lp import Deadline, Solution
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
-from rummisolve.joker_rules import joker_problems
+from rummisolve.jokers import joker_problems
 from rummisolve.legality import check_move
 from rummisolve.move import Action, Move, Source, Status, Step
 from rummisolve.rules import PROFILE_NAMES, PROFILES, JokerRetrieval, Rules

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from ..board import Board
-from ..joker_rules import joker_places, lay_jokers
+from ..jokers import joker_places, lay_jokers
 from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_sets
 from ..rules import Rules
 from ..tiles import Tile, tile_value

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..board import Board
-from ..joker_rules import joker_places, lay_jokers, table_readings
+from ..jokers import joker_places, lay_jokers, table_readings
 from ..move import Action, Move, Objective, Status, TileRow, kept_sets
 from ..rules import JokerRetrieval
 from ..tiles import JOKER, Colour, Tile, tile_value

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ..board import Board
-from ..joker_rules import lay_with_roles
+from ..jokers import lay_with_roles
 from ..move import Action, Move
 from ..rules import Rules
 from ..sets import read_meld
