@@ -22,7 +22,7 @@ from rummisolve.engine.stages import solve_model
 from rummisolve.generate import generate_boards
 from rummisolve.jokers import set_readings
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move, Objective, Status
+from rummisolve.move import Move, Objective, SetChange, Status
 from rummisolve.rules import Rules
 from rummisolve.tiles import JOKER, tile_value
 
@@ -49,7 +49,7 @@ def _score(board: Board, tiles: int, value: int, kept: int, goal: Objective) -> 
 
 
 def _move_score(board: Board, move: Move, goal: Objective) -> Score:
-    kept = sum(1 for step in move.steps if step.action is Action.KEEP) if move.is_move else 0
+    kept = sum(1 for step in move.steps if step.action is SetChange.KEEP) if move.is_move else 0
     return _score(board, move.tiles_played, move.value_played, kept, goal)
 
 

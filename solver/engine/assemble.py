@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from ..board import Board
 from ..jokers import joker_places, lay_jokers
-from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_sets
+from ..move import Move, Objective, SetChange, Source, Status, Step, TileRow, kept_sets
 from ..rules import Rules
 from ..tiles import Tile, tile_value
 from .lp import Solution
@@ -81,7 +81,7 @@ def laid_steps(board: Board, arrangement: Arrangement, laid: Laid | None) -> tup
         laid = laid_as(table, places, board.rules)
     return tuple(
         relaid(step, laid[step.tiles].pop(0))
-        if step.action is not Action.KEEP and laid.get(step.tiles)
+        if step.action is not SetChange.KEEP and laid.get(step.tiles)
         else step
         for step in steps
     )
