@@ -53,7 +53,7 @@ def serve(args: argparse.Namespace) -> int:
                 assert not check_move(board, move), (group, position, name)
                 times[name].append(move.seconds)
                 if name == "official":
-                    kept = sum(1 for s in move.steps if s.action is SetChange.KEEP)
+                    kept = sum(1 for s in move.steps if s.change is SetChange.KEEP)
                     answer = {
                         "tiles": move.tiles_played,
                         "points": move.value_played,

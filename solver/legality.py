@@ -63,7 +63,7 @@ def _step_problems(board: Board, move: Move) -> list[str]:
         problems.append("the steps do not lay out the table of the move")
     from_table: list[dict[Tile, int]] = [{} for _ in board.table]
     for step in move.steps:
-        if step.action is SetChange.KEEP:
+        if step.change is SetChange.KEEP:
             continue
         sources = tally(step.from_rack)
         for source in step.from_table:
@@ -71,7 +71,7 @@ def _step_problems(board: Board, move: Move) -> list[str]:
             tally(source.tiles, from_table[source.set_index])
         if sources != tally(step.tiles):
             problems.append(f"the step for {format_tiles(step.tiles)} names other tiles")
-    kept = Counter(step.tiles for step in move.steps if step.action is SetChange.KEEP)
+    kept = Counter(step.tiles for step in move.steps if step.change is SetChange.KEEP)
     for i, old in enumerate(board.table):
         if from_table[i] and from_table[i] != tally(old):
             problems.append(f"the steps take part of [{format_tiles(old)}] only")

@@ -49,7 +49,7 @@ class Step(NamedTuple):
     """One set of the new table and where each of its tiles comes from (a NamedTuple:
     a move makes dozens, and a frozen dataclass costs three times as much to build)."""
 
-    action: SetChange
+    change: SetChange
     tiles: TileRow
     from_table: tuple[Source, ...]
     from_rack: TileRow
@@ -97,7 +97,7 @@ def kept_sets(board: Board, steps: Sequence[Step]) -> list[tuple[int, int]]:
     untouched = [i for i in range(len(board.table)) if i not in taken]
     pairs = []
     for n, step in enumerate(steps):
-        if step.action is SetChange.KEEP:
+        if step.change is SetChange.KEEP:
             i = next((i for i in untouched if board.table[i] == step.tiles), None)
             if i is not None:
                 untouched.remove(i)

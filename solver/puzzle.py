@@ -272,7 +272,7 @@ def _of_kind(board: Board, answer: Move, kind: Kind) -> bool:
 def measure(board: Board, answer: Move, proof: BestMoves, rivals: BestMoves) -> Difficulty:
     """The answer's difficulty: sets laid or changed, table tiles that change set, the
     rival moves (as many tiles, any points), and the solves of the proof."""
-    laid = sum(step.action is not SetChange.KEEP for step in answer.steps)
+    laid = sum(step.change is not SetChange.KEEP for step in answer.steps)
     # A changed set's tiles: the largest part stays together, the others are moved.
     parts: dict[int, list[int]] = {}
     for step in answer.steps:

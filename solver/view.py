@@ -36,8 +36,13 @@ class Seen:
     """One turn as everyone saw it: who, what they did, the tiles laid (none for a draw)."""
 
     player: str
-    action: TurnKind
+    kind: TurnKind
     played: TileRow
+
+    @property
+    def action(self) -> TurnKind:
+        """`kind` by its former name, which plug-in strategies may read."""
+        return self.kind
 
 
 @dataclass(frozen=True)

@@ -191,7 +191,7 @@ def test_actions_move_as_few_tiles_as_the_new_table_allows() -> None:
     @given(board=positions(max_sets=3, max_rack=5, freeing=True))
     def check(board: Board) -> None:
         move = find_move(board)
-        new = [s.tiles for s in move.steps if s.action is not SetChange.KEEP]
+        new = [s.tiles for s in move.steps if s.change is not SetChange.KEEP]
         plan = plan_move(move, board)
         # From the sets as the plan reads them (its jokers' readings, each freed joker
         # swapped for its tile; example tests below say how it reads them).

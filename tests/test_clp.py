@@ -106,7 +106,7 @@ def test_the_shipped_library_passes_its_own_probe() -> None:
 
 
 def lexicographic_objective(board: Any, goal: Objective, move: Move) -> float:
-    kept = sum(1 for step in move.steps if step.action is SetChange.KEEP)
+    kept = sum(1 for step in move.steps if step.change is SetChange.KEEP)
     return objective_value(board, goal, move.tiles_played, move.value_played, kept)
 
 

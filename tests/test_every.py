@@ -76,7 +76,7 @@ def assert_best_and_legal(board: Board) -> None:
     assert len(keys) == found.count
     for move in found.moves:
         assert check_move(board, move) == []
-        kept = sum(s.action is SetChange.KEEP for s in move.steps)
+        kept = sum(s.change is SetChange.KEEP for s in move.steps)
         assert (move.tiles_played, move.value_played, kept) == best
     # Where jokers free do no better, each move is one of the jokers-free reference's.
     if board.opened:

@@ -97,7 +97,7 @@ def test_the_homes_optimum_bounds_the_whole_models(
             assert bound == whole, board
             move = find_move(board)
             assert check_move(board, move) == []
-            kept = sum(1 for step in move.steps if step.action is SetChange.KEEP)
+            kept = sum(1 for step in move.steps if step.change is SetChange.KEEP)
             assert move.status is Status.OPTIMAL
             assert (move.tiles_played, move.value_played, kept) == whole
     # Exact for freed jokers, the homes answer passes nearly everywhere (all but one here).

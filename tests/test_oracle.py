@@ -132,7 +132,7 @@ def joker_positions(
 
 
 def kept(move: Move) -> int:
-    return sum(1 for step in move.steps if step.action is SetChange.KEEP)
+    return sum(1 for step in move.steps if step.change is SetChange.KEEP)
 
 
 def laid_in_order(row: Row) -> bool:

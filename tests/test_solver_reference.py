@@ -26,7 +26,7 @@ SCALE = max(1, settings().max_examples // 100)
 
 
 def kept_sets(steps: tuple[Step, ...]) -> int:
-    return sum(1 for s in steps if s.action is SetChange.KEEP)
+    return sum(1 for s in steps if s.change is SetChange.KEEP)
 
 
 def assert_agrees(board: Board, objective: str = "tiles", backend: str = DEFAULT_BACKEND) -> None:

@@ -49,7 +49,7 @@ def _score(board: Board, tiles: int, value: int, kept: int, goal: Objective) -> 
 
 
 def _move_score(board: Board, move: Move, goal: Objective) -> Score:
-    kept = sum(1 for step in move.steps if step.action is SetChange.KEEP) if move.is_move else 0
+    kept = sum(1 for step in move.steps if step.change is SetChange.KEEP) if move.is_move else 0
     return _score(board, move.tiles_played, move.value_played, kept, goal)
 
 

@@ -95,7 +95,7 @@ def test_a_view_holds_sizes_not_racks() -> None:
     assert seen and all(set(v.racks) == {"P1", "P2"} for v in seen)
     assert all(isinstance(size, int) for v in seen for size in v.racks.values())
     assert all(v.order[0] == v.player for v in seen)
-    drawn = [v for v in seen if v.history and v.history[-1].action.value == "draw"]
+    drawn = [v for v in seen if v.history and v.history[-1].kind.value == "draw"]
     assert drawn and all(v.history[-1].played == () for v in drawn)
 
 

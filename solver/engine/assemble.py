@@ -65,7 +65,7 @@ def relaid(step: Step, tiles: TileRow) -> Step:
     sources = tuple(
         Source(s.set_index, in_order_of(tiles, Counter(s.tiles))) for s in step.from_table
     )
-    return Step(step.action, tiles, sources, in_order_of(tiles, Counter(step.from_rack)))
+    return Step(step.change, tiles, sources, in_order_of(tiles, Counter(step.from_rack)))
 
 
 def laid_steps(board: Board, arrangement: Arrangement, laid: Laid | None) -> tuple[Step, ...]:
@@ -81,7 +81,7 @@ def laid_steps(board: Board, arrangement: Arrangement, laid: Laid | None) -> tup
         laid = laid_as(table, places, board.rules)
     return tuple(
         relaid(step, laid[step.tiles].pop(0))
-        if step.action is not SetChange.KEEP and laid.get(step.tiles)
+        if step.change is not SetChange.KEEP and laid.get(step.tiles)
         else step
         for step in steps
     )

@@ -336,7 +336,7 @@ class _Search:
 def _kept_score(board: Board, move: Move) -> Score:
     """The move's score; sets kept count only once opened (before, the model never saw
     the table)."""
-    kept = sum(s.action is SetChange.KEEP for s in move.steps) if board.opened else 0
+    kept = sum(s.change is SetChange.KEEP for s in move.steps) if board.opened else 0
     return Score(move.tiles_played, move.value_played, kept)
 
 

@@ -71,8 +71,8 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
         rack_part = in_order_of(tiles, needs[n])
         main = sources[0] if len(sources) == 1 else max(sources, key=lambda s: len(s.tiles))
         whole = len(sources) == 1 and len(main.tiles) == len(board.table[main.set_index])
-        action = SetChange.EXTEND if whole else SetChange.REBUILD
-        step = Step(action, tiles, sources, rack_part)
+        change = SetChange.EXTEND if whole else SetChange.REBUILD
+        step = Step(change, tiles, sources, rack_part)
         # A set holding a table set's tiles (locked-joker-sets) comes first under that set.
         if n in holding:
             steps_at[main.set_index].insert(0, step)

@@ -192,7 +192,7 @@ class raw_env(AECEnv):
             proposed.append(smaller if len(smaller.played) < len(best.played) else no_move(board))
             two_jokers = best.played.count(JOKER) == 2
             proposed.append(self._holding(board, (JOKER,)) if two_jokers else no_move(board))
-            from_rack = [s.tiles for s in best.steps if s.action is SetChange.NEW]
+            from_rack = [s.tiles for s in best.steps if s.change is SetChange.NEW]
             for number in range(HELD_SETS):
                 held = number < len(from_rack) and len(from_rack[number]) < len(board.rack)
                 proposed.append(self._holding(board, from_rack[number]) if held else no_move(board))

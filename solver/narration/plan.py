@@ -67,7 +67,7 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     reading = read_move(board, move)
     changed = move.changed_sets
     old_sets = [board.table[i] for i in changed]
-    new_at = [n for n, step in enumerate(move.steps) if step.action is not SetChange.KEEP]
+    new_at = [n for n, step in enumerate(move.steps) if step.change is not SetChange.KEEP]
     new_sets = [move.table[n] for n in new_at]
     telling = reading.telling
     if telling is None:
