@@ -4,20 +4,17 @@
 from .laying import lay_jokers, lay_with_roles
 from .readings import (
     fits_declared,
-    in_place,
     joker_stand_ins,
     place_reading,
     set_readings,
     stand_ins,
     table_readings,
 )
-from .retrieval import Role, Telling, joker_places, joker_problems, tell_jokers
+from .retrieval import Telling, joker_places, joker_problems, tell_jokers
 
 __all__ = [
-    "Role",
     "Telling",
     "fits_declared",
-    "in_place",
     "joker_places",
     "joker_problems",
     "joker_stand_ins",
