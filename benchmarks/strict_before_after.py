@@ -34,7 +34,7 @@ def serve(args: argparse.Namespace) -> int:
     from rummisolve.board import Board
     from rummisolve.engine.solve import find_move
     from rummisolve.legality import check_move
-    from rummisolve.move import Action
+    from rummisolve.move import SetChange
 
     boards: dict[str, list[Board]] = {}
 
@@ -53,7 +53,7 @@ def serve(args: argparse.Namespace) -> int:
                 assert not check_move(board, move), (group, position, name)
                 times[name].append(move.seconds)
                 if name == "official":
-                    kept = sum(1 for s in move.steps if s.action is Action.KEEP)
+                    kept = sum(1 for s in move.steps if s.change is SetChange.KEEP)
                     answer = {
                         "tiles": move.tiles_played,
                         "points": move.value_played,

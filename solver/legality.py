@@ -10,8 +10,8 @@ from collections import Counter
 from itertools import chain
 
 from .board import Board
-from .joker_rules import joker_problems
-from .move import Action, Move, Status, kept_sets
+from .jokers import joker_problems
+from .move import Move, SetChange, Status, kept_sets
 from .sets import meld_value, read_meld
 from .tiles import Tile, format_tiles, tally, tile_value
 
@@ -63,7 +63,7 @@ def _step_problems(board: Board, move: Move) -> list[str]:
         problems.append("the steps do not lay out the table of the move")
     from_table: list[dict[Tile, int]] = [{} for _ in board.table]
     for step in move.steps:
-        if step.action is Action.KEEP:
+        if step.change is SetChange.KEEP:
             continue
         sources = tally(step.from_rack)
         for source in step.from_table:
@@ -71,7 +71,7 @@ def _step_problems(board: Board, move: Move) -> list[str]:
             tally(source.tiles, from_table[source.set_index])
         if sources != tally(step.tiles):
             problems.append(f"the step for {format_tiles(step.tiles)} names other tiles")
-    kept = Counter(step.tiles for step in move.steps if step.action is Action.KEEP)
+    kept = Counter(step.tiles for step in move.steps if step.change is SetChange.KEEP)
     for i, old in enumerate(board.table):
         if from_table[i] and from_table[i] != tally(old):
             problems.append(f"the steps take part of [{format_tiles(old)}] only")

@@ -29,7 +29,7 @@ class Status(enum.Enum):
     FEASIBLE = "feasible"
 
 
-class Action(enum.Enum):
+class SetChange(enum.Enum):
     """What happened to one set of the new table."""
 
     KEEP = "keep"
@@ -49,7 +49,7 @@ class Step(NamedTuple):
     """One set of the new table and where each of its tiles comes from (a NamedTuple:
     a move makes dozens, and a frozen dataclass costs three times as much to build)."""
 
-    action: Action
+    change: SetChange
     tiles: TileRow
     from_table: tuple[Source, ...]
     from_rack: TileRow
@@ -85,7 +85,7 @@ class Move:
 
 def no_move(board: Board, proved: bool = True, seconds: float = 0.0, backend: str = "") -> Move:
     """Nothing played, the table as it lies: proved (no-move), or all a search found."""
-    steps = tuple(Step(Action.KEEP, s, (), ()) for s in board.table)
+    steps = tuple(Step(SetChange.KEEP, s, (), ()) for s in board.table)
     status = Status.NO_MOVE if proved else Status.FEASIBLE
     return Move(status, (), board.table, board.rack, 0, 0, seconds, steps, backend)
 
@@ -97,7 +97,7 @@ def kept_sets(board: Board, steps: Sequence[Step]) -> list[tuple[int, int]]:
     untouched = [i for i in range(len(board.table)) if i not in taken]
     pairs = []
     for n, step in enumerate(steps):
-        if step.action is Action.KEEP:
+        if step.change is SetChange.KEEP:
             i = next((i for i in untouched if board.table[i] == step.tiles), None)
             if i is not None:
                 untouched.remove(i)

@@ -23,7 +23,7 @@ from .engine.solve import find_move
 from .errors import RummisolveError
 from .generate import generate_boards
 from .legality import check_move
-from .move import Action, Move
+from .move import Move, SetChange
 from .render import render_move
 from .rules import Rules
 from .tiles import Tile
@@ -272,7 +272,7 @@ def _of_kind(board: Board, answer: Move, kind: Kind) -> bool:
 def measure(board: Board, answer: Move, proof: BestMoves, rivals: BestMoves) -> Difficulty:
     """The answer's difficulty: sets laid or changed, table tiles that change set, the
     rival moves (as many tiles, any points), and the solves of the proof."""
-    laid = sum(step.action is not Action.KEEP for step in answer.steps)
+    laid = sum(step.change is not SetChange.KEEP for step in answer.steps)
     # A changed set's tiles: the largest part stays together, the others are moved.
     parts: dict[int, list[int]] = {}
     for step in answer.steps:

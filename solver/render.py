@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .board import Board
-from .move import Action, Move, Status, Step
+from .move import Move, SetChange, Status, Step
 from .narration import Do, TableAction, plan_move
 from .rules import Rules
 from .sets import meld_value
@@ -61,7 +61,7 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
 
 def _meld_value(move: Move, rules: Rules) -> int:
     """The new sets' worth as an initial meld."""
-    return meld_value((s.tiles for s in move.steps if s.action is not Action.KEEP), rules)
+    return meld_value((s.tiles for s in move.steps if s.change is not SetChange.KEEP), rules)
 
 
 def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
 
 def _step_json(step: Step) -> dict[str, Any]:
     return {
-        "action": step.action.value,
+        "action": step.change.value,
         "set": tiles_json(step.tiles),
         "from_table": [{"set": s.set_index, "tiles": tiles_json(s.tiles)} for s in step.from_table],
         "from_rack": tiles_json(step.from_rack),
@@ -128,7 +128,7 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     from_rack, staying = iter(plan.from_rack), iter(plan.staying)
     for step, roles in zip(move.steps, reading.after, strict=True):
         marked, table_jokers = (
-            ((), ()) if step.action is Action.KEEP else (next(from_rack), next(staying, ()))
+            ((), ()) if step.change is SetChange.KEEP else (next(from_rack), next(staying, ()))
         )
         lines.append(f"  {_row(step.tiles, marked, reading, colour, roles, table_jokers)}")
     lines.append("")
@@ -155,7 +155,7 @@ def _played(
     readings: list[Tile] = []
     marked = iter(from_rack)
     for step, roles in zip(move.steps, reading.after, strict=True):
-        if step.action is not Action.KEEP:
+        if step.change is not SetChange.KEEP:
             jokers = sum(t.is_joker for t in next(marked))
             readings.extend(roles[:jokers])
     stands_for = iter(readings)

@@ -57,7 +57,7 @@ from .move import Move, Objective, TileRow, no_move
 from .rules import Rules
 from .sets import meld_value, read_meld
 from .tiles import JOKER, MAX_NUMBER, Tile, sort_tiles
-from .view import Finder, PlayerView, TurnAction
+from .view import Finder, PlayerView, TurnKind
 
 DEFAULT_THINK = 0.1
 MAX_THINK = 120.0
@@ -230,7 +230,7 @@ def layers_of(view: PlayerView) -> frozenset[str]:
     """The opponents seen laying after their opening: they lay what they can."""
     plays: dict[str, int] = {}
     for seen in view.history:
-        if seen.action is TurnAction.PLAY:
+        if seen.kind is TurnKind.PLAY:
             plays[seen.player] = plays.get(seen.player, 0) + 1
     return frozenset(name for name, count in plays.items() if count >= 2)
 
@@ -252,8 +252,8 @@ def dead_racks(view: PlayerView, layers: frozenset[str]) -> dict[str, Dead]:
     since: Counter[Tile] = Counter()
     for seen in reversed(view.history):
         name = seen.player
-        if name in layers and name not in dead and seen.action is not TurnAction.PASS:
-            dead[name] = Dead(seen.action is TurnAction.DRAW, since.copy())
+        if name in layers and name not in dead and seen.kind is not TurnKind.PASS:
+            dead[name] = Dead(seen.kind is TurnKind.DRAW, since.copy())
         since.update(seen.played)
     return dead
 

@@ -1,16 +1,16 @@
-"""Which rows of tiles are valid sets (runs and groups), and what each joker stands for."""
+"""Which rows of tiles are valid sets (runs and groups), and what a set is worth. What
+its jokers may stand for beyond the reading here: `jokers`."""
 
 from __future__ import annotations
 
 import enum
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
 from .rules import Rules
-from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Colour, Tile, TileRow
+from .tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERS, Colour, Tile
 
 MIN_SET = 3
 MAX_GROUP = len(COLOURS)
@@ -160,89 +160,6 @@ def _place_in_window(row: tuple[Tile, ...], start: int) -> list[int] | None:
     return [position(t.number) if not t.is_joker else next(gaps) for t in row]
 
 
-def in_place(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...] | None:
-    """A run's tiles by the places they lie at (`J R3 R4`: R2 R3 R4), if its tiles lie in
-    order and every place is one a run has (`R11 R12 R13 J` has none without wraparound)."""
-    first = next((k for k, t in enumerate(row) if not t.is_joker), None)
-    if first is None:
-        return None  # jokers alone lie at no place
-    colour = row[first].colour
-    assert colour is not None
-    last = HIGH_ONE if rules.wraparound else MAX_NUMBER
-    number = row[first].number
-    for place in {number, HIGH_ONE if number == 1 else number}:
-        start = place - first
-        if start < 1 or start + len(row) - 1 > last:
-            continue
-        places = [run_tile(colour, start + k) for k in range(len(row))]
-        if all(t.is_joker or t == p for t, p in zip(row, places, strict=True)):
-            return tuple(places)
-    return None
-
-
-def place_reading(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...] | None:
-    """What a run's jokers stand for by the places they lie at, in the order they lie
-    (`B3 B4 J`: the B5); None where the places do not say: a group, one tile with jokers
-    (`R5 J J`, a run or a group), a run written out of order or off the end of the runs
-    (docs/rules.md, "Jokers")."""
-    if sum(not t.is_joker for t in row) < 2:
-        return None
-    places = in_place(row, rules)
-    if places is None:
-        return None
-    return tuple(p for t, p in zip(row, places, strict=True) if t.is_joker)
-
-
-def joker_stand_ins(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...]:
-    """What each joker of a set stands for, in the order they lie; none for tiles that
-    make no set (yet)."""
-    read = stand_ins(row, rules)
-    return tuple(s for t, s in zip(row, read, strict=True) if t.is_joker) if read else ()
-
-
-def stand_ins(row: Sequence[Tile], rules: Rules) -> TileRow:
-    """What each tile of a set stands for (a joker: the tile it replaces): in a run laid
-    in order, the place it fills (`J R3 R4`: the R2); otherwise as the table reads the set.
-    Empty for tiles that make no set."""
-    meld = read_meld(row, rules)
-    if meld is None:
-        return ()
-    laid = in_place(row, rules) if meld.kind is Kind.RUN else None
-    return meld.stand_ins if laid is None else laid
-
-
-def joker_roles(tiles: Sequence[Tile], rules: Rules) -> set[tuple[Tile, ...]]:
-    """Every way the jokers of a set can be read: for each valid reading, the tiles its
-    jokers stand for (sorted). Empty if the tiles make no set; {()} if they hold no joker.
-
-    A joker's role matters where it may only leave its set for the tile it stands for
-    (`JokerRetrieval.REPLACE`); `R3 R4 J` makes a set with the joker as R2 or as R5 (on
-    the table its place says which: `joker_rules.table_readings`).
-    """
-    row = tuple(tiles)
-    if read_meld(row, rules) is None:
-        return set()
-    real = [t for t in row if not t.is_joker]
-    jokers = len(row) - len(real)
-    roles: set[tuple[Tile, ...]] = set()
-    for shape in candidate_shapes(len(row), rules):
-        if set(real) <= set(shape) and len(set(real)) == len(real):
-            roles.add(tuple(sorted(set(shape) - set(real), key=Tile.sort_key)))
-    return {r for r in roles if len(r) == jokers}
-
-
-def readings_in_order(tiles: Sequence[Tile], rules: Rules) -> list[tuple[Tile, ...]]:
-    """`joker_roles` in one order (by their tiles), as messages and narrations list them."""
-    return sorted(joker_roles(tiles, rules), key=lambda roles: [t.sort_key() for t in roles])
-
-
-def fits_declared(reading: Iterable[Tile | None], declared: Iterable[Tile | None]) -> bool:
-    """Whether a reading of a set's jokers holds every tile they were declared to stand for
-    (`J=R5` in a board file; None: a joker not declared)."""
-    wanted: Counter[Tile | None] = Counter(t for t in declared if t is not None)
-    return not wanted - Counter(reading)
-
-
 def candidate_shapes(length: int, rules: Rules) -> list[tuple[Tile, ...]]:
     """Every joker-free set of this many tiles: runs of one colour, groups of one number."""
     return list(_shapes_of(length, rules.wraparound))
@@ -284,4 +201,4 @@ def candidate_sets(rules: Rules) -> list[tuple[Tile, ...]]:
     return found
 
 
-__all__ = ["JOKER", "Kind", "Meld", "candidate_sets", "is_valid_set", "joker_roles", "read_meld"]
+__all__ = ["JOKER", "Kind", "Meld", "candidate_sets", "is_valid_set", "read_meld"]

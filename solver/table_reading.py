@@ -10,10 +10,16 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .board import Board
-from .joker_rules import Telling, lay_with_roles, tell_jokers
+from .jokers import (
+    Telling,
+    fits_declared,
+    joker_stand_ins,
+    lay_with_roles,
+    set_readings,
+    tell_jokers,
+)
 from .move import Move, kept_sets
 from .rules import Rules
-from .sets import fits_declared, joker_stand_ins, readings_in_order
 from .tiles import JOKER, Tile, TileRow
 
 
@@ -56,7 +62,7 @@ class TableReading:
         by_place = joker_stand_ins(row, self.rules)
         if not any(said) or fits_declared(by_place, said):
             return by_place if None in said else tuple(t for t in said if t is not None)
-        reading = next(r for r in readings_in_order(row, self.rules) if fits_declared(r, said))
+        reading = next(r for r in set_readings(row, self.rules) if fits_declared(r, said))
         left = Counter(reading) - Counter(t for t in said if t is not None)
         return tuple(t if t is not None else _take_one(left) for t in said)
 

@@ -24,7 +24,7 @@ Finder = Callable[[Board, Objective], Move]
 """Asks the solver for the best move on a board, under an objective (every call counted)."""
 
 
-class TurnAction(enum.Enum):
+class TurnKind(enum.Enum):
     PLAY = "play"
     DRAW = "draw"
     PASS = "pass"
@@ -36,8 +36,13 @@ class Seen:
     """One turn as everyone saw it: who, what they did, the tiles laid (none for a draw)."""
 
     player: str
-    action: TurnAction
+    kind: TurnKind
     played: TileRow
+
+    @property
+    def action(self) -> TurnKind:
+        """`kind` by its former name, which plug-in strategies may read."""
+        return self.kind
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from rummisolve.board import Board
+from rummisolve.jokers import set_readings
 from rummisolve.rules import PROFILES, JokerRetrieval, Rules
-from rummisolve.sets import readings_in_order
 from rummisolve.tiles import COLOURS, JOKER, Tile
 
 
@@ -130,7 +130,7 @@ def declarations(
     jokers or some, in any order (`Board.declared`)."""
     declared: list[tuple[Tile | None, ...]] = []
     for row in table:
-        readings = readings_in_order(row, rules)
+        readings = list(set_readings(row, rules))
         if JOKER not in row or len(row) == row.count(JOKER) or not draw(st.booleans()):
             declared.append((None,) * row.count(JOKER))
             continue

@@ -12,12 +12,13 @@ from hypothesis import given, settings
 
 from rummisolve.board import Board, format_board, parse_board, parse_position
 from rummisolve.engine.solve import find_move
+from rummisolve.jokers import stand_ins
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move
+from rummisolve.move import Move, SetChange
 from rummisolve.narration import Do, TableAction, plan_move, plan_table
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import JokerRetrieval, Rules
-from rummisolve.sets import Kind, read_meld, stand_ins
+from rummisolve.sets import Kind, read_meld
 from rummisolve.table_reading import board_after
 from rummisolve.tiles import JOKER, Tile, format_tiles, parse_tiles
 
@@ -190,7 +191,7 @@ def test_actions_move_as_few_tiles_as_the_new_table_allows() -> None:
     @given(board=positions(max_sets=3, max_rack=5, freeing=True))
     def check(board: Board) -> None:
         move = find_move(board)
-        new = [s.tiles for s in move.steps if s.action is not Action.KEEP]
+        new = [s.tiles for s in move.steps if s.change is not SetChange.KEEP]
         plan = plan_move(move, board)
         # From the sets as the plan reads them (its jokers' readings, each freed joker
         # swapped for its tile; example tests below say how it reads them).

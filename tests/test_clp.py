@@ -20,7 +20,7 @@ from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move, Objective, Status
+from rummisolve.move import Move, Objective, SetChange, Status
 from rummisolve.rules import Rules
 
 # Dealt positions compared with HiGHS: large enough tables and racks that most need a
@@ -106,7 +106,7 @@ def test_the_shipped_library_passes_its_own_probe() -> None:
 
 
 def lexicographic_objective(board: Any, goal: Objective, move: Move) -> float:
-    kept = sum(1 for step in move.steps if step.action is Action.KEEP)
+    kept = sum(1 for step in move.steps if step.change is SetChange.KEEP)
     return objective_value(board, goal, move.tiles_played, move.value_played, kept)
 
 

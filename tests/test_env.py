@@ -21,7 +21,7 @@ from pettingzoo.test import api_test, seed_test
 
 from rummisolve.env import OBSERVATION, Proposal, env, raw_env
 from rummisolve.legality import check_move
-from rummisolve.move import Action as StepAction
+from rummisolve.move import SetChange
 from rummisolve.tiles import JOKER
 
 
@@ -138,7 +138,7 @@ def test_the_hold_back_actions_keep_what_they_name_on_the_rack() -> None:
             if mask[Proposal.KEEP_ONE_JOKER]:
                 kept = moves[Proposal.KEEP_ONE_JOKER]
                 assert kept.rack.count(JOKER) == best.rack.count(JOKER) + 1
-            laid = [s.tiles for s in best.steps if s.action is StepAction.NEW]
+            laid = [s.tiles for s in best.steps if s.change is SetChange.NEW]
             for number, action in enumerate(
                 (Proposal.HOLD_SET_1, Proposal.HOLD_SET_2, Proposal.HOLD_SET_3)
             ):

@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from rummisolve.board import Board, parse_board, read_board
 from rummisolve.engine.every import Criteria, every_best_move, move_key
 from rummisolve.legality import check_move
-from rummisolve.move import Action
+from rummisolve.move import SetChange
 from rummisolve.rules import JokerRetrieval
 from rummisolve.tiles import JOKER, parse_tiles
 
@@ -76,7 +76,7 @@ def assert_best_and_legal(board: Board) -> None:
     assert len(keys) == found.count
     for move in found.moves:
         assert check_move(board, move) == []
-        kept = sum(s.action is Action.KEEP for s in move.steps)
+        kept = sum(s.change is SetChange.KEEP for s in move.steps)
         assert (move.tiles_played, move.value_played, kept) == best
     # Where jokers free do no better, each move is one of the jokers-free reference's.
     if board.opened:

@@ -32,12 +32,12 @@ from rummisolve.game import (
     strategy_stats,
     tile_set_for,
 )
-from rummisolve.joker_rules import joker_problems
+from rummisolve.jokers import joker_problems
 from rummisolve.move import Move, Objective, no_move
 from rummisolve.rules import Blocked, JokerRetrieval, Method, Rules
 from rummisolve.sets import read_meld
 from rummisolve.tiles import JOKER, Tile, parse_tile
-from rummisolve.view import Finder, PlayerView, TurnAction
+from rummisolve.view import Finder, PlayerView, Seen, TurnKind
 
 from .cli import run
 
@@ -91,7 +91,7 @@ def assert_every_turn_legal(record: GameRecord, turns: list[Turn], rules: Rules)
         after = Counter(turn.racks[turn.player])
         others = [n for n in names if n != turn.player and turn.number > len(names)]
         assert all(racks[n] == Counter(turn.racks[n]) for n in others)
-        if turn.action is TurnAction.PLAY:
+        if turn.kind is TurnKind.PLAY:
             assert turn.played
             if turn.number > len(names):
                 assert before - Counter(turn.played) == after
@@ -103,7 +103,7 @@ def assert_every_turn_legal(record: GameRecord, turns: list[Turn], rules: Rules)
                 board = Board(table, tuple(before.elements()), True, rules)
                 assert joker_problems(board, turn.table, Counter(turn.played)) == []
             opened[turn.player] = True
-        elif turn.action is TurnAction.DRAW:
+        elif turn.kind is TurnKind.DRAW:
             assert turn.pool == pool - 1 and turn.table == table
             if turn.number > len(names):
                 assert sum((after - before).values()) == 1 and not before - after
@@ -114,10 +114,10 @@ def assert_every_turn_legal(record: GameRecord, turns: list[Turn], rules: Rules)
     assert record.turns == len(turns)
     last = turns[-1]
     if record.end is Ending.OUT:
-        assert last.racks[last.player] == () and last.action is TurnAction.PLAY
+        assert last.racks[last.player] == () and last.kind is TurnKind.PLAY
     else:
         assert last.pool == 0
-        assert all(t.action is TurnAction.PASS for t in turns[-len(names) :])
+        assert all(t.kind is TurnKind.PASS for t in turns[-len(names) :])
 
 
 def assert_initial_meld(table: tuple[tuple[Tile, ...], ...], turn: Turn, rules: Rules) -> None:
@@ -214,7 +214,7 @@ def test_a_game_nobody_can_finish_ends_blocked() -> None:
     assert record.end is Ending.BLOCKED
     assert record.solver_calls == 0
     assert record.turns == 106 - 28 + 2
-    assert [t.action for t in turns[-3:]] == [TurnAction.DRAW, TurnAction.PASS, TurnAction.PASS]
+    assert [t.kind for t in turns[-3:]] == [TurnKind.DRAW, TurnKind.PASS, TurnKind.PASS]
     racks = {p.name: p.rack for p in record.result.players}
     assert sum(len(r) for r in racks.values()) == 106
     assert_every_turn_legal(record, turns, Rules())
@@ -553,7 +553,7 @@ def test_a_log_replays_into_the_states_before_each_turn(seed: int) -> None:
     lines = logged_game(seed)
     replayed = list(replay(lines))
     turns = [Turn.from_json(json.loads(line)) for line in lines]
-    first_drew = turns[0].action is TurnAction.DRAW
+    first_drew = turns[0].kind is TurnKind.DRAW
     assert [t for _, t in replayed] == turns[1:] if first_drew else turns
     for (state, turn), before in zip(replayed[1:], replayed, strict=False):
         # The position a turn faced is what the turn before left.
@@ -562,7 +562,7 @@ def test_a_log_replays_into_the_states_before_each_turn(seed: int) -> None:
         assert state.player.rack == before[1].racks[turn.player]
     # Whether a player had opened: once it has played.
     state, turn = replayed[-1]
-    played = {t.player for t in turns[: turn.number - 1] if t.action is TurnAction.PLAY}
+    played = {t.player for t in turns[: turn.number - 1] if t.kind is TurnKind.PLAY}
     assert {p.name for p in state.seats if p.opened} == played
 
 
@@ -600,3 +600,9 @@ def test_a_logged_turn_reads_back_as_it_was_written() -> None:
         written = json.loads(line)
         del written["rules"]
         assert Turn.from_json(written).as_json() == written
+
+
+def test_a_plug_in_reads_a_turns_kind_by_its_former_name() -> None:
+    """A strategy written when a turn's kind was its `action` still reads it."""
+    seen = Seen("ana", TurnKind.DRAW, ())
+    assert seen.action is seen.kind is TurnKind.DRAW

@@ -22,7 +22,7 @@ from rummisolve.engine.solve import find_move
 from rummisolve.engine.stages import solve_homes, solve_model
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Objective, Status
+from rummisolve.move import Objective, SetChange, Status
 from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.tiles import JOKER, Tile, tile_value
 
@@ -97,7 +97,7 @@ def test_the_homes_optimum_bounds_the_whole_models(
             assert bound == whole, board
             move = find_move(board)
             assert check_move(board, move) == []
-            kept = sum(1 for step in move.steps if step.action is Action.KEEP)
+            kept = sum(1 for step in move.steps if step.change is SetChange.KEEP)
             assert move.status is Status.OPTIMAL
             assert (move.tiles_played, move.value_played, kept) == whole
     # Exact for freed jokers, the homes answer passes nearly everywhere (all but one here).

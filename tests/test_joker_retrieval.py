@@ -13,7 +13,7 @@ from rummisolve.board import Board, format_board, parse_board
 from rummisolve.engine.solve import find_move
 from rummisolve.errors import BoardError
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move, Source, Status, Step
+from rummisolve.move import Move, SetChange, Source, Status, Step
 from rummisolve.rules import JokerRetrieval, Overrides
 from rummisolve.table_reading import board_after
 from rummisolve.tiles import parse_tiles
@@ -61,9 +61,9 @@ def test_a_kept_set_keeps_its_own_jokers() -> None:
     board = parse_board(TWO_JOKER_GROUPS)
     table = tuple(parse_tiles(row) for row in ("J R3 O3", "J O3 B3", "K3 R3 B3"))
     steps = (
-        Step(Action.KEEP, table[0], (), ()),
-        Step(Action.REBUILD, table[1], (Source(1, parse_tiles("J O3")),), parse_tiles("B3")),
-        Step(Action.REBUILD, table[2], (Source(1, parse_tiles("K3 R3")),), parse_tiles("B3")),
+        Step(SetChange.KEEP, table[0], (), ()),
+        Step(SetChange.REBUILD, table[1], (Source(1, parse_tiles("J O3")),), parse_tiles("B3")),
+        Step(SetChange.REBUILD, table[2], (Source(1, parse_tiles("K3 R3")),), parse_tiles("B3")),
     )
     played = parse_tiles("B3 B3")
     claimed = Move(Status.OPTIMAL, played, table, (), 2, 6, 0.0, steps, "hand")
@@ -112,7 +112,7 @@ def move_of(board: Board, rows: list[str], played: str) -> Move:
     """A move laid out by hand: its new table and the tiles it plays (steps left aside)."""
     table = tuple(parse_tiles(row) for row in rows)
     tiles = parse_tiles(played)
-    steps = tuple(Step(Action.REBUILD, row, (), ()) for row in table)
+    steps = tuple(Step(SetChange.REBUILD, row, (), ()) for row in table)
     value = sum(t.number for t in tiles)
     return Move(Status.OPTIMAL, tiles, table, (), len(tiles), value, 0.0, steps, "hand")
 

@@ -14,7 +14,7 @@ from rummisolve.board import Board, format_board, parse_board
 from rummisolve.engine.model import build_model
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move, Objective, Source, Status, Step
+from rummisolve.move import Move, Objective, SetChange, Source, Status, Step
 from rummisolve.rules import Overrides, Rules
 from rummisolve.tiles import Tile, parse_tile
 
@@ -67,13 +67,13 @@ def test_checker_matches_sets_to_new_sets_one_tile_each() -> None:
     text = "rules: casual\ntable:\nR5 R6 J\nR5 R6 J\nrack: R4 B5 K5 B6 K6\n"
     steps = [
         Step(
-            Action.REBUILD,
+            SetChange.REBUILD,
             tiles("R4 R5 R6 J J"),
             (Source(0, tiles("R5 R6 J")), Source(1, tiles("J"))),
             tiles("R4"),
         ),
-        Step(Action.REBUILD, tiles("R5 K5 B5"), (Source(1, tiles("R5")),), tiles("K5 B5")),
-        Step(Action.REBUILD, tiles("R6 K6 B6"), (Source(1, tiles("R6")),), tiles("K6 B6")),
+        Step(SetChange.REBUILD, tiles("R5 K5 B5"), (Source(1, tiles("R5")),), tiles("K5 B5")),
+        Step(SetChange.REBUILD, tiles("R6 K6 B6"), (Source(1, tiles("R6")),), tiles("K6 B6")),
     ]
     assert check_move(parse_board(text), move_of(parse_board(text), steps)) == []
     assert check_move(locked(text), move_of(locked(text), steps)) == [
@@ -87,14 +87,14 @@ def test_strict_counts_a_locked_tile_as_the_tables() -> None:
     locked-joker-sets it is the one of R5 R6 R7 J, and R4 is the only rack tile there."""
     text = "table:\nB3 B4 J\nR5 R6 R7 J\nrack: B5 R4 R5 K5 O5\n"
     steps = [
-        Step(Action.REBUILD, tiles("B3 B4 B5"), (Source(0, tiles("B3 B4")),), tiles("B5")),
+        Step(SetChange.REBUILD, tiles("B3 B4 B5"), (Source(0, tiles("B3 B4")),), tiles("B5")),
         Step(
-            Action.REBUILD,
+            SetChange.REBUILD,
             tiles("R4 R5 R6 R7 J J"),
             (Source(0, tiles("J")), Source(1, tiles("R5 R6 R7 J"))),
             tiles("R4"),
         ),
-        Step(Action.NEW, tiles("R5 K5 O5"), (), tiles("R5 K5 O5")),
+        Step(SetChange.NEW, tiles("R5 K5 O5"), (), tiles("R5 K5 O5")),
     ]
     strict = parse_board(text)
     both = parse_board(text, overrides=LOCKED)
@@ -124,7 +124,7 @@ def test_a_set_that_grew_is_shown_extended() -> None:
     board = locked("table:\nR5 R6 J\nK1 K2 K3\nrack: R8 R9 K4\n")
     move = find_move(board)
     assert move.steps[0] == Step(
-        Action.EXTEND, tiles("R5 R6 J R8 R9"), (Source(0, tiles("R5 R6 J")),), tiles("R8 R9")
+        SetChange.EXTEND, tiles("R5 R6 J R8 R9"), (Source(0, tiles("R5 R6 J")),), tiles("R8 R9")
     )
 
 

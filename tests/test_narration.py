@@ -19,10 +19,11 @@ from hypothesis import given, settings
 from rummisolve.board import Board, parse_board
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
+from rummisolve.jokers import joker_stand_ins, set_readings
 from rummisolve.move import kept_sets
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import PROFILES, JokerRetrieval
-from rummisolve.sets import joker_roles, joker_stand_ins, read_meld
+from rummisolve.sets import read_meld
 from rummisolve.table_reading import board_after
 from rummisolve.tiles import JOKER, Tile, format_tile, parse_tile
 
@@ -113,7 +114,7 @@ class Player:
         if whole:
             real = [t for t, _, _ in tiles if not t.is_joker]
             jokers = sorted((r for t, _, r in tiles if t.is_joker and r), key=Tile.sort_key)
-            readings = joker_roles([*real, *[JOKER] * len(jokers)], self.board.rules)
+            readings = set_readings([*real, *[JOKER] * len(jokers)], self.board.rules)
             if read_meld([t for t, _, _ in tiles], self.board.rules) is None:
                 wrong.append("not a set")
             elif tuple(jokers) not in {tuple(sorted(r, key=Tile.sort_key)) for r in readings}:

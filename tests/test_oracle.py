@@ -26,9 +26,9 @@ from rummisolve.engine.every import every_best_move, move_key
 from rummisolve.engine.lp import Deadline, Solution
 from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
-from rummisolve.joker_rules import joker_problems
+from rummisolve.jokers import joker_problems
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move, Source, Status, Step
+from rummisolve.move import Move, SetChange, Source, Status, Step
 from rummisolve.rules import PROFILE_NAMES, PROFILES, JokerRetrieval, Rules
 from rummisolve.sets import read_meld
 from rummisolve.tiles import COLOURS, JOKER, Tile, parse_tiles, tile_value
@@ -132,7 +132,7 @@ def joker_positions(
 
 
 def kept(move: Move) -> int:
-    return sum(1 for step in move.steps if step.action is Action.KEEP)
+    return sum(1 for step in move.steps if step.change is SetChange.KEEP)
 
 
 def laid_in_order(row: Row) -> bool:
@@ -461,7 +461,7 @@ def test_a_locked_set_of_jokers_alone_grows_where_jokers_move_freely() -> None:
 def test_the_checker_lets_a_locked_set_of_jokers_alone_grow() -> None:
     board = parse_board(GROWS)
     row = parse_tiles("O9 J J J")
-    step = Step(Action.EXTEND, row, (Source(0, board.table[0]),), parse_tiles("O9"))
+    step = Step(SetChange.EXTEND, row, (Source(0, board.table[0]),), parse_tiles("O9"))
     move = Move(Status.OPTIMAL, parse_tiles("O9"), (row,), (), 1, 9, 0.0, (step,), "hand")
     assert judge(board, [row], Counter(parse_tiles("O9")))
     assert check_move(board, move) == []

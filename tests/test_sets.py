@@ -8,9 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rummisolve.joker_rules import table_readings
+from rummisolve.jokers import place_reading, set_readings, table_readings
 from rummisolve.rules import Rules
-from rummisolve.sets import Kind, Meld, candidate_sets, is_valid_set, place_reading, read_meld
+from rummisolve.sets import (
+    Kind,
+    Meld,
+    candidate_sets,
+    candidate_shapes,
+    is_valid_set,
+    read_meld,
+)
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, Colour, Tile, format_tiles, parse_tiles
 
 from .reference import set_value
@@ -350,3 +357,46 @@ def test_a_declared_joker_keeps_its_tile() -> None:
     rules = Rules()
     assert table_readings(parse_tiles("K7 R7 J"), parse_tiles("O7"), rules) == (parse_tiles("O7"),)
     assert table_readings(parse_tiles("B3 B4 J"), parse_tiles("B2"), rules) == (parse_tiles("B2"),)
+
+
+def _every_shapes_readings(row: tuple[Tile, ...], rules: Rules) -> list[tuple[Tile, ...]]:
+    """The readings of a set's jokers found the slow way, as a reference: each joker-free
+    set of the row's length that holds its real tiles, less those tiles, in one order."""
+    if read_meld(row, rules) is None:
+        return []
+    real = [t for t in row if not t.is_joker]
+    found = {
+        tuple(sorted(set(shape) - set(real), key=Tile.sort_key))
+        for shape in candidate_shapes(len(row), rules)
+        if set(real) <= set(shape) and len(set(real)) == len(real)
+    }
+    readings = [r for r in found if len(r) == len(row) - len(real)]
+    return sorted(readings, key=lambda roles: [t.sort_key() for t in roles])
+
+
+ROWS = st.tuples(
+    st.lists(st.sampled_from(ALL_COLOURED), max_size=13), st.integers(0, 3), st.booleans()
+)
+
+
+@given(ROWS)
+def test_set_readings_are_every_shapes_readings(drawn: tuple[list[Tile], int, bool]) -> None:
+    real, jokers, wraparound = drawn
+    rules = Rules(wraparound=wraparound)
+    row = (*real, *(JOKER,) * jokers)
+    assert list(set_readings(row, rules)) == _every_shapes_readings(row, rules)
+
+
+@given(st.sampled_from(ALL_COLOURED), st.integers(2, 13), st.integers(1, 3), st.booleans())
+def test_set_readings_of_runs_and_groups(
+    first: Tile, length: int, jokers: int, wraparound: bool
+) -> None:
+    """Rows that are sets (the random rows above rarely are): a run or a group with some
+    of its tiles replaced by jokers."""
+    rules = Rules(wraparound=wraparound)
+    run = [Tile(first.colour, 1 + (first.number + i - 1) % 13) for i in range(length)]
+    group = [t for t in ALL_COLOURED if t.number == first.number][: min(length, 4)]
+    for row in (run, group):
+        kept = row[: max(0, len(row) - jokers)]
+        tiles = (*kept, *(JOKER,) * min(jokers, len(row)))
+        assert list(set_readings(tiles, rules)) == _every_shapes_readings(tiles, rules)

@@ -26,7 +26,7 @@ from rummisolve.engine.solve import find_move
 from rummisolve.errors import SolverError
 from rummisolve.generate import generate_boards
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move, Objective, Status
+from rummisolve.move import Move, Objective, SetChange, Status
 from rummisolve.tiles import format_tiles
 
 
@@ -101,14 +101,14 @@ def test_tiles_not_in_play_fold_into_jokers() -> None:
 def test_unchanged_sets_stay_as_they_lie(backend: str) -> None:
     move = solve("table:\nK7 R7 B7 J\nR5 R3 R4\nrack: K1 K2 K3\n", backend)
     assert table_of(move) == ["K7 R7 B7 J", "R5 R3 R4", "K1 K2 K3"]
-    assert [s.action for s in move.steps] == [Action.KEEP, Action.KEEP, Action.NEW]
+    assert [s.change for s in move.steps] == [SetChange.KEEP, SetChange.KEEP, SetChange.NEW]
 
 
 def test_fewest_changes_among_equal_plays(backend: str) -> None:
     # R6 could rebuild both runs; extending the second one changes a single set.
     move = solve("table:\nR1 R2 R3\nR3 R4 R5\nrack: R6\n", backend)
     assert table_of(move) == ["R1 R2 R3", "R3 R4 R5 R6"]
-    assert [s.action for s in move.steps] == [Action.KEEP, Action.EXTEND]
+    assert [s.change for s in move.steps] == [SetChange.KEEP, SetChange.EXTEND]
 
 
 def test_long_runs_are_shown_whole(backend: str) -> None:

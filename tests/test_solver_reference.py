@@ -11,7 +11,7 @@ from rummisolve.engine import branch
 from rummisolve.engine.backends import DEFAULT_BACKEND
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Step
+from rummisolve.move import SetChange, Step
 from rummisolve.rules import PROFILE_NAMES, PROFILES, JokerRetrieval
 
 from .positions import positions
@@ -26,7 +26,7 @@ SCALE = max(1, settings().max_examples // 100)
 
 
 def kept_sets(steps: tuple[Step, ...]) -> int:
-    return sum(1 for s in steps if s.action is Action.KEEP)
+    return sum(1 for s in steps if s.change is SetChange.KEEP)
 
 
 def assert_agrees(board: Board, objective: str = "tiles", backend: str = DEFAULT_BACKEND) -> None:

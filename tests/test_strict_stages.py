@@ -1,13 +1,10 @@
 """find_move solves STRICT in stages (the pinned relaxation, the replace reading, the
 rack-only restriction, the whole model with a cutoff): on joker-heavy positions its
-answers are the whole strict model's optimum. And the checker's readings of a set are
-joker_roles' own."""
+answers are the whole strict model's optimum."""
 
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
 
 from rummisolve.board import Board, parse_board
 from rummisolve.engine.backends import get_backend
@@ -23,12 +20,11 @@ from rummisolve.engine.model import read_solution
 from rummisolve.engine.solve import find_move
 from rummisolve.engine.stages import solve_model
 from rummisolve.generate import generate_boards
-from rummisolve.joker_rules import set_readings
+from rummisolve.jokers import set_readings
 from rummisolve.legality import check_move
-from rummisolve.move import Action, Move, Objective, Status
+from rummisolve.move import Move, Objective, SetChange, Status
 from rummisolve.rules import Rules
-from rummisolve.sets import joker_roles
-from rummisolve.tiles import ALL_COLOURED, JOKER, Tile, tile_value
+from rummisolve.tiles import JOKER, tile_value
 
 from .clocks import StopsAfter, frozen
 
@@ -53,7 +49,7 @@ def _score(board: Board, tiles: int, value: int, kept: int, goal: Objective) -> 
 
 
 def _move_score(board: Board, move: Move, goal: Objective) -> Score:
-    kept = sum(1 for step in move.steps if step.action is Action.KEEP) if move.is_move else 0
+    kept = sum(1 for step in move.steps if step.change is SetChange.KEEP) if move.is_move else 0
     return _score(board, move.tiles_played, move.value_played, kept, goal)
 
 
@@ -101,38 +97,6 @@ def test_the_stages_reach_the_whole_models_optimum_with_four_jokers() -> None:
 def test_the_stages_reach_the_whole_models_optimum_on_points() -> None:
     boards = _positions(150, 13, Rules(), (2, 2))
     _agree(boards, Objective.VALUE)
-
-
-ROWS = st.tuples(
-    st.lists(st.sampled_from(ALL_COLOURED), max_size=13), st.integers(0, 3), st.booleans()
-)
-
-
-@given(ROWS)
-def test_set_readings_are_joker_roles_sorted(drawn: tuple[list[Tile], int, bool]) -> None:
-    real, jokers, wraparound = drawn
-    rules = Rules(wraparound=wraparound)
-    row = (*real, *(JOKER,) * jokers)
-    expected = sorted(joker_roles(row, rules), key=lambda roles: [t.sort_key() for t in roles])
-    assert list(set_readings(row, rules)) == expected
-
-
-@given(st.sampled_from(ALL_COLOURED), st.integers(2, 13), st.integers(1, 3), st.booleans())
-def test_set_readings_of_runs_and_groups(
-    first: Tile, length: int, jokers: int, wraparound: bool
-) -> None:
-    """Rows that are sets (the random rows above rarely are): a run or a group with some
-    of its tiles replaced by jokers."""
-    rules = Rules(wraparound=wraparound)
-    run = [Tile(first.colour, 1 + (first.number + i - 1) % 13) for i in range(length)]
-    group = [t for t in ALL_COLOURED if t.number == first.number][: min(length, 4)]
-    for row in (run, group):
-        kept = row[: max(0, len(row) - jokers)]
-        tiles = (*kept, *(JOKER,) * min(jokers, len(row)))
-        expected = sorted(
-            joker_roles(tiles, rules), key=lambda roles: [t.sort_key() for t in roles]
-        )
-        assert list(set_readings(tiles, rules)) == expected
 
 
 def _slowest_of_seed_11() -> Board:

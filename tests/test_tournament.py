@@ -34,7 +34,7 @@ from rummisolve.tournament import (
     tournament_report,
     tournament_tasks,
 )
-from rummisolve.view import Finder, PlayerView, Seen, TurnAction
+from rummisolve.view import Finder, PlayerView, Seen, TurnKind
 
 from .cli import run
 
@@ -95,7 +95,7 @@ def test_a_view_holds_sizes_not_racks() -> None:
     assert seen and all(set(v.racks) == {"P1", "P2"} for v in seen)
     assert all(isinstance(size, int) for v in seen for size in v.racks.values())
     assert all(v.order[0] == v.player for v in seen)
-    drawn = [v for v in seen if v.history and v.history[-1].action.value == "draw"]
+    drawn = [v for v in seen if v.history and v.history[-1].kind.value == "draw"]
     assert drawn and all(v.history[-1].played == () for v in drawn)
 
 
@@ -146,11 +146,11 @@ def test_search_goes_out_at_once_and_is_repeatable() -> None:
 
 def laid_then_drew(table: str, rack_size: int) -> PlayerView:
     """P1's view after P2 laid twice (so it lays what it can) and then drew."""
-    played = (Seen("P2", TurnAction.PLAY, tuple(tiles("K1 K2 K3"))),) * 2
+    played = (Seen("P2", TurnKind.PLAY, tuple(tiles("K1 K2 K3"))),) * 2
     return dataclasses.replace(
         alone("R1", table),
         racks={"P1": 1, "P2": rack_size},
-        history=(*played, Seen("P2", TurnAction.DRAW, ())),
+        history=(*played, Seen("P2", TurnKind.DRAW, ())),
     )
 
 

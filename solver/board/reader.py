@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import BoardError, Problem
+from ..jokers import fits_declared, place_reading, set_readings
 from ..rules import NO_OVERRIDES, WHOLE_NUMBER, Overrides, Rules, parse_rule_word
-from ..sets import MIN_SET, fits_declared, place_reading, read_meld, readings_in_order
+from ..sets import MIN_SET, read_meld
 from ..tiles import MAX_NUMBER, TILE_SETS, Tile, format_tile, format_tiles, quoted, split_tiles
 from .core import EXPECT_RE, Board, Expectation
 from .files import LINE_BREAK, board_lines, read_text
@@ -362,7 +363,7 @@ class _Reader:
         """A declared joker stands for a tile its set allows: in a run laid in order, the
         tile of its place (docs/rules.md, "Jokers"); else any of the set's readings."""
         placed = place_reading(tiles, rules)
-        readings = [placed] if placed is not None else readings_in_order(tiles, rules)
+        readings = [placed] if placed is not None else list(set_readings(tiles, rules))
         if not any(fits_declared(r, declared) for r in readings):
             one = len(readings[0]) == 1
             jokers = "its joker stands" if one else "its jokers stand"

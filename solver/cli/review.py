@@ -146,7 +146,7 @@ def _row(turn: TurnReview, as_json: bool, which: str, first: bool) -> str | None
     if which == "missed" and not turn.tiles_missed:
         return None
     p, best = turn.position, turn.best
-    laid = _laid(len(p.played), p.value_played) if p.played else p.action.value
+    laid = _laid(len(p.played), p.value_played) if p.played else p.kind.value
     line = (
         f"{p.game:>4} {p.turn:>4}  {p.player:<8} {laid:<16} {_laid(best.tiles, best.value):<16}"
         f" {turn.mark_text()}"

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from ..board import Board
-from ..joker_rules import joker_places, lay_jokers
-from ..move import Action, Move, Objective, Source, Status, Step, TileRow, kept_sets
+from ..jokers import joker_places, lay_jokers
+from ..move import Move, Objective, SetChange, Source, Status, Step, TileRow, kept_sets
 from ..rules import Rules
 from ..tiles import Tile, tile_value
 from .lp import Solution
@@ -65,7 +65,7 @@ def relaid(step: Step, tiles: TileRow) -> Step:
     sources = tuple(
         Source(s.set_index, in_order_of(tiles, Counter(s.tiles))) for s in step.from_table
     )
-    return Step(step.action, tiles, sources, in_order_of(tiles, Counter(step.from_rack)))
+    return Step(step.change, tiles, sources, in_order_of(tiles, Counter(step.from_rack)))
 
 
 def laid_steps(board: Board, arrangement: Arrangement, laid: Laid | None) -> tuple[Step, ...]:
@@ -81,7 +81,7 @@ def laid_steps(board: Board, arrangement: Arrangement, laid: Laid | None) -> tup
         laid = laid_as(table, places, board.rules)
     return tuple(
         relaid(step, laid[step.tiles].pop(0))
-        if step.action is not Action.KEEP and laid.get(step.tiles)
+        if step.change is not SetChange.KEEP and laid.get(step.tiles)
         else step
         for step in steps
     )

@@ -28,8 +28,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..board import Board
-from ..joker_rules import joker_places, lay_jokers, table_readings
-from ..move import Action, Move, Objective, Status, TileRow, kept_sets
+from ..jokers import joker_places, lay_jokers, table_readings
+from ..move import Move, Objective, SetChange, Status, TileRow, kept_sets
 from ..rules import JokerRetrieval
 from ..tiles import JOKER, Tile, tile_value
 from .assemble import Score, assemble, relaid
@@ -320,7 +320,7 @@ class _Search:
 def _kept_score(board: Board, move: Move) -> Score:
     """The move's score; sets kept count only once opened (before, the model never saw
     the table)."""
-    kept = sum(s.action is Action.KEEP for s in move.steps) if board.opened else 0
+    kept = sum(s.change is SetChange.KEEP for s in move.steps) if board.opened else 0
     return Score(move.tiles_played, move.value_played, kept)
 
 

@@ -35,7 +35,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
 
-from ..joker_rules import table_readings
+from ..jokers import table_readings
 from ..rules import JokerRetrieval, Rules
 from ..sets import MIN_SET, candidate_shapes
 from ..tiles import JOKER, MAX_NUMBER, Tile

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board import Board
-from ..joker_rules import joker_places
+from ..jokers import joker_places
 from ..move import TileRow
 from ..rules import Rules
 from ..sets import read_meld, run_tile

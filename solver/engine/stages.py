@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..board import Board
-from ..joker_rules import joker_places
+from ..jokers import joker_places
 from ..move import Objective
 from ..rules import JokerRetrieval
 from ..tiles import JOKER

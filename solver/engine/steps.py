@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..board import Board
-from ..move import Action, Source, Step
+from ..move import SetChange, Source, Step
 from ..rules import Rules
 from ..sets import read_meld
 from ..tiles import JOKER, MAX_NUMBER, Tile, TileRow, format_tiles, tally
@@ -65,14 +65,14 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     for n, tiles in enumerate(new_sets):
         got = taken[n]
         if not got:  # every tile from the rack, in the set's order
-            from_rack_only.append(Step(Action.NEW, tiles, (), tiles))
+            from_rack_only.append(Step(SetChange.NEW, tiles, (), tiles))
             continue
         sources = tuple(Source(i, in_order_of(tiles, got[i])) for i in sorted(got))
         rack_part = in_order_of(tiles, needs[n])
         main = sources[0] if len(sources) == 1 else max(sources, key=lambda s: len(s.tiles))
         whole = len(sources) == 1 and len(main.tiles) == len(board.table[main.set_index])
-        action = Action.EXTEND if whole else Action.REBUILD
-        step = Step(action, tiles, sources, rack_part)
+        change = SetChange.EXTEND if whole else SetChange.REBUILD
+        step = Step(change, tiles, sources, rack_part)
         # A set holding a table set's tiles (locked-joker-sets) comes first under that set.
         if n in holding:
             steps_at[main.set_index].insert(0, step)
@@ -81,7 +81,7 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
     ordered: list[Step] = []
     for i, old in enumerate(board.table):
         if i in kept:
-            ordered.append(Step(Action.KEEP, old, (), ()))
+            ordered.append(Step(SetChange.KEEP, old, (), ()))
         ordered.extend(steps_at[i])
     return tuple(ordered + from_rack_only)
 

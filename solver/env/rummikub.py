@@ -23,8 +23,7 @@ from ..board import Board, format_sets
 from ..engine.solve import find_move
 from ..game import RACK_SIZE, GameOptions, GameState, tile_set_for
 from ..holding import held_back, without_jokers
-from ..move import Action as StepAction
-from ..move import Move, Objective, TileRow, no_move
+from ..move import Move, Objective, SetChange, TileRow, no_move
 from ..rules import Rules, profile_rules
 from ..scoring import MAX_PLAYERS, MIN_PLAYERS
 from ..search import smallest_opening
@@ -193,7 +192,7 @@ class raw_env(AECEnv):
             proposed.append(smaller if len(smaller.played) < len(best.played) else no_move(board))
             two_jokers = best.played.count(JOKER) == 2
             proposed.append(self._holding(board, (JOKER,)) if two_jokers else no_move(board))
-            from_rack = [s.tiles for s in best.steps if s.action is StepAction.NEW]
+            from_rack = [s.tiles for s in best.steps if s.change is SetChange.NEW]
             for number in range(HELD_SETS):
                 held = number < len(from_rack) and len(from_rack[number]) < len(board.rack)
                 proposed.append(self._holding(board, from_rack[number]) if held else no_move(board))

@@ -19,7 +19,7 @@ drive it. The words a newcomer needs:
 """
 
 from ..strategies import SetupError, strategy_named
-from ..view import Finder, PlayerView, Strategy, TurnAction
+from ..view import Finder, PlayerView, Strategy, TurnKind
 from .games import (
     STRATEGIES,
     GameOptions,
@@ -64,7 +64,7 @@ __all__ = [
     "Strategy",
     "StrategyStats",
     "Turn",
-    "TurnAction",
+    "TurnKind",
     "draw_for_start",
     "make_seats",
     "play_game",

@@ -23,7 +23,7 @@ from ..move import Move, Status, TileRow, no_move
 from ..rules import OPTIONS, Rules, profile_rules
 from ..sets import read_meld
 from ..tiles import JOKER, Tile, format_tile, format_tiles, parse_tile, sort_tiles, tile_value
-from ..view import Seen, TurnAction
+from ..view import Seen, TurnKind
 from .state import Declared, GameState, IllegalMoveError, SeatState
 
 
@@ -34,7 +34,7 @@ class Turn:
     game: int
     number: int
     player: str
-    action: TurnAction
+    kind: TurnKind
     played: TileRow
     table: tuple[TileRow, ...]
     racks: Mapping[str, TileRow]
@@ -51,7 +51,7 @@ class Turn:
             game,
             state.turns,
             seen.player,
-            seen.action,
+            seen.kind,
             seen.played,
             state.table,
             racks,
@@ -65,7 +65,7 @@ class Turn:
             "game": self.game,
             "turn": self.number,
             "player": self.player,
-            "action": self.action.value,
+            "action": self.kind.value,
             "played": _names(self.played),
             "table": [_names(s) for s in self.table],
             "stand_for": [[format_tile(t) for t in roles if t is not None] for roles in said],
@@ -89,7 +89,7 @@ class Turn:
             game=int(line["game"]),
             number=int(line["turn"]),
             player=str(line["player"]),
-            action=TurnAction(line["action"]),
+            kind=TurnKind(line["action"]),
             played=_tiles(line["played"]),
             table=table,
             racks={str(name): _tiles(rack) for name, rack in line["racks"].items()},
@@ -139,7 +139,7 @@ def replay(lines: Iterable[str], source: str = "log") -> Iterator[tuple[GameStat
             raise LogError(f"{where}: not a log line ({type(error).__name__}: {error})") from None
         if state is None:
             raise LogError(f"{where}: turn {turn.number} of a game whose turn 1 is not logged")
-        if turn.number > 1 or turn.action is TurnAction.PLAY:
+        if turn.number > 1 or turn.kind is TurnKind.PLAY:
             yield _copy(state), turn
         try:
             _follow(state, turn)
@@ -153,7 +153,7 @@ def _before_first(turn: Turn, rules: Rules) -> GameState:
     names = list(turn.racks)
     first = names.index(turn.player)
     racks = dict(turn.racks)
-    drew = turn.action is TurnAction.DRAW
+    drew = turn.kind is TurnKind.DRAW
     if not drew:
         racks[turn.player] = (*racks[turn.player], *turn.played)
     seats = [SeatState(name, racks[name], 0) for name in [*names[first:], *names[:first]]]
@@ -165,7 +165,7 @@ def _before_first(turn: Turn, rules: Rules) -> GameState:
         raise ValueError("more tiles than the box holds")
     state = GameState(names, seats, sort_tiles(left.elements()), rules, table, (), _checked)
     if drew:  # the turn is played already
-        state.history.append(Seen(turn.player, TurnAction.DRAW, ()))
+        state.history.append(Seen(turn.player, TurnKind.DRAW, ()))
         state.turns = 1
     return state
 
@@ -197,7 +197,7 @@ def _checked(board: Board, move: Move) -> Board:
 
 def _follow(state: GameState, turn: Turn) -> None:
     """Play the logged turn on `state`; ValueError when it does not follow."""
-    if turn.number == 1 and turn.action is TurnAction.DRAW:
+    if turn.number == 1 and turn.kind is TurnKind.DRAW:
         return  # played when the state was built
     player = state.player
     if turn.player != player.name or turn.number != state.turns + 1:
@@ -205,7 +205,7 @@ def _follow(state: GameState, turn: Turn) -> None:
         raise ValueError(f"turn {turn.number} by {turn.player}, but {expected}")
     board = state.board()
     rack = turn.racks[player.name]
-    if turn.action is TurnAction.PLAY:
+    if turn.kind is TurnKind.PLAY:
         left = Counter(player.rack)
         left.subtract(turn.played)
         if Counter(rack) != left:
@@ -218,7 +218,7 @@ def _follow(state: GameState, turn: Turn) -> None:
         state.declared = turn.declared
     else:
         drawn = list((Counter(rack) - Counter(player.rack)).elements())
-        if turn.action is TurnAction.DRAW and len(drawn) != 1:
+        if turn.kind is TurnKind.DRAW and len(drawn) != 1:
             raise ValueError(f"turn {turn.number}: a draw that does not add one tile to the rack")
         state.apply(no_move(board), drawn[0] if drawn else None)
     for seat in state.seats:

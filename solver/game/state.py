@@ -23,7 +23,7 @@ from ..rules import Rules
 from ..scoring import FinishedGame, GameScore, PlayerResult, Scoring, score_game
 from ..table_reading import board_after
 from ..tiles import Tile, sort_tiles, tile_value
-from ..view import PlayerView, Seen, TurnAction
+from ..view import PlayerView, Seen, TurnKind
 
 RACK_SIZE = 14
 
@@ -226,13 +226,13 @@ class GameState:
             player.opened = True
             player.laid += sum(tile_value(t, self.rules.joker_penalty) for t in move.played)
             player.plays += 1
-            seen, self.passes = Seen(player.name, TurnAction.PLAY, move.played), 0
+            seen, self.passes = Seen(player.name, TurnKind.PLAY, move.played), 0
         elif self.pool:
             tile = self.pool.pop() if drawn is None else _take(self.pool, drawn)
             player.rack = tuple(sort_tiles((*player.rack, tile)))
-            seen = Seen(player.name, TurnAction.DRAW, ())
+            seen = Seen(player.name, TurnKind.DRAW, ())
         else:
-            seen, self.passes = Seen(player.name, TurnAction.PASS, ()), self.passes + 1
+            seen, self.passes = Seen(player.name, TurnKind.PASS, ()), self.passes + 1
         self.history.append(seen)
         self.turns += 1
         self._view = None

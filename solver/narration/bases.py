@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import permutations
 
+from ..jokers import stand_ins
 from ..rules import Rules
-from ..sets import Kind, read_meld, stand_ins
+from ..sets import Kind, read_meld
 from ..tiles import JOKER, Tile, TileRow
 
 # Partial assignments the search looks at before it settles for the best found so far.

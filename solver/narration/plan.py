@@ -9,8 +9,8 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ..board import Board
-from ..joker_rules import lay_with_roles
-from ..move import Action, Move
+from ..jokers import lay_with_roles
+from ..move import Move, SetChange
 from ..rules import Rules
 from ..sets import read_meld
 from ..table_reading import TableReading, read_move, roles_as_it_lies, told_tiles
@@ -67,7 +67,7 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     reading = read_move(board, move)
     changed = move.changed_sets
     old_sets = [board.table[i] for i in changed]
-    new_at = [n for n, step in enumerate(move.steps) if step.action is not Action.KEEP]
+    new_at = [n for n, step in enumerate(move.steps) if step.change is not SetChange.KEEP]
     new_sets = [move.table[n] for n in new_at]
     telling = reading.telling
     if telling is None:

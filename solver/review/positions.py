@@ -18,7 +18,7 @@ from ..board import Board
 from ..game import LogError, Turn, replay
 from ..move import TileRow
 from ..tiles import tile_value
-from ..view import TurnAction
+from ..view import TurnKind
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Position:
     turn: int
     player: str
     board: Board  # the table, the player's rack, whether it had opened, the rules
-    action: TurnAction
+    kind: TurnKind
     played: TileRow
 
     @property
@@ -93,10 +93,10 @@ def _read_game(lines: Iterable[str], source: str) -> Iterator[Position | LogProb
                 yield pending
             board, played = state.board(), turn.played
             pending = Position(
-                source, counted.at, turn.game, turn.number, turn.player, board, turn.action, played
+                source, counted.at, turn.game, turn.number, turn.player, board, turn.kind, played
             )
             last = turn
-            passes = passes + 1 if turn.action is TurnAction.PASS else 0
+            passes = passes + 1 if turn.kind is TurnKind.PASS else 0
     except LogError as error:
         if pending is not None and pending.line != counted.at:
             yield pending

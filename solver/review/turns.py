@@ -17,7 +17,7 @@ from ..board import Board, format_board, parse_board
 from ..engine.solve import find_move
 from ..move import Status
 from ..render import move_json, render_move, tiles_json
-from ..view import TurnAction
+from ..view import TurnKind
 from .positions import Position
 
 
@@ -134,7 +134,7 @@ class TurnReview:
             return Mark.BEST
         if self.best.goes_out:
             return Mark.OUT
-        return Mark.DREW if self.position.action is not TurnAction.PLAY else Mark.MISSED
+        return Mark.DREW if self.position.kind is not TurnKind.PLAY else Mark.MISSED
 
     @property
     def proved(self) -> bool:
@@ -158,7 +158,7 @@ class TurnReview:
             "game": p.game,
             "turn": p.turn,
             "player": p.player,
-            "action": p.action.value,
+            "action": p.kind.value,
             "played": tiles_json(p.played),
             "tiles_played": len(p.played),
             "value_played": p.value_played,

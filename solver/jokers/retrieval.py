@@ -13,23 +13,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
 from itertools import combinations, product
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .board import Board
-from .rules import JokerRetrieval, Rules
-from .sets import (
-    HIGH_ONE,
-    MAX_GROUP,
-    MIN_SET,
-    fits_declared,
-    joker_roles,
-    place_reading,
-    read_meld,
-    run_tile,
-)
-from .tiles import COLOURS, JOKER, MAX_NUMBER, Tile, TileRow, format_tiles
+from ..rules import JokerRetrieval, Rules
+from ..tiles import JOKER, Tile, TileRow, format_tiles
+from .laying import lay_jokers
+from .readings import set_readings, table_readings
+
+if TYPE_CHECKING:  # the board reader asks the readings: Board is read by type checkers only
+    from ..board import Board
 
 # A joker place of the new table: the index of its set there, and the tile it stands for
 # (None where roles do not matter: free retrieval with locked sets).
@@ -64,29 +57,6 @@ def joker_places(
     if witness is None:
         return None
     return {n: roles for n, roles in witness.items() if None not in roles}  # type: ignore[misc]
-
-
-def lay_jokers(row: TileRow, roles: Sequence[Tile], rules: Rules) -> TileRow:
-    """The set in the order it lies with its jokers standing for `roles`: a run ascending,
-    a group by colour, each joker at the place of the tile it stands for."""
-    return lay_with_roles(row, tuple(roles), rules)[0]
-
-
-def lay_with_roles(row: TileRow, roles: TileRow, rules: Rules) -> tuple[TileRow, TileRow]:
-    """The set laid in order with its jokers standing for `roles` (`lay_jokers`), and
-    their tiles in the order the jokers then lie."""
-    meld = read_meld(tuple(t for t in row if not t.is_joker) + roles, rules)
-    assert meld is not None, f"no set with those jokers: {format_tiles(row)}"
-    left = Counter(roles)
-    laid, laid_roles = [], []
-    for t in meld.ordered:
-        if left[t] > 0:
-            left[t] -= 1
-            laid.append(JOKER)
-            laid_roles.append(t)
-        else:
-            laid.append(t)
-    return tuple(laid), tuple(laid_roles)
 
 
 def joker_problems(
@@ -287,78 +257,6 @@ def _readings(row: TileRow, rules: Rules, by_role: bool) -> list[tuple[Role, ...
     if not by_role:
         return [(None,) * row.count(JOKER)]
     return list(set_readings(row, rules))
-
-
-def table_readings(
-    row: TileRow, declared: Sequence[Tile | None], rules: Rules
-) -> tuple[tuple[Tile, ...], ...]:
-    """What the jokers of a table set may stand for as the rules read them (docs/rules.md,
-    "Jokers"), each reading sorted: in a run, the tiles of the places they lie at (`J R3
-    R4`: the R2); where the places do not say (a group, one tile with jokers, a run written
-    out of order or off the end), any reading the set allows. Jokers declared (`J=R5`,
-    `declared`: an entry a joker, None where not) keep their tiles: the readings that hold
-    them (the place's, where it does)."""
-    return _table_readings(row, tuple(declared), rules.wraparound)
-
-
-@lru_cache(maxsize=4096)
-def _table_readings(
-    row: TileRow, declared: tuple[Tile | None, ...], wraparound: bool
-) -> tuple[tuple[Tile, ...], ...]:
-    rules = Rules(wraparound=wraparound)
-    every = set_readings(row, rules)
-    placed = place_reading(row, rules)
-    by_place = (tuple(sorted(placed, key=Tile.sort_key)),) if placed is not None else every
-    fitting = tuple(r for r in by_place if fits_declared(r, declared))
-    return fitting or tuple(r for r in every if fits_declared(r, declared))
-
-
-def set_readings(row: TileRow, rules: Rules) -> tuple[tuple[Tile, ...], ...]:
-    """`joker_roles` of the row, sorted: every reading of its jokers, in one order."""
-    return _roles(tuple(sorted(row, key=Tile.sort_key)), rules.wraparound)
-
-
-@lru_cache(maxsize=4096)
-def _roles(row: TileRow, wraparound: bool) -> tuple[tuple[Tile, ...], ...]:
-    """`joker_roles` of the row (in any order: a reading never depends on it), sorted.
-
-    The checker and the model ask this of every set holding a joker, several times a
-    move, and `joker_roles` tries every shape of the set's length: here only the shapes
-    that can hold its real tiles are made, and a row once read is not read again."""
-    rules = Rules(wraparound=wraparound)
-    if read_meld(row, rules) is None:
-        return ()
-    real = frozenset(t for t in row if not t.is_joker)
-    jokers = len(row) - sum(1 for t in row if not t.is_joker)
-    if not real or len(real) + jokers != len(row):
-        # Jokers alone, or a tile twice (no set): every shape, as joker_roles tries them.
-        found = joker_roles(row, rules)
-    else:
-        found = _roles_by_shape(real, len(row), jokers, wraparound)
-    return tuple(sorted(found, key=lambda roles: [t.sort_key() for t in roles]))
-
-
-def _roles_by_shape(
-    real: frozenset[Tile], length: int, jokers: int, wraparound: bool
-) -> set[tuple[Tile, ...]]:
-    """The tiles the jokers stand for in each shape of `length` (as `candidate_shapes`
-    makes them) that holds the real tiles: runs of their colour, groups of their number."""
-    shapes: list[frozenset[Tile]] = []
-    colours = {t.colour for t in real}
-    if len(colours) == 1:
-        (colour,) = colours
-        assert colour is not None
-        last = HIGH_ONE if wraparound else MAX_NUMBER
-        for start in range(1, last - length + 2):
-            shapes.append(frozenset(run_tile(colour, p) for p in range(start, start + length)))
-    numbers = {t.number for t in real}
-    if MIN_SET <= length <= MAX_GROUP and len(numbers) == 1:
-        (number,) = numbers
-        missing = [c for c in COLOURS if Tile(c, number) not in real]
-        for chosen in combinations(missing, length - len(real)):
-            shapes.append(real | {Tile(c, number) for c in chosen})
-    roles = {tuple(sorted(shape - real, key=Tile.sort_key)) for shape in shapes if real <= shape}
-    return {r for r in roles if len(r) == jokers}
 
 
 def _fates(
