@@ -116,6 +116,7 @@ def test_the_model_adds_nothing_where_the_rule_cannot_bite() -> None:
             build_model(b, Objective.TILES) for b in (off, on)
         )
         assert layout_on == layout_off
+        assert layout_on.program.describe() == layout_off.program.describe()
         for name in mip_off.__dataclass_fields__:
             assert np.array_equal(getattr(mip_on, name), getattr(mip_off, name)), name
 

@@ -67,7 +67,8 @@ class Layout:
     columns: ColumnRanges
     jokers: JokerLayout | None
     # The program as built, its groups of rows and columns by name: relaxations extend it.
-    program: Program
+    # (Layouts compare by what they say of the board; the programs by the Mip they build.)
+    program: Program = field(compare=False)
 
 
 @dataclass(frozen=True)
