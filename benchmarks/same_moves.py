@@ -76,8 +76,9 @@ def serve(args: argparse.Namespace) -> int:
     from rummisolve.rules import Rules, profile_rules
     from rummisolve.tiles import format_tiles
 
-    try:  # where the regrouping puts it, beside Move; before, with the narration
-        from rummisolve.move import board_after  # type: ignore[attr-defined,unused-ignore]
+    try:  # before the regrouping, with the narration (asked first: an editable install's
+        # finder would hand an older package this checkout's table_reading)
+        from rummisolve.actions import board_after  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         from rummisolve.table_reading import board_after
 
