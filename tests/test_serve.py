@@ -9,6 +9,7 @@ import json
 import random
 import re
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -507,6 +508,12 @@ def test_stopping_answers_the_waiting_requests_503_and_the_solve_under_way_in_fu
     assert gate.solved == ["R4"]
 
 
+@pytest.mark.xfail(
+    sys.version_info >= (3, 13),
+    reason="on Python 3.13 uvicorn's force exit does not cancel the request under way: it"
+    " waits for its solve (open: issue 28's note)",
+    strict=True,
+)
 def test_stopping_at_once_answers_the_solve_under_way_503(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
