@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from rummisolve.board import Board
-from rummisolve.jokers import place_reading, set_readings
+from rummisolve.jokers import set_readings
 from rummisolve.rules import PROFILES, JokerRetrieval, Rules
 from rummisolve.tiles import COLOURS, JOKER, Tile
 
@@ -127,16 +127,14 @@ def declarations(
     draw: st.DrawFn, table: tuple[tuple[Tile, ...], ...], rules: Rules
 ) -> tuple[tuple[Tile | None, ...], ...]:
     """What the jokers of some sets say they stand for: one reading of the set, all of its
-    jokers or some, in any order (`Board.declared`); a run's jokers, where their places
-    say, the tiles of their places (a board declaring another is refused)."""
+    jokers or some, in any order (`Board.declared`)."""
     declared: list[tuple[Tile | None, ...]] = []
     for row in table:
         readings = list(set_readings(row, rules))
         if JOKER not in row or len(row) == row.count(JOKER) or not draw(st.booleans()):
             declared.append((None,) * row.count(JOKER))
             continue
-        placed = place_reading(row, rules)
-        roles = placed or draw(st.permutations(draw(st.sampled_from(readings))))
+        roles = draw(st.permutations(draw(st.sampled_from(readings))))
         said = [t if draw(st.booleans()) else None for t in roles]
         declared.append(tuple(said) if any(said) else tuple(roles))
     return tuple(declared) if any(any(d) for d in declared) else ()
