@@ -118,22 +118,6 @@ def test_a_dumb_terminal_gets_no_colour(monkeypatch: pytest.MonkeyPatch) -> None
     assert not commands.use_colour()
 
 
-@pytest.mark.parametrize("args", [["--help"], ["--version"], ["hint", "--help"]])
-def test_output_to_a_full_disk_is_one_line(args: list[str]) -> None:
-    with open("/dev/full", "w") as full:
-        done = subprocess.run(
-            [sys.executable, "-m", "rummisolve", *args],
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=60,
-        )
-    assert (done.returncode, done.stderr) == (
-        1,
-        "Error: cannot write standard output: No space left on device\n",
-    )
-
-
 def test_a_folder_nested_past_the_recursion_limit_is_walked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
