@@ -7,6 +7,7 @@ README's pictures of the page."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -51,17 +52,24 @@ def server() -> Iterator[Server]:
         yield started
 
 
+@contextlib.contextmanager
+def opened(browser: Browser, server: Server, screen: ViewportSize, **device: Any) -> Iterator[Page]:
+    """The page on a touch screen of this size, loaded (its profiles in), closed after."""
+    context = browser.new_context(viewport=screen, is_mobile=True, has_touch=True, **device)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#profile option", state="attached")
+    try:
+        yield page
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def page(browser: Browser, server: Server) -> Iterator[Page]:
-    context = browser.new_context(
-        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
-    )
-    context.set_default_timeout(10_000)
-    opened = context.new_page()
-    opened.goto(server.url)
-    opened.wait_for_selector("#profile option", state="attached")
-    yield opened
-    context.close()
+    with opened(browser, server, PHONE, device_scale_factor=2) as loaded:
+        yield loaded
 
 
 def test_the_page_loads_without_an_error(browser: Browser, server: Server) -> None:
@@ -87,6 +95,14 @@ def tap_tiles(page: Page, words: str) -> None:
             continue
         page.tap(f'[data-colour="{word[0]}"]')
         page.tap(f'[data-number="{word[1:]}"]')
+
+
+def ask(page: Page, rack: str, shown: str = "#answer") -> None:
+    """The rack tapped in, then Best move, until `shown` (the answer, or the problems) shows."""
+    page.tap("#to-rack")
+    tap_tiles(page, rack)
+    page.tap("#solve")
+    page.wait_for_selector(f"{shown}:not([hidden])")
 
 
 def shown_rows(page: Page) -> list[str]:
@@ -139,10 +155,7 @@ def test_the_first_example_tapped_in_shows_the_move_hint_prints(page: Page) -> N
 def test_a_refused_position_names_the_set(page: Page) -> None:
     page.tap("#new-set")
     tap_tiles(page, "R1 R2 R4")
-    page.tap("#to-rack")
-    tap_tiles(page, "K5")
-    page.tap("#solve")
-    page.wait_for_selector("#problems:not([hidden])")
+    ask(page, "K5", "#problems")
     assert page.inner_text("#problems li") == "Set 1: not a valid run or group: R1 R2 R4"
 
 
@@ -150,10 +163,7 @@ def test_an_initial_meld_is_headed_as_hint_heads_it(page: Page) -> None:
     """Before the meld the page said 'Play 6 tiles (90 points)', the points off the rack
     with the joker at 30: not what the meld is worth, which `hint` says (54 of 30)."""
     page.uncheck("#opened")
-    page.tap("#to-rack")
-    tap_tiles(page, "R10 R11 J K7 O7 B7 K1")
-    page.tap("#solve")
-    page.wait_for_selector("#answer:not([hidden])")
+    ask(page, "R10 R11 J K7 O7 B7 K1")
     code, printed, _ = run("hint", "--rack", "R10 R11 J K7 O7 B7 K1", "--not-opened")
     assert code == 0
     first = printed.splitlines()[0]
@@ -165,10 +175,7 @@ def ask_for_the_r1(page: Page) -> None:
     """R2 R3 R4 on the table, R1 on the rack: Best move, and its answer shown."""
     page.tap("#new-set")
     tap_tiles(page, "R2 R3 R4")
-    page.tap("#to-rack")
-    tap_tiles(page, "R1")
-    page.tap("#solve")
-    page.wait_for_selector("#answer:not([hidden])")
+    ask(page, "R1")
 
 
 def test_one_point_is_headed_in_the_singular_as_hint_heads_it(page: Page) -> None:
@@ -183,10 +190,7 @@ def test_a_tile_tapped_out_while_the_answer_shows_takes_the_answer_away(page: Pa
     keypad back to change it."""
     page.tap("#new-set")
     tap_tiles(page, "R3 R4 R5")
-    page.tap("#to-rack")
-    tap_tiles(page, "R2 K9")
-    page.tap("#solve")
-    page.wait_for_selector("#answer:not([hidden])")
+    ask(page, "R2 K9")
     page.tap('#sets [data-tile="R5"]')
     assert page.is_hidden("#answer")
     assert page.is_visible("#keypad")
@@ -261,21 +265,16 @@ def test_every_key_and_button_is_on_a_narrow_phone_s_screen(
     """The header needed 383 px: on a 360 px phone (the most common Android width) or a
     375 px one the page was wider than the screen, Clear, ⌫ and J cut off at the right
     and the row of + New set, Rack and Best move below the bottom, out of reach."""
-    screen = ViewportSize(width=width, height=640)
-    context = browser.new_context(viewport=screen, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(server.url)
-    page.wait_for_selector("#profile option", state="attached")
-    assert page.evaluate("document.documentElement.scrollWidth") == width
-    for control in ("#clear", "#profile", "#opened", "#back", "#joker", "#new-set", "#solve"):
-        box = page.locator(control).bounding_box()
-        assert box is not None
-        inside = box["x"] >= 0 and box["x"] + box["width"] <= width
-        assert inside and box["y"] >= 0 and box["y"] + box["height"] <= 640, control
-    if width >= PHONE["width"]:  # the title gives way only where it must
-        assert page.evaluate("(h => h.scrollWidth <= h.clientWidth)(document.querySelector('h1'))")
-    context.close()
+    with opened(browser, server, ViewportSize(width=width, height=640)) as page:
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        for control in ("#clear", "#profile", "#opened", "#back", "#joker", "#new-set", "#solve"):
+            box = page.locator(control).bounding_box()
+            assert box is not None
+            inside = box["x"] >= 0 and box["x"] + box["width"] <= width
+            assert inside and box["y"] >= 0 and box["y"] + box["height"] <= 640, control
+        if width >= PHONE["width"]:  # the title gives way only where it must
+            script = "(h => h.scrollWidth <= h.clientWidth)(document.querySelector('h1'))"
+            assert page.evaluate(script)
 
 
 def enter_a_long_table(page: Page) -> None:
@@ -371,10 +370,7 @@ def test_a_server_that_fails_does_not_call_the_position_unplayable(
             route.fulfill(status=500, json={"error": message})
 
     page.route("**/api/hint", fail)
-    page.tap("#to-rack")
-    tap_tiles(page, "R1 R2 R3")
-    page.tap("#solve")
-    page.wait_for_selector("#problems:not([hidden])")
+    ask(page, "R1 R2 R3", "#problems")
     assert page.inner_text("#problems h2") == "No answer"
     assert page.inner_text("#problems li") == message
 
@@ -384,10 +380,7 @@ def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:
     explained only the yellow of the new table."""
     page.tap("#new-set")
     tap_tiles(page, "R3 R4 R5")
-    page.tap("#to-rack")
-    tap_tiles(page, "R2")
-    page.tap("#solve")
-    page.wait_for_selector("#answer:not([hidden])")
+    ask(page, "R2")
     assert page.locator("#actions li .sr").all_inner_texts() == [
         "add R2* to [R3 R4 R5]: R2* R3 R4 R5"
     ]
@@ -407,10 +400,7 @@ def test_a_position_of_many_problems_says_how_many_more(page: Page) -> None:
         route.fulfill(status=422, json={"error": "", "problems": problems, "more_problems": 7})
 
     page.route("**/api/hint", refuse)
-    page.tap("#to-rack")
-    tap_tiles(page, "R1")
-    page.tap("#solve")
-    page.wait_for_selector("#problems:not([hidden])")
+    ask(page, "R1", "#problems")
     assert page.locator("#problems li").all_inner_texts() == ["Rack: unknown tile", "… and 7 more"]
 
 
@@ -426,23 +416,18 @@ def test_where_taps_go_is_on_screen_above_the_keypad(
 ) -> None:
     """Tiles were tapped into a set or the rack lying under the keypad (below a long
     table, or in landscape, where the keypad leaves 140 px): the player saw no tile come."""
-    context = browser.new_context(viewport=screen, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(server.url)
-    page.wait_for_selector("#profile option", state="attached")
-    for sets in range(1, 10):
-        page.tap("#new-set")
-        tap_tiles(page, f"K{sets} R{sets} B{sets}")
-        top, bottom = top_and_bottom(page, f'#sets [data-where="{sets - 1}"]')
-        assert top >= top_and_bottom(page, "header")[1], sets
-        assert bottom <= top_and_bottom(page, "#keypad")[0], sets
-    page.tap("#to-rack")
-    tap_tiles(page, "O1 O2")
-    top, bottom = top_and_bottom(page, "#rack")
-    assert top >= top_and_bottom(page, "header")[1]
-    assert bottom <= top_and_bottom(page, "#keypad")[0]
-    context.close()
+    with opened(browser, server, screen) as page:
+        for sets in range(1, 10):
+            page.tap("#new-set")
+            tap_tiles(page, f"K{sets} R{sets} B{sets}")
+            top, bottom = top_and_bottom(page, f'#sets [data-where="{sets - 1}"]')
+            assert top >= top_and_bottom(page, "header")[1], sets
+            assert bottom <= top_and_bottom(page, "#keypad")[0], sets
+        page.tap("#to-rack")
+        tap_tiles(page, "O1 O2")
+        top, bottom = top_and_bottom(page, "#rack")
+        assert top >= top_and_bottom(page, "header")[1]
+        assert bottom <= top_and_bottom(page, "#keypad")[0]
 
 
 def test_a_tap_on_the_rack_under_the_answer_leaves_the_answer_where_it_is(page: Page) -> None:
@@ -451,10 +436,7 @@ def test_a_tap_on_the_rack_under_the_answer_leaves_the_answer_where_it_is(page: 
     for n in range(1, 9):
         page.tap("#new-set")
         tap_tiles(page, f"K{n} R{n} B{n}")
-    page.tap("#to-rack")
-    tap_tiles(page, "O1 O13")
-    page.tap("#solve")
-    page.wait_for_selector("#answer:not([hidden])")
+    ask(page, "O1 O13")
     page.evaluate("window.scrollTo(0, 0)")  # back up to the table, the rack at the bottom
     assert PHONE["height"] - 240 < top_and_bottom(page, "#rack")[1] < PHONE["height"]
     page.locator("#rack").dispatch_event("click")  # a tap, with no scroll of Playwright's
@@ -556,13 +538,8 @@ SCREENS = [
 @pytest.fixture(params=SCREENS)
 def phone(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Iterator[Page]:
     """The page on a touch screen of each size the page is made for."""
-    context = browser.new_context(viewport=request.param, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    opened = context.new_page()
-    opened.goto(server.url)
-    opened.wait_for_selector("#profile option", state="attached")
-    yield opened
-    context.close()
+    with opened(browser, server, request.param) as loaded:
+        yield loaded
 
 
 def sent_boards(page: Page) -> list[str]:
@@ -650,10 +627,7 @@ def test_a_joker_put_before_a_tile_is_sent_where_it_lies(phone: Page) -> None:
     tap_tiles(phone, "J")
     assert tiles_of(phone, "0") == ["J", "R3", "R4"]
     phone.tap("#deselect")
-    phone.tap("#to-rack")
-    tap_tiles(phone, "R5 K2 O2")
-    phone.tap("#solve")
-    phone.wait_for_selector("#answer:not([hidden])")
+    ask(phone, "R5 K2 O2")
     assert boards == ["table:\nJ R3 R4\nrack: R5 K2 O2\n"]
     answer_as_hint_json(phone, boards[0])
 
@@ -673,10 +647,7 @@ def test_a_group_s_joker_is_named_and_a_run_s_is_not(phone: Page) -> None:
     assert names == ["J=O7", "J=B7", "J, any"]
     phone.tap("#name-joker >> text=J=O7")
     assert tiles_of(phone, "1") == ["K7", "R7", "J=O7"]
-    phone.tap("#to-rack")
-    tap_tiles(phone, "O7 B7 R4")
-    phone.tap("#solve")
-    phone.wait_for_selector("#answer:not([hidden])")
+    ask(phone, "O7 B7 R4")
     assert boards == ["table:\nR5 R6 J\nK7 R7 J=O7\nrack: O7 B7 R4\n"]
     answer_as_hint_json(phone, boards[0])
 
@@ -697,10 +668,7 @@ def test_a_mid_game_position_tapped_in_answers_as_hint_in_about_two_screens(page
     for line in table:
         page.tap("#new-set")
         tap_tiles(page, line)
-    page.tap("#to-rack")
-    tap_tiles(page, rack)
-    page.tap("#solve")
-    page.wait_for_selector("#answer:not([hidden])")
+    ask(page, rack)
     assert boards == ["table:\n" + "\n".join(table) + f"\nrack: {rack}\n"]
     answer = answer_as_hint_json(page, boards[0])
     assert answer["tiles_played"] >= 15 and len(answer["actions"]) >= 15
