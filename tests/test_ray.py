@@ -4,6 +4,7 @@ and nothing lost when an actor dies. Skipped where the `ray` extra is not instal
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import os
@@ -162,28 +163,35 @@ def test_an_actor_killed_mid_tournament_loses_no_game() -> None:
     assert [untimed(p.record) for p in found] == [untimed(p.record) for p in local]
 
 
+@contextlib.contextmanager
+def started(*arguments: str, stdout: int = subprocess.PIPE) -> Iterator[subprocess.Popen[bytes]]:
+    """`rummisolve ARGUMENTS` in a session of its own, as a terminal starts it (a signal
+    to its group reaches the whole cluster); killed with its group if a test fails first."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummisolve", *arguments],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
 def test_ctrl_c_keeps_the_rows_written(tmp_path: Path) -> None:
     """A batch in a process of its own joins this cluster (`auto`); Ctrl-C after its first
     row: the rows written and their summary, then exit 130."""
     folder = tmp_path / "boards"
     rummisolve("generate", "--count", "400", "--seed", "9", "--out", str(folder))
-    command = [sys.executable, "-m", "rummisolve", "batch", str(folder), "--ray", "auto"]
-    process = subprocess.Popen(
-        [*command, "--format", "jsonl"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    assert process.stdout is not None and process.stderr is not None
-    try:
+    with started("batch", str(folder), "--ray", "auto", "--format", "jsonl") as process:
+        assert process.stdout is not None and process.stderr is not None
         first = process.stdout.readline()
         os.killpg(process.pid, signal.SIGINT)
         rest = process.stdout.read()
         err = process.stderr.read().decode()
         code = process.wait(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
     written = [first, *rest.splitlines()]
     assert code == 130, err
     assert json.loads(first)["file"].endswith("gen-00001.txt")
@@ -266,14 +274,8 @@ def test_a_local_cluster_listens_on_loopback_alone_and_stops_with_term(
         "batch": ["batch", str(many_boards), "--format", "jsonl"],
         "tournament": [*TOURNAMENT[:-1], "2000"],
     }[command]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "rummisolve", *arguments, "--ray", "local"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    assert process.stdout is not None and process.stderr is not None
-    try:
+    with started(*arguments, "--ray", "local") as process:
+        assert process.stdout is not None and process.stderr is not None
         first = process.stdout.readline()
         if command == "tournament":  # the header, then a game
             first += process.stdout.readline()
@@ -283,9 +285,6 @@ def test_a_local_cluster_listens_on_loopback_alone_and_stops_with_term(
         rest = process.stdout.read()
         err = process.stderr.read().decode()
         code = process.wait(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
     names = set(sockets.values())
     assert {"raylet", "gcs_server", "python3"} <= names, sockets  # the driver too
     assert [a for a in sockets if not ipaddress.ip_address(a[0]).is_loopback] == []
@@ -303,24 +302,15 @@ def test_a_local_cluster_listens_on_loopback_alone_and_stops_with_term(
 def test_an_interrupt_while_the_cluster_starts_stops_all_of_it(boards: Path) -> None:
     """Ctrl-C as soon as Ray's agents run (the actors not yet started, or just): exit 130,
     and every process of the cluster has ended before the command does."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "rummisolve", "batch", str(boards), "--ray", "local"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    assert process.stderr is not None
     seen: set[int] = set()
-    try:
+    with started("batch", str(boards), "--ray", "local", stdout=subprocess.DEVNULL) as process:
+        assert process.stderr is not None
         while not any(agent(pid) for pid in seen) and process.poll() is None:
             seen.update(descendants(process.pid))
             time.sleep(0.05)
         os.killpg(process.pid, signal.SIGINT)  # Ctrl-C in a terminal
         err = process.stderr.read().decode()
         code = process.wait(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
     assert code == 130, err
     assert [pid for pid in seen if alive(pid)] == []
 
