@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from ..batch.pool import BatchError
 from ..game import (
     GameOptions,
     GameRecord,
@@ -39,7 +38,7 @@ from .options import (
     seed_option,
     time_limit_option,
 )
-from .output import CannotWrite, RowFile
+from .output import RowFile
 from .tables import (
     match_footer,
     match_header,
@@ -48,10 +47,10 @@ from .tables import (
 )
 from .tournament import (
     game_rows,
-    interrupted,
     jobs_option,
     log_option,
     players_option,
+    reporting,
     strategies_option,
     stream_games,
     table_rules,
@@ -138,19 +137,11 @@ def play(
             (lambda _: None) if as_json else (lambda p: match_row(p.record, seats))
         )
         match = Match()
-        try:
+        with reporting(played, records, games, report):
             for game in stream_games(played, games, show, log, rules, records.append):
                 match = match.then(game.record.score)
                 if target is not None and max(match.totals.values()) >= target:
                     break
-        except KeyboardInterrupt:
-            played.close()
-            interrupted(len(records), games, report)
-        except (BatchError, CannotWrite):
-            played.close()
-            report()  # the games finished stand: their report, then the error
-            raise
-        report()
 
 
 def match_json(record: MatchRecord, seed: int) -> dict[str, Any]:

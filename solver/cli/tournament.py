@@ -7,7 +7,7 @@ import contextlib
 import json
 import textwrap
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any
 
 import click
@@ -157,13 +157,30 @@ def stream_games(
             yield played
 
 
-def interrupted(done: int, total: int | None, report: Callable[[], None]) -> None:
-    """Ctrl-C: the report of the games finished, a line on stderr, exit 130."""
-    with INTERRUPT.ignored():
-        report()
-        of = f" of {total}" if total else ""
-        click.echo(f"interrupted: {done}{of} games played", err=True)
-    raise click.exceptions.Exit(INTERRUPTED)
+@contextlib.contextmanager
+def reporting(
+    played: Generator[Played, None, None],
+    records: Sequence[GameRecord],
+    total: int | None,
+    report: Callable[[], None],
+) -> Iterator[None]:
+    """The report of the games finished, once they end: also on Ctrl-C (then a line on
+    stderr, exit 130) or an error (a worker killed twice, an output that cannot be
+    written; then the error), the games under way stopped first."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        played.close()
+        with INTERRUPT.ignored():
+            report()
+            of = f" of {total}" if total else ""
+            click.echo(f"interrupted: {len(records)}{of} games played", err=True)
+        raise click.exceptions.Exit(INTERRUPTED) from None
+    except (BatchError, CannotWrite):
+        played.close()
+        report()  # the games finished stand: their report, then the error
+        raise
+    report()
 
 
 def game_rows(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
@@ -289,17 +306,9 @@ def tournament(
         tasks = tournament_tasks(lineup, games, seed)
         played = on_ray.run(tasks) if on_ray else run_games(tasks, work, jobs)
         stack.callback(played.close)
-        try:
+        with reporting(played, records, games, report):
             for _game in stream_games(noted(played), games, show, log, rules, records.append):
                 pass
-        except KeyboardInterrupt:
-            played.close()
-            interrupted(len(records), games, report)
-        except (BatchError, CannotWrite):
-            played.close()
-            report()  # the games finished stand: their report, then the error
-            raise
-        report()
 
 
 def game_header(players: int) -> str:
