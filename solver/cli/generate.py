@@ -15,12 +15,13 @@ from ..generate import SizeError, Span, generate_boards
 from ..rules import (
     Rules,
 )
-from .interrupts import INTERRUPT, INTERRUPTED
+from .interrupts import INTERRUPT
 from .options import (
     F,
     core_errors,
     count_option,
     folder_path,
+    interrupted_writing,
     plural,
     rule_flags,
     rule_options,
@@ -130,9 +131,7 @@ def generate(
                     write_whole(out / f"gen-{number:0{width}d}.txt", text)
                 written = number
     except KeyboardInterrupt:
-        where = "" if out is None else f" to {out}"
-        click.echo(f"interrupted: {plural(written, 'board')} written{where}", err=True)
-        raise click.exceptions.Exit(INTERRUPTED) from None
+        interrupted_writing(written, "board", out)
     if out is not None:
         click.echo(f"wrote {plural(count, 'board')} to {out}")
 

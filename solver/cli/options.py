@@ -9,7 +9,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -23,7 +23,7 @@ from ..rules import (
     Rules,
     RuleValue,
 )
-from .interrupts import reader_gone
+from .interrupts import INTERRUPTED, reader_gone
 from .output import output_error
 
 if TYPE_CHECKING:  # pathlib is ~3 ms of a hint's start: loaded where a Path is made
@@ -267,3 +267,11 @@ def use_colour() -> bool:
 def plural(count: int, word: str) -> str:
     """`1 board`, `2 boards`, `0 boards`."""
     return f"{count} {word}{'s' * (count != 1)}"
+
+
+def interrupted_writing(written: int, what: str, out: Path | None) -> NoReturn:
+    """Ctrl-C while `generate` or `puzzle` writes: how many were written whole (to the
+    folder, or as a stream), then exit 130."""
+    where = "" if out is None else f" to {out}"
+    click.echo(f"interrupted: {plural(written, what)} written{where}", err=True)
+    raise click.exceptions.Exit(INTERRUPTED) from None

@@ -11,12 +11,13 @@ import click
 from ..board import stream_heading
 from ..puzzle import Band, Kind, make_puzzles
 from ..rules import Rules
-from .interrupts import INTERRUPT, INTERRUPTED
+from .interrupts import INTERRUPT
 from .options import (
     backend_option,
     core_errors,
     count_option,
     folder_path,
+    interrupted_writing,
     plural,
     rule_options,
     rule_overrides,
@@ -91,9 +92,7 @@ def puzzle(
                     written = number
                     bar.advance()
     except KeyboardInterrupt:
-        where = "" if out is None else f" to {out}"
-        click.echo(f"interrupted: {plural(written, 'puzzle')} written{where}", err=True)
-        raise click.exceptions.Exit(INTERRUPTED) from None
+        interrupted_writing(written, "puzzle", out)
     if out is not None:
         click.echo(f"wrote {plural(written, 'puzzle')} to {out}")
 
