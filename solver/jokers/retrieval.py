@@ -51,12 +51,11 @@ def joker_places(
         return {}
     if not any(JOKER in s for s in board.table):
         return {}
-    witness = _jokers_follow(
-        board, table, played, rules.joker_retrieval, rules.locked_joker_sets, kept
-    )
+    retrieval, locked = rules.joker_retrieval, rules.locked_joker_sets
+    witness = next(_tellings(board, table, played, retrieval, locked, kept), None)
     if witness is None:
         return None
-    return {n: roles for n, roles in witness.items() if None not in roles}  # type: ignore[misc]
+    return {n: roles for n, roles in witness.new.items() if None not in roles}  # type: ignore[misc]
 
 
 def joker_problems(
@@ -74,7 +73,7 @@ def joker_problems(
     def follow(retrieval: JokerRetrieval, locked: bool) -> bool:
         if retrieval is JokerRetrieval.FREE and not locked:
             return True
-        return _jokers_follow(board, table, played, retrieval, locked, kept) is not None
+        return next(_tellings(board, table, played, retrieval, locked, kept), None) is not None
 
     # Which rule it breaks: the one whose lifting makes the table legal.
     if retrieval is JokerRetrieval.STRICT and follow(JokerRetrieval.REPLACE, locked):
@@ -124,21 +123,6 @@ def tell_jokers(
     return next(laid, None) or next(_tellings(board, table, played, retrieval, locked, kept), None)
 
 
-def _jokers_follow(
-    board: Board,
-    table: Sequence[TileRow],
-    played: Counter[Tile],
-    retrieval: JokerRetrieval,
-    locked: bool,
-    kept: Sequence[tuple[int, int]] = (),
-) -> dict[int, tuple[Role, ...]] | None:
-    """Can the jokers of the new table be told apart so that every table joker stayed with
-    its set or was freed, as `retrieval` and `locked` say? For each new set holding a joker
-    (by its index), what its jokers stand for in one such telling apart; None if none."""
-    found = next(_tellings(board, table, played, retrieval, locked, kept), None)
-    return None if found is None else found.new
-
-
 def _tellings(
     board: Board,
     table: Sequence[TileRow],
@@ -148,7 +132,9 @@ def _tellings(
     kept: Sequence[tuple[int, int]] = (),
     as_laid: bool = False,
 ) -> Iterator[Telling]:
-    """Every telling apart of the new table's jokers that follows the rules (and repeats).
+    """Every telling apart of the new table's jokers in which each table joker stayed
+    with its set or was freed, as `retrieval` and `locked` say (some repeated); none if
+    the rules forbid the table.
 
     Jokers are alike, and so are copies of one tile: the new table is legal if some telling
     apart fits. A table joker not freed stands for the same tile in a new set holding a real
