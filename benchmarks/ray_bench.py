@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -65,11 +66,41 @@ def without_time(row: str) -> dict[str, Any]:
     return found
 
 
+# An engine's run of a round: its answers, its workers' start and its work, in seconds.
+EngineRun = Callable[[str], tuple[list[Any], float, float]]
+
+
+def against_local(
+    measure: str, done: tuple[str, int], digits: int, jobs: int, run: EngineRun
+) -> list[dict[str, Any]]:
+    """A round's rows, the local engine's then Ray's: what it did (`done`: a name and a
+    count), its start, its rate to `digits`, and whether its answers are the local ones."""
+    name, count = done
+    rows = []
+    local: list[Any] = []
+    for engine in ("local", "ray"):
+        answers, start, seconds = run(engine)
+        if engine == "local":
+            local = answers
+        rows.append(
+            {
+                "measure": measure,
+                "engine": engine,
+                "workers": jobs,
+                name: count,
+                "start_seconds": round(start, 3),
+                "seconds": round(seconds, 3),
+                "per_second": round(count / seconds, digits),
+                "same_as_local": answers == local,
+            }
+        )
+    return rows
+
+
 def batch_round(paths: list[str], jobs: int) -> list[dict[str, Any]]:
     settings = BatchSettings(format=Format.JSONL)
-    rows = []
-    local_rows: list[dict[str, Any]] = []
-    for engine in ("local", "ray"):
+
+    def run(engine: str) -> tuple[list[Any], float, float]:
         pool: Workers | RayBatch
         pool, start = timed(
             (lambda: Workers(settings, jobs))
@@ -80,31 +111,17 @@ def batch_round(paths: list[str], jobs: int) -> list[dict[str, Any]]:
         results: list[BoardResult]
         results, seconds = timed(partial(list, solving))
         pool.close()
-        answers = [without_time(r.row) for r in results]
-        if engine == "local":
-            local_rows = answers
-        rows.append(
-            {
-                "measure": "batch",
-                "engine": engine,
-                "workers": jobs,
-                "boards": len(paths),
-                "start_seconds": round(start, 3),
-                "seconds": round(seconds, 3),
-                "per_second": round(len(paths) / seconds, 1),
-                "same_as_local": answers == local_rows,
-            }
-        )
-    return rows
+        return [without_time(r.row) for r in results], start, seconds
+
+    return against_local("batch", ("boards", len(paths)), 1, jobs, run)
 
 
 def games_round(games: int, jobs: int) -> list[dict[str, Any]]:
     lineup = Lineup.filled(["greedy"], 2)
     work = Work(lineup, GameOptions(rules=Rules()))
     tasks = list(tournament_tasks(lineup, games, 1))
-    rows = []
-    local_records: list[Any] = []
-    for engine in ("local", "ray"):
+
+    def run(engine: str) -> tuple[list[Any], float, float]:
         if engine == "local":
             played, seconds = timed(lambda: list(run_games(tasks, work, jobs)))
             start = 0.0
@@ -112,22 +129,9 @@ def games_round(games: int, jobs: int) -> list[dict[str, Any]]:
             on_ray, start = timed(partial(RayGames, "auto", work, jobs))
             played, seconds = timed(partial(list, on_ray.run(tasks)))
             seconds += start  # as the local pool's start is inside run_games
-        records = [(p.record.seed, p.record.score) for p in played]
-        if engine == "local":
-            local_records = records
-        rows.append(
-            {
-                "measure": "games",
-                "engine": engine,
-                "workers": jobs,
-                "games": games,
-                "start_seconds": round(start, 3),
-                "seconds": round(seconds, 3),
-                "per_second": round(games / seconds, 2),
-                "same_as_local": records == local_records,
-            }
-        )
-    return rows
+        return [(p.record.seed, p.record.score) for p in played], start, seconds
+
+    return against_local("games", ("games", games), 2, jobs, run)
 
 
 def call_round(calls: int) -> list[dict[str, Any]]:
