@@ -28,6 +28,11 @@ SMALL = ["--table-tiles", "0-15", "--rack-tiles", "3-8"]
 NUMBER = re.compile(r" +\d+\.\d")
 
 
+def backend_options(*names: str) -> list[str]:
+    """`--backend NAME` for each backend, as a user names several."""
+    return [word for name in names for word in ("--backend", name)]
+
+
 def bench(boards: list[NamedBoard], backends: list[str], solver: Solver = SOLVER) -> BenchReport:
     benched = Bench(backends, solver=solver)
     benched.start()
@@ -74,7 +79,7 @@ def test_human_table_on_files_and_repeats(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("table:\nR3 R4 R5\nrack: R2 B5 O5\n")
     (tmp_path / "b.txt").write_text("rack: K1\n")
     code, out, _err = run(
-        "bench", str(tmp_path), "--backend", "highs", "--backend", "pulp-highs", "--repeat", "2"
+        "bench", str(tmp_path), *backend_options("highs", "pulp-highs"), "--repeat", "2"
     )
     assert code == 0
     assert NUMBER.sub("  T", out) == (
@@ -144,9 +149,7 @@ def test_disagreement_exits_1_and_names_the_board(three_boards: list[str]) -> No
         )
 
     solver = Solver(find=none_for_cbc)
-    code, out, err = run(
-        "bench", "a.txt", "b.txt", "--backend", "highs", "--backend", "cbc", obj=solver
-    )
+    code, out, err = run("bench", "a.txt", "b.txt", *backend_options("highs", "cbc"), obj=solver)
     assert (code, err) == (1, "")
     assert NUMBER.sub("  T", out).splitlines()[-2:] == [
         "optimum differs on 1 board:",
@@ -172,7 +175,7 @@ def test_ctrl_c_reports_the_boards_finished() -> None:
     """Two backends, Ctrl-C in the second one's solve of board 3: boards 1 and 2 are reported."""
     solver = Solver(find=interrupted_on_solve(6))
     code, out, err = run(
-        "bench", "--generate", "5", *SMALL, "--backend", "highs", "--backend", "clp", obj=solver
+        "bench", "--generate", "5", *SMALL, *backend_options("highs", "clp"), obj=solver
     )
     assert code == 130
     assert err == "\ninterrupted: 2 of 5 boards benched\n"
@@ -220,15 +223,7 @@ def test_a_backend_failing_on_a_board_keeps_the_others(three_boards: list[str]) 
     error = SolverError("the solver failed: Pulp: cannot execute cbc")
     solver = Solver(find=failing("cbc", 2, error))
     code, out, err = run(
-        "bench",
-        *three_boards,
-        "--backend",
-        "highs",
-        "--backend",
-        "cbc",
-        "--backend",
-        "clp",
-        obj=solver,
+        "bench", *three_boards, *backend_options("highs", "cbc", "clp"), obj=solver
     )
     assert code == 1
     assert err == "b.txt: cbc: the solver failed: Pulp: cannot execute cbc\n"
@@ -250,7 +245,7 @@ def test_a_backend_that_cannot_start_is_an_error_in_json(three_boards: list[str]
 
     solver = Solver(start=no_cbc)
     code, out, err = run(
-        "bench", *three_boards, "--backend", "cbc", "--backend", "highs", "--json", obj=solver
+        "bench", *three_boards, *backend_options("cbc", "highs"), "--json", obj=solver
     )
     report = json.loads(out)
     assert code == 1
@@ -294,15 +289,7 @@ def test_answers_cut_short_are_counted_and_not_compared(three_boards: list[str])
     limits: list[float | None] = []
     solver = Solver(find=unproved_for("cbc", limits))
     code, out, err = run(
-        "bench",
-        *three_boards,
-        "--backend",
-        "highs",
-        "--backend",
-        "cbc",
-        "--time-limit",
-        "0.25",
-        obj=solver,
+        "bench", *three_boards, *backend_options("highs", "cbc"), "--time-limit", "0.25", obj=solver
     )
     assert (code, err) == (0, "")
     assert set(limits) == {0.25}
@@ -315,9 +302,7 @@ def test_answers_cut_short_are_counted_and_not_compared(three_boards: list[str])
         " answers not proved best (on 3 boards) not compared\n"
     )
     report = json.loads(
-        run(
-            "bench", *three_boards, "--backend", "highs", "--backend", "cbc", "--json", obj=solver
-        ).out
+        run("bench", *three_boards, *backend_options("highs", "cbc"), "--json", obj=solver).out
     )
     assert [b["unproved"] for b in report["backends"].values()] == [0, 3]
     assert (report["same_optimum"], report["unproved_boards"]) == (True, 3)
@@ -370,7 +355,7 @@ def test_with_every_backend_failed_no_board_is_benched(three_boards: list[str]) 
 
 
 def test_a_backend_named_twice_is_benched_once() -> None:
-    code, out, err = run("bench", "--generate", "1", *SMALL, "--backend", "clp", "--backend", "clp")
+    code, out, err = run("bench", "--generate", "1", *SMALL, *backend_options("clp", "clp"))
     assert (code, err) == (0, "")
     assert NUMBER.sub("  T", out) == (
         "1 board, 1 solve per board and backend\n"
@@ -381,7 +366,7 @@ def test_a_backend_named_twice_is_benched_once() -> None:
 
 
 def test_no_board_benched_says_so(tmp_path: Path) -> None:
-    code, out, err = run("bench", str(tmp_path), "--backend", "highs", "--backend", "clp")
+    code, out, err = run("bench", str(tmp_path), *backend_options("highs", "clp"))
     assert (code, err) == (1, f"{tmp_path}: no *.txt boards in this folder\n")
     assert out == (
         "0 boards, 1 solve per board and backend\n"
@@ -412,9 +397,7 @@ def test_a_backend_that_cannot_start_is_named_once(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: "/nowhere/cbc")
     via_pulp.cbc_binary.cache_clear()
     try:
-        code, out, err = run(
-            "bench", "--generate", "2", "--backend", "cbc", "--backend", "clp", "--json"
-        )
+        code, out, err = run("bench", "--generate", "2", *backend_options("cbc", "clp"), "--json")
     finally:
         via_pulp.cbc_binary.cache_clear()
     assert (code, err) == (1, "cbc: cannot run CBC's binary /nowhere/cbc\n")
