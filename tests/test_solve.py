@@ -232,8 +232,18 @@ def _fake_cbc(monkeypatch: pytest.MonkeyPatch, folder: Path, body: str) -> Path:
 
 @pytest.fixture
 def cbc_restored() -> Iterator[None]:
+    """CBC's binary looked up afresh in the test (once patched) and after it."""
+    via_pulp.cbc_binary.cache_clear()
     yield
     via_pulp.cbc_binary.cache_clear()
+
+
+@pytest.fixture
+def clp_restored() -> Iterator[None]:
+    """CLP's library loaded afresh in the test (once patched) and after it."""
+    clp.api.cache_clear()
+    yield
+    clp.api.cache_clear()
 
 
 def _alive(pid: int) -> bool:
@@ -298,15 +308,11 @@ def test_a_time_limit_counts_from_this_search_not_from_the_process_start() -> No
 
 
 def test_clp_without_its_library_is_a_named_error(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, clp_restored: None
 ) -> None:
     monkeypatch.setattr(clp, "library_folder", lambda: str(tmp_path))
-    clp.api.cache_clear()
-    try:
-        with pytest.raises(SolverError, match="backend clp: no CLP library in"):
-            find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
-    finally:
-        clp.api.cache_clear()
+    with pytest.raises(SolverError, match="backend clp: no CLP library in"):
+        find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
 
 
 def test_without_clp_the_default_is_highs_and_a_named_clp_an_error(
@@ -330,16 +336,12 @@ def test_without_clp_the_default_is_highs_and_a_named_clp_an_error(
 
 
 def test_a_cbcbox_that_names_no_library_folder_is_a_named_error(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, clp_restored: None
 ) -> None:
     monkeypatch.setenv("CBCBOX_BUILD", "generic")  # a build asked for: cbcbox is asked
     monkeypatch.delattr(cbcbox, "cbc_lib_dir")
-    clp.api.cache_clear()
-    try:
-        with pytest.raises(SolverError, match="backend clp: cbcbox names no library folder"):
-            find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
-    finally:
-        clp.api.cache_clear()
+    with pytest.raises(SolverError, match="backend clp: cbcbox names no library folder"):
+        find_move(parse_board("rack: K1 K2 K3\n"), backend="clp")
 
 
 @pytest.mark.parametrize(
@@ -351,18 +353,14 @@ def test_a_cbcbox_that_names_no_library_folder_is_a_named_error(
     ids=["no-binary-named", "binary-missing"],
 )
 def test_cbc_without_its_binary_is_named_before_any_board(
-    monkeypatch: pytest.MonkeyPatch, binary: str | None, message: str
+    monkeypatch: pytest.MonkeyPatch, cbc_restored: None, binary: str | None, message: str
 ) -> None:
     if binary is None:
         monkeypatch.delattr(cbcbox, "cbc_bin_path")
     else:
         monkeypatch.setattr(cbcbox, "cbc_bin_path", lambda: binary)
-    via_pulp.cbc_binary.cache_clear()
-    try:
-        with pytest.raises(SolverError, match=re.escape(message)):
-            get_backend("cbc")
-    finally:
-        via_pulp.cbc_binary.cache_clear()
+    with pytest.raises(SolverError, match=re.escape(message)):
+        get_backend("cbc")
 
 
 def test_clp_frees_every_model() -> None:
