@@ -24,7 +24,8 @@ from functools import cache, lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from .sets import HIGH_ONE, MIN_SET
+from .board import Board
+from .sets import HIGH_ONE, MIN_SET, is_valid_set
 from .tiles import COLOURS, MAX_NUMBER, TILE_SETS, Tile
 
 Runs = tuple[int, int, int]
@@ -34,6 +35,19 @@ Open = tuple[Runs, ...]
 
 _NONE_OPEN: Open = ((0, 0, 0),) * len(COLOURS)
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+
+def cannot_go_out(board: Board) -> bool:
+    """Whether the rack provably cannot go out: the tiles that would then lie on the table
+    (the table's and the rack's; before the initial meld the rack's alone, in sets of its
+    own) cannot be cut into sets. A table set the rules do not read as one may stay as it
+    lies, so such a table proves nothing."""
+    rules = board.rules
+    if not board.opened:
+        return not can_partition(board.rack, rules.wraparound)
+    if not all(is_valid_set(row, rules) for row in board.table):
+        return False
+    return not can_partition((*board.rack, *board.table_tiles), rules.wraparound)
 
 
 def can_partition(tiles: Iterable[Tile], wraparound: bool) -> bool:

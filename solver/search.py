@@ -54,7 +54,7 @@ from .board import Board
 from .game.state import GameState
 from .holding import without_jokers
 from .move import Move, Objective, TileRow, no_move
-from .partition import can_partition
+from .partition import cannot_go_out
 from .sets import meld_value, read_meld
 from .tiles import JOKER, Tile, sort_tiles
 from .view import Finder, PlayerView, TurnKind
@@ -334,11 +334,9 @@ def _play_round(
 
 def goes_out(board: Board, find: Finder) -> bool:
     """Whether the player lays its whole rack: asked of the solver only where the tiles
-    that would then lie on the table can be cut into sets at all (`can_partition`: the
-    table's and the rack's, before the initial meld the rack's alone), the answer it
-    would give."""
-    tiles = (*board.rack, *board.table_tiles) if board.opened else board.rack
-    if not can_partition(tiles, board.rules.wraparound):
+    that would then lie on the table may be cut into sets (`cannot_go_out`), the answer
+    it would give."""
+    if cannot_go_out(board):
         return False
     answer = find(board, Objective.TILES)
     return answer.is_move and not answer.rack
