@@ -9,8 +9,10 @@ script imports. For each baseline, one `search` seat (`--think`, a fixed number 
 samples a decision) plays three copies of it over the same seeds, each version in a
 worker process of its own, the two taking turns game by game. The solver calls and the
 seconds of each of `search`'s decisions are counted through the finder it is handed; the
-decisions are paired one to one (the games must be the same: the moves are compared),
+decisions are paired one to one where the games are the same (the moves are compared),
 and the weighed ones are those where the old version called the solver more than twice.
+Where the games differ (another number of samples), only the figures over all of each
+version's decisions compare: `all_decisions`.
 Rows in results/search-calls.jsonl, the summary in search-calls-summary.json.
 """
 
@@ -87,11 +89,14 @@ def compare(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, An
         old_calls = new_calls = weighed = old_weighed = new_weighed = 0
         old_seconds = new_seconds = 0.0
         decisions = 0
+        every: dict[str, list[list[Any]]] = {"old": [], "new": []}
         same = True
         for seed in range(args.seed, args.seed + args.games):
             before = play(args.old, baseline, args.think, seed)
             after = play(new_path, baseline, args.think, seed)
             same = same and [d[2] for d in before] == [d[2] for d in after]
+            every["old"] += before
+            every["new"] += after
             for (calls_before, seconds_before, _), (calls_after, seconds_after, _) in zip(
                 before, after, strict=False
             ):
@@ -119,6 +124,14 @@ def compare(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, An
             "calls_new_over_old": round(new_calls / max(old_calls, 1), 3),
             "weighed_seconds": {"old": round(old_seconds, 2), "new": round(new_seconds, 2)},
             "samples_per_second_new_over_old": round(old_seconds / max(new_seconds, 1e-9), 2),
+            "all_decisions": {
+                side: {
+                    "decisions": len(made),
+                    "calls_a_decision": round(sum(d[0] for d in made) / max(len(made), 1), 2),
+                    "ms_a_decision": round(sum(d[1] for d in made) / max(len(made), 1) * 1000, 1),
+                }
+                for side, made in every.items()
+            },
         }
         print(json.dumps(row), flush=True)
         rows.append(row)
