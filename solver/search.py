@@ -65,8 +65,8 @@ MAX_THINK = 120.0
 
 SAMPLES_PER_SECOND = 80
 """Samples a second of `think` buys. Twice the 40 of before the go-out proof
-(`cannot_go_out`), which made a decision 1.5-2.6 times faster at the same samples and
-this many win more (benchmarks/README.md, section 11)."""
+(`cannot_go_out`), which made a decision 1.4-2.9 times faster at the same samples; this
+many won more on the same deals (benchmarks/README.md, section 11)."""
 
 MIN_SAMPLES = 3
 """Samples before sampling may stop early: below this, a lead says little."""
