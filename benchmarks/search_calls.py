@@ -11,6 +11,9 @@ worker process of its own, the two taking turns game by game. The solver calls a
 seconds of each of `search`'s decisions are counted through the finder it is handed; the
 decisions are paired one to one (the games must be the same: the moves are compared),
 and the weighed ones are those where the old version called the solver more than twice.
+The new version plays at the old one's samples a second for the pairing; where its own
+differ it plays again at its own, and `all_decisions` gives the calls and milliseconds a
+decision over all of each side's decisions (those games differ).
 Rows in results/search-calls.jsonl, the summary in search-calls-summary.json.
 """
 
@@ -29,9 +32,11 @@ from common import finished, header, results_option, write_results
 BASELINES = ("greedy", "hoarder", "cautious")
 
 
-def worker(baseline: str, think: float, seed: int) -> None:
-    """One game of `search` against three `baseline`: each decision's calls, seconds and
-    move, printed as one JSON line (run in the version under test)."""
+def worker(baseline: str, think: float, seed: int, rate: str) -> None:
+    """One game of `search` against three `baseline` at `rate` samples a second ("own":
+    the version's): its rate, and each decision's calls, seconds and move, printed as one
+    JSON line (run in the version under test)."""
+    import rummisolve.search
     from rummisolve.board import Board
     from rummisolve.game import GameOptions, Seat, play_game, tile_set_for
     from rummisolve.move import Move, Objective
@@ -59,26 +64,31 @@ def worker(baseline: str, think: float, seed: int) -> None:
             decisions.append((calls, seconds, repr((move.table, move.rack))))
             return move
 
+    if rate != "own":
+        rummisolve.search.SAMPLES_PER_SECOND = int(rate)
     rules = Rules(tile_set=tile_set_for(4))
     others = Lineup.filled([baseline], 4).seats()[1:]
     play_game((Seat("P1", Counted()), *others), GameOptions(rules=rules), seed)
-    print(json.dumps(decisions))
+    print(json.dumps({"rate": rummisolve.search.SAMPLES_PER_SECOND, "decisions": decisions}))
 
 
-def play(path: str, baseline: str, think: float, seed: int) -> list[list[Any]]:
+def play(
+    path: str, baseline: str, think: float, seed: int, rate: str = "own"
+) -> tuple[int, list[list[Any]]]:
     done = subprocess.run(
-        [sys.executable, __file__, "worker", baseline, str(think), str(seed)],
+        [sys.executable, __file__, "worker", baseline, str(think), str(seed), rate],
         env=os.environ | {"PYTHONPATH": os.path.abspath(path)},
         capture_output=True,
         text=True,
         check=True,
     )
-    decisions: list[list[Any]] = json.loads(done.stdout)
-    return decisions
+    played: dict[str, Any] = json.loads(done.stdout)
+    return played["rate"], played["decisions"]
 
 
 def compare(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     import rummisolve
+    from rummisolve.search import SAMPLES_PER_SECOND
 
     # The PYTHONPATH entry this script imports `rummisolve` from.
     new_path = os.path.dirname(os.path.dirname(os.path.abspath(rummisolve.__file__)))
@@ -87,11 +97,16 @@ def compare(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, An
         old_calls = new_calls = weighed = old_weighed = new_weighed = 0
         old_seconds = new_seconds = 0.0
         decisions = 0
+        every: dict[str, list[list[Any]]] = {"old": [], "new_at_old_rate": []}
         same = True
         for seed in range(args.seed, args.seed + args.games):
-            before = play(args.old, baseline, args.think, seed)
-            after = play(new_path, baseline, args.think, seed)
+            rate, before = play(args.old, baseline, args.think, seed)
+            _, after = play(new_path, baseline, args.think, seed, str(rate))
             same = same and [d[2] for d in before] == [d[2] for d in after]
+            every["old"] += before
+            every["new_at_old_rate"] += after
+            if rate != SAMPLES_PER_SECOND:
+                every.setdefault("new", []).extend(play(new_path, baseline, args.think, seed)[1])
             for (calls_before, seconds_before, _), (calls_after, seconds_after, _) in zip(
                 before, after, strict=False
             ):
@@ -119,6 +134,15 @@ def compare(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, An
             "calls_new_over_old": round(new_calls / max(old_calls, 1), 3),
             "weighed_seconds": {"old": round(old_seconds, 2), "new": round(new_seconds, 2)},
             "samples_per_second_new_over_old": round(old_seconds / max(new_seconds, 1e-9), 2),
+            "rates": {"old": rate, "new": SAMPLES_PER_SECOND},
+            "all_decisions": {
+                side: {
+                    "decisions": len(made),
+                    "calls_a_decision": round(sum(d[0] for d in made) / max(len(made), 1), 2),
+                    "ms_a_decision": round(sum(d[1] for d in made) / max(len(made), 1) * 1000, 1),
+                }
+                for side, made in every.items()
+            },
         }
         print(json.dumps(row), flush=True)
         rows.append(row)
@@ -128,7 +152,7 @@ def compare(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, An
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["worker"]:
-        worker(argv[1], float(argv[2]), int(argv[3]))
+        worker(argv[1], float(argv[2]), int(argv[3]), argv[4])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--old", required=True, help="PYTHONPATH of the older version")

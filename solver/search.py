@@ -30,8 +30,8 @@ two tiles or fewer, it lays the most points instead: the game is likely lost, an
 the points held are what it costs.
 
 A decision asks the solver once a position (`remembering`), and asks whether a rack goes
-out only where each of its tiles fits some set (`goes_out`): answers the solver would
-give, fewer solves.
+out only where the tiles it would leave on the table can be cut into sets (`goes_out`):
+answers the solver would give, fewer solves.
 
 The budget is counted in samples, not read from a clock, so that the same seed plays
 the same games at a budget: `think` seconds buy `think * SAMPLES_PER_SECOND` samples a
@@ -47,25 +47,26 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board
 from .game.state import GameState
 from .holding import without_jokers
 from .move import Move, Objective, TileRow, no_move
-from .rules import Rules
+from .partition import cannot_go_out
 from .sets import meld_value, read_meld
-from .tiles import JOKER, MAX_NUMBER, Tile, sort_tiles
+from .tiles import JOKER, Tile, sort_tiles
 from .view import Finder, PlayerView, TurnKind
 
 DEFAULT_THINK = 0.1
 MAX_THINK = 120.0
 """The rulebook's limit on a turn (two minutes)."""
 
-SAMPLES_PER_SECOND = 40
-"""Samples a second of `think` buys: a sample costs a solver call per player and
-candidate (4 players, 2 candidates: 8 calls, about 15 ms on an idle machine)."""
+SAMPLES_PER_SECOND = 80
+"""Samples a second of `think` buys. Twice the 40 of before the go-out proof
+(`cannot_go_out`), which made a decision 1.4-2.9 times faster at the same samples; this
+many won more on the same deals (benchmarks/README.md, section 11)."""
 
 MIN_SAMPLES = 3
 """Samples before sampling may stop early: below this, a lead says little."""
@@ -333,47 +334,13 @@ def _play_round(
 
 
 def goes_out(board: Board, find: Finder) -> bool:
-    """Whether the player lays its whole rack: asked of the solver only where every tile
-    of the rack fits some set (`fits_somewhere`), the answer it would give."""
-    there = Counter(board.rack)
-    there.update(t for row in board.table for t in row)
-    if not all(fits_somewhere(tile, there, board.rules) for tile in set(board.rack)):
+    """Whether the player lays its whole rack: asked of the solver only where the tiles
+    that would then lie on the table may be cut into sets (`cannot_go_out`), the answer
+    it would give."""
+    if cannot_go_out(board):
         return False
     answer = find(board, Objective.TILES)
     return answer.is_move and not answer.rack
-
-
-def fits_somewhere(tile: Tile, there: Counter[Tile], rules: Rules) -> bool:
-    """Whether `tile` makes a set of three with two others of the tiles `there` (the
-    table and the rack, `tile` among them).
-
-    A rack that goes out puts each tile in a set of the table that follows, and two
-    neighbours of a tile in such a set (of a group, any two; of a run, its window of
-    three: each within two numbers, past the 13 where runs wrap) make a set with it; so a
-    tile with no such pair keeps the rack from going out, whatever the rules on jokers.
-    """
-    if tile.is_joker:
-        return True
-    near = [
-        t
-        for t, count in there.items()
-        if t != tile
-        and count > 0
-        and (t.is_joker or t.number == tile.number or _apart(t, tile) <= 2)
-    ]
-    pairs: Iterable[tuple[Tile, Tile]] = itertools.combinations(near, 2)
-    if there[JOKER] >= 2:
-        pairs = itertools.chain(pairs, [(JOKER, JOKER)])
-    return any(read_meld((tile, *pair), rules) is not None for pair in pairs)
-
-
-def _apart(a: Tile, b: Tile) -> int:
-    """How many numbers apart two tiles of one colour lie, the short way round (runs may
-    wrap); more than any run's window for tiles of two colours."""
-    if a.colour != b.colour:
-        return MAX_NUMBER
-    gap = abs(a.number - b.number)
-    return min(gap, MAX_NUMBER - gap)
 
 
 def _laid(board: Board, move: Move) -> Board:

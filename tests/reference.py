@@ -639,3 +639,22 @@ def _cuts(tiles: Bag, wraparound: bool) -> frozenset[tuple[Bag, ...]]:
         for cut in _cuts(_key(tuple(left.elements())), wraparound):
             cuts.add(tuple(sorted((_key(part), *cut), key=_bag_order)))
     return frozenset(cuts)
+
+
+def partitionable(tiles: Bag, wraparound: bool) -> bool:
+    """Whether the bag cuts into sets at all: its first tile in some set with others of
+    it, and the rest likewise (any order of the bag)."""
+    return _partitionable(_key(tiles), wraparound)
+
+
+@cache
+def _partitionable(tiles: Bag, wraparound: bool) -> bool:
+    if not tiles:
+        return True
+    first, rest = tiles[0], tiles[1:]
+    for part in _sets_from(first, rest, wraparound):
+        left = Counter(rest)
+        left.subtract(part[1:])
+        if _partitionable(_key(tuple(left.elements())), wraparound):
+            return True
+    return False

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
+from hypothesis import given
 
 from rummisolve.board import Board
 from rummisolve.engine.solve import find_move
 from rummisolve.move import Move, Objective
+from rummisolve.partition import cannot_go_out
 from rummisolve.rules import Rules
-from rummisolve.search import MIN_SAMPLES, Search, fits_somewhere, goes_out, remembering
+from rummisolve.search import MIN_SAMPLES, Search, goes_out, remembering
 from rummisolve.tiles import Tile, parse_tile
 from rummisolve.view import Finder, PlayerView
+
+from .positions import positions
 
 
 def tiles(text: str) -> tuple[Tile, ...]:
@@ -83,9 +85,34 @@ def test_a_decision_makes_fewer_solver_calls_than_samples() -> None:
 )
 def test_goes_out_is_the_solvers_answer(table: str, rack: str, rules: Rules, out: bool) -> None:
     position = board(table, rack, rules)
+    assert_goes_out_as_solved(position)
+    assert goes_out(position, counted([])) is out
+
+
+@pytest.mark.parametrize(
+    ("table", "rack"),
+    [
+        pytest.param("R4 R5 R6, K9 B9 J", "R7 K1", id="every-tile-pairs-with-the-joker"),
+        pytest.param("R4 J R6, K9 B9 O9", "K3 O8 B12", id="one-joker-three-lone-tiles"),
+    ],
+)
+def test_a_joker_on_the_table_does_not_make_every_rack_a_question(table: str, rack: str) -> None:
+    """With a joker every tile pairs with some tile and the joker, the test that came
+    before asked the solver here; the tiles still cannot be cut into sets."""
+    calls: list[tuple[Board, Objective]] = []
+    assert not goes_out(board(table, rack), counted(calls))
+    assert not calls
+
+
+@given(positions(max_sets=3, max_rack=6))
+def test_goes_out_is_the_solvers_answer_under_every_rule(position: Board) -> None:
+    assert_goes_out_as_solved(position)
+
+
+def assert_goes_out_as_solved(position: Board) -> None:
+    """`goes_out` gives a fresh solve's answer, and asks the solver only where the rack
+    is not proved unable to go out."""
     calls: list[tuple[Board, Objective]] = []
     fresh = find_move(position, Objective.TILES)
-    assert goes_out(position, counted(calls)) is out is (fresh.is_move and not fresh.rack)
-    there = Counter(position.rack) + Counter(t for row in position.table for t in row)
-    fits = all(fits_somewhere(t, there, rules) for t in position.rack)
-    assert len(calls) == fits  # the solver is asked only where every tile fits a set
+    assert goes_out(position, counted(calls)) is (fresh.is_move and not fresh.rack)
+    assert len(calls) == (not cannot_go_out(position))
