@@ -327,7 +327,8 @@ def test_positions_with_two_to_four_table_jokers_can_be_followed_literally(profi
 
 
 # Boards whose steps, followed literally, broke a rule: a locked set's tiles taken out of
-# it, or a joker's own tile swapped for a copy alike from another set in the hand.
+# it, or a joker's own tile swapped for a copy alike from another set in the hand; or
+# whose table after showed a set left alone otherwise than it lies.
 BROKEN = {
     "locked-set-kept-whole": (
         "norwegian tile-set=160",
@@ -359,6 +360,11 @@ BROKEN = {
         "K1 K4 K12 R1 R2 O2 O5 B1 B5 B5 J",
     ),
     "crossing-jokers": ("hebrew", "R5 J J R8 R9", "R6 R7 K1"),
+    "kept-group-second-joker-declared": (
+        "official tile-set=160 initial-meld=10",
+        "J J=K1 O1 B1 | J J K3",
+        "K1",
+    ),
 }
 
 
