@@ -45,6 +45,8 @@ class Piece:
     home: int | None = None
     role: Tile | None = None
     freed: bool = False
+    # The set it was taken from into the hand, as the take showed it.
+    taken_from: str = ""
 
     @property
     def table_joker(self) -> bool:
@@ -144,28 +146,42 @@ class Player:
         self.settle(sets[0], tiles)
         return sets[0]
 
-    def take_out(self, row: list[Piece], tiles: list[Shown], step: str) -> list[Piece]:
-        """The pieces shown, out of the set (a joker: the one standing as shown); none
-        of a locked set's own may leave it (a tile played from the rack may move on)."""
+    def take_out(
+        self, row: list[Piece], tiles: list[Shown], step: str, taken_from: str = ""
+    ) -> list[Piece]:
+        """The pieces shown, out of the set (a joker: the one standing as shown, each
+        marked as taken from the set shown `taken_from`); none of a locked set's own may
+        leave it (a tile played from the rack may move on)."""
         out = []
         for tile, star, role in tiles:
             same = [p for p in row if p.tile == tile and p.rack == star]
             piece = next((p for p in same if p.role == role), same[0])
             row.remove(piece)
             out.append(piece)
+            piece.taken_from = taken_from
         if any(p.home in self.locked for p in out):
             self.wrong.append(f"{step}: a tile out of a set holding a joker (locked)")
         return out
 
-    def take_up(self, tiles: list[Shown], beside: list[Piece]) -> list[Piece]:
+    def take_up(self, tiles: list[Shown], beside: list[Piece], named: str = "") -> list[Piece]:
         """The tiles to add to the set `beside` (or to lay), from the hand or the rack.
-        Among pieces alike in the hand (same tile and star; a joker standing for the same
-        tile) the step does not say which: the player takes the worst for the rules, a
-        copy that is not the set's jokers' own, else one that a joker left in the hand
-        needs; the steps must leave no such choice where it matters."""
+        A copy the step names (`named`: `R8 from [R7 R8 R9]`) is the one taken from that
+        set. Among other pieces alike in the hand (same tile and star; a joker standing
+        for the same tile) the step does not say which: the player takes the worst for
+        the rules, a copy that is not the set's jokers' own, else one that a joker left
+        in the hand needs; the steps must leave no such choice where it matters."""
+        sources = Counter(
+            (tile, where)
+            for words, where in re.findall(r"([^,\[\]]+) from \[([^\]]+)\]", named)
+            for tile, _, _ in shown(words)
+        )
         picked: list[Piece] = []
         for tile, star, role in sorted(tiles, key=lambda t: not t[0].is_joker):
             choices = [p for p in self.hand if p.tile == tile and p.rack == star]
+            where = next((w for t, w in +sources if t == tile and not star), None)
+            if where is not None:
+                sources[tile, where] -= 1
+                choices = [p for p in choices if p.taken_from == where]
             if tile.is_joker and not star:
                 staying = [p for p in choices if p.role == role and not p.freed]
                 choices = staying or [p for p in choices if p.freed] or choices
@@ -220,7 +236,7 @@ class Player:
             row = self.find(shown(m[1] or m[3]), step)
             if row is None:
                 return
-            self.hand.extend(self.take_out(row, shown(m[1] or m[2]), step))
+            self.hand.extend(self.take_out(row, shown(m[1] or m[2]), step, m[1] or m[3]))
             if not row:
                 self.table.remove(row)
         elif m := re.match(r"split \[(.+?)\] into (.+)$", step):
@@ -233,18 +249,18 @@ class Player:
                 part = self.take_out(row, tiles, step)
                 self.wrong.extend(f"{step}: {w}" for w in self.agrees(part, tiles, whole=False))
                 self.table.append(part)
-        elif m := re.match(r"lay (.+) new$", step):
+        elif m := re.match(r"lay (.+?)(?: \((.+)\))? new$", step):
             made = shown(m[1])
-            row = self.take_up(made, [])
+            row = self.take_up(made, [], m[2] or "")
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
             self.settle(row, made)
             self.table.append(row)
-        elif m := re.match(r"add (.+) to \[(.+)\]: (.+)$", step):
-            made = shown(m[3])
-            row = self.find(shown(m[2]), step)
+        elif m := re.match(r"add (.+?)(?: \((.+)\))? to \[(.+)\]: (.+)$", step):
+            made = shown(m[4])
+            row = self.find(shown(m[3]), step)
             if row is None:
                 return
-            row.extend(self.take_up(shown(m[1]), row))
+            row.extend(self.take_up(shown(m[1]), row, m[2] or ""))
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
             self.settle(row, made)
         else:
@@ -360,6 +376,18 @@ BROKEN = {
         "K1 K4 K12 R1 R2 O2 O5 B1 B5 B5 J",
     ),
     "crossing-jokers": ("hebrew", "R5 J J R8 R9", "R6 R7 K1"),
+    # Shrunk from dealt boards: the joker's own copy and another set's are in the hand at
+    # once, whatever the order; the step names the copy it takes.
+    "joker-own-copy-and-another-in-hand": (
+        "official tile-set=160",
+        "B3 J B5 | B6 B7 B8 | J B7 B8 B9",
+        "O6 B4 B11 B13 J",
+    ),
+    "copy-left-behind-and-the-joker-own": (
+        "french tile-set=160",
+        "R8 R9 R10 R11 R12 R13 | B6 B7 B8 B9 B10 B11 | K8 K9 K10 K11 | R7 R8 R9 J R11",
+        "K10",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",
