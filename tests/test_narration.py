@@ -388,6 +388,13 @@ BROKEN = {
         "R8 R9 R10 R11 R12 R13 | B6 B7 B8 B9 B10 B11 | K8 K9 K10 K11 | R7 R8 R9 J R11",
         "K10",
     ),
+    # Shrunk from a dealt board: the joker that stays was kept beside the tile that freed
+    # the other one, the rack's, while its set's K3 went elsewhere.
+    "kept-beside-the-freeing-tile-only": (
+        "official tile-set=160",
+        "J J K3 K4",
+        "K1 K3 R6 R9 O9 B1 J",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",

@@ -188,7 +188,7 @@ def plan_table(
             locked_in.add(n)
             bases.lock(i, n)
     groups = bases.best()
-    moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
+    moving = _moving(freeing.stays, bases, groups, roles, rack_in) if roles is not None else []
     anchored: dict[tuple[int, int], Tile] = {}
     while roles is not None:
         # A joker that leaves its set without being freed goes along with a tile of it:
@@ -214,7 +214,7 @@ def plan_table(
         if not changed:
             break
         groups = bases.best()
-        moving = _moving(freeing.stays, bases, groups, roles)
+        moving = _moving(freeing.stays, bases, groups, roles, rack_in)
     actions: list[TableAction] = list(replaced)
     hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
     # The rack's tiles played earlier in the turn: in each old set, and in the hand.
@@ -350,13 +350,16 @@ def _moving(
     bases: Bases,
     groups: Sequence[Sequence[int]],
     roles: Sequence[Sequence[Tile | None]],
+    rack_in: Sequence[Counter[Tile]],
 ) -> list[tuple[int, Tile, int]]:
     """The jokers that stay (each: its old set, the tile it stands for, its new set) but
-    are not kept in place there beside a tile of their set: they move."""
+    are not kept in place there beside a tile of their set (a tile the rack put in it
+    to free another joker is not one): they move."""
     moving = []
     for i, role, n in stays:
         piece = bases.pieces(i, groups[i]).get(n, ())
-        beside = any(not bases.old[i][j].is_joker for j in piece)
+        own = [bases.old[i][j] for j in piece if not bases.old[i][j].is_joker]
+        beside = bool(Counter(own) - (rack_in[i] if rack_in else Counter()))
         if not beside or not any(roles[i][j] == role for j in piece):
             moving.append((i, role, n))
     return moving
