@@ -395,6 +395,13 @@ BROKEN = {
         "J J K3 K4",
         "K1 K3 R6 R9 O9 B1 J",
     ),
+    # Shrunk from a dealt board: two jokers from two sets into one run, each to go along
+    # with a tile of its own set; both were given the O7, and the run holds one.
+    "two-jokers-into-one-run-each-with-its-own-tile": (
+        "official tile-set=160",
+        "O2 O3 O4 O5 | J O7 O8 O9 | J O6 O7",
+        "K9 O1 O8 B9",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",

@@ -204,13 +204,11 @@ def plan_table(
         changed = bool(alone)
         for i, n in alone:
             bases.exclude(n, i, anchored[i, n], taken=True)
-        for i, n in pairs:
-            if (i, n) not in anchored:
-                own = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
-                tile = next(t for t in own if not t.is_joker and t in new_sets[n])
-                anchored[i, n] = tile
-                bases.exclude(n, i, tile)
-                changed = True
+        fresh = [pair for pair in pairs if pair not in anchored]
+        for (i, n), tile in _anchors(fresh, anchored, old_sets, new_sets, rack_in).items():
+            anchored[i, n] = tile
+            bases.exclude(n, i, tile)
+            changed = True
         if not changed:
             break
         groups = bases.best()
@@ -363,6 +361,46 @@ def _moving(
         if not beside or not any(roles[i][j] == role for j in piece):
             moving.append((i, role, n))
     return moving
+
+
+def _anchors(
+    pairs: Sequence[tuple[int, int]],
+    anchored: dict[tuple[int, int], Tile],
+    old_sets: Sequence[TileRow],
+    new_sets: Sequence[TileRow],
+    rack_in: Sequence[Counter[Tile]],
+) -> dict[tuple[int, int], Tile]:
+    """For each pair (an old set whose joker moves, the new set it goes to), a tile of
+    the old set's own that goes along: each joker in a new set with its own copy (the
+    jokers of `J O7 O8 O9` and `J O6 O7` into `O1 .. J J O7 O8` go along with the O8
+    and the O7), beside those `anchored` already; sets with fewer tiles to give first."""
+    chosen = dict(anchored)
+
+    def own(pair: tuple[int, int]) -> list[Tile]:
+        i, n = pair
+        tiles = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
+        return [t for t in tiles if not t.is_joker and t in new_sets[n]]
+
+    def room(tile: Tile, n: int) -> bool:
+        taken = sum(t == tile for (_, m), t in chosen.items() if m == n)
+        return new_sets[n].count(tile) > taken
+
+    def give(left: list[tuple[int, int]]) -> bool:
+        if not left:
+            return True
+        pair, *rest = left
+        for tile in own(pair):
+            if room(tile, pair[1]):
+                chosen[pair] = tile
+                if give(rest):
+                    return True
+                del chosen[pair]
+        return False
+
+    ordered = sorted(pairs, key=lambda pair: len(own(pair)))
+    if not give(ordered):
+        chosen |= {pair: own(pair)[0] for pair in ordered}  # none (a move the checker refuses)
+    return {pair: chosen[pair] for pair in pairs}
 
 
 def _laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:
