@@ -402,6 +402,13 @@ BROKEN = {
         "O2 O3 O4 O5 | J O7 O8 O9 | J O6 O7",
         "K9 O1 O8 B9",
     ),
+    # Shrunk from a dealt board: the joker of `B2 B3 B4 J` went along with its B2, which
+    # its new run had to take from the rack (beside the freed joker): it lay alone.
+    "joker-along-with-a-tile-the-rack-gives": (
+        "official tile-set=160",
+        "B2 B3 B4 J | O7 O8 J | R5 R6 R7 R8 R9 R10 | B4 B5 B6 J B8 B9 B10",
+        "O5 O9 B2 B11",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",

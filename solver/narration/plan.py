@@ -205,7 +205,8 @@ def plan_table(
         for i, n in alone:
             bases.exclude(n, i, anchored[i, n], taken=True)
         fresh = [pair for pair in pairs if pair not in anchored]
-        for (i, n), tile in _anchors(fresh, anchored, old_sets, new_sets, rack_in).items():
+        found = _anchors(fresh, anchored, old_sets, new_sets, rack_in, pins)
+        for (i, n), tile in found.items():
             anchored[i, n] = tile
             bases.exclude(n, i, tile)
             changed = True
@@ -369,11 +370,13 @@ def _anchors(
     old_sets: Sequence[TileRow],
     new_sets: Sequence[TileRow],
     rack_in: Sequence[Counter[Tile]],
+    pins: Sequence[Counter[Tile]],
 ) -> dict[tuple[int, int], Tile]:
     """For each pair (an old set whose joker moves, the new set it goes to), a tile of
     the old set's own that goes along: each joker in a new set with its own copy (the
     jokers of `J O7 O8 O9` and `J O6 O7` into `O1 .. J J O7 O8` go along with the O8
-    and the O7), beside those `anchored` already; sets with fewer tiles to give first."""
+    and the O7), beside those `anchored` already, and none of the new set's copies that
+    must be the rack's (`pins`: beside a freed joker); sets with fewer tiles first."""
     chosen = dict(anchored)
 
     def own(pair: tuple[int, int]) -> list[Tile]:
@@ -383,7 +386,7 @@ def _anchors(
 
     def room(tile: Tile, n: int) -> bool:
         taken = sum(t == tile for (_, m), t in chosen.items() if m == n)
-        return new_sets[n].count(tile) > taken
+        return new_sets[n].count(tile) - pins[n][tile] > taken
 
     def give(left: list[tuple[int, int]]) -> bool:
         if not left:
