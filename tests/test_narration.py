@@ -201,7 +201,37 @@ class Player:
     def follow(self, step: str) -> None:
         self._follow(step)
         if self.binding:
+            self.relabel()
             self.wrong.extend(f"{step}: {w}" for w in self.alone())
+
+    def relabel(self) -> None:
+        """Jokers of one set are alike to every eye, the rules' too: where one that stays
+        lies beside no tile of its set, and one freed from that set lies beside one (in
+        the hand, or standing for the same tile), the two swap what they are."""
+        places = [*self.table, self.hand]
+
+        def beside_own(p: Piece, where: list[Piece]) -> bool:
+            return any(q.home == p.home and not q.tile.is_joker for q in where)
+
+        for where in places:
+            for p in where:
+                if not p.table_joker or p.freed or beside_own(p, where):
+                    continue
+                q = next(
+                    (
+                        q
+                        for other in places
+                        for q in other
+                        if q.table_joker
+                        and q.freed
+                        and q.home == p.home
+                        and beside_own(q, other)
+                        and (other is self.hand or q.role == p.role)
+                    ),
+                    None,
+                )
+                if q is not None:
+                    p.freed, q.freed, q.role = True, False, p.role
 
     def alone(self) -> list[str]:
         """Rule 2 after a step: each table joker not freed lies (on the table, or in the
@@ -408,6 +438,14 @@ BROKEN = {
         "official tile-set=160",
         "B2 B3 B4 J | O7 O8 J | R5 R6 R7 R8 R9 R10 | B4 B5 B6 J B8 B9 B10",
         "O5 O9 B2 B11",
+    ),
+    # Shrunk from a dealt board: of `J J O7`, the joker freed and the one kept (J=O5) are
+    # both in the hand; either is the one freed, as no one can tell them apart.
+    "freed-and-kept-joker-of-one-set-alike": (
+        "official tile-set=160",
+        "J J O7 | R1 R2 R3 R4 | J O4 O5 O6 | B3 B4 B5 | R4 R5 J R7 R8 R9 R10 | O7 O8 O9"
+        " | K9 K10 K11",
+        "K5 R6 R8 R11 O2 O4 O6 B13",
     ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
