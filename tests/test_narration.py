@@ -456,6 +456,13 @@ BROKEN = {
         " B12 B13 | R5 R6 R7 R8 R9 | B8 B9 J",
         "K4 R3 R5 O8 O9",
     ),
+    # Shrunk from a dealt board: the joker of the long run was given its O4 to go along
+    # with before the joker of O4 O5 J, whose only tile the new run holds is an O4.
+    "a-tile-to-go-along-chosen-anew": (
+        "official tile-set=160",
+        "O2 O3 O4 J O6 O7 O8 | O7 O8 O9 | O4 O5 J | K5 K6 K7 K8 K9",
+        "R9 O1 B8",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",

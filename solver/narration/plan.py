@@ -125,6 +125,38 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     return plan._replace(reading=reading, old_sets=tuple(swapped))
 
 
+def _bases(
+    old_sets: Sequence[TileRow],
+    new_sets: Sequence[TileRow],
+    rules: Rules,
+    freeing: Freeing,
+    roles: Sequence[Sequence[Tile | None]] | None,
+    pins: Sequence[Counter[Tile]],
+) -> Bases:
+    """Where each new set is built, as the rules on jokers ask: each old set's joker kept
+    in place only where it stays, each locked set in one new set whole."""
+    rack_in = freeing.rack_in
+    bases = Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
+    if roles is not None:
+        bases.keep_jokers_where_they_stay(roles, freeing.stays)
+    locked_in: set[int] = set()
+    for i in freeing.locked:
+        # The new set it lies in: where its joker stays, else the likest, one per set.
+        own = Counter(t for t in old_sets[i] if not t.is_joker) - rack_in[i]
+        stays_in = {n for k, _, n in freeing.stays if k == i}
+        holding = [
+            n for n, new in enumerate(new_sets) if not own - Counter(new) and n not in locked_in
+        ]
+        if holding:
+            common = Counter(old_sets[i])
+            n = min(
+                holding, key=lambda n: (n not in stays_in, -(common & Counter(new_sets[n])).total())
+            )
+            locked_in.add(n)
+            bases.lock(i, n)
+    return bases
+
+
 def _jokers_only(row: TileRow) -> bool:
     return all(t.is_joker for t in row)
 
@@ -169,24 +201,7 @@ def plan_table(
     replaced, rack_in = freeing.replaced, freeing.rack_in
     hosts = {n: host for n, host in enumerate(freeing.hosts) if host[0]}
     pins = [Counter(hosts[n][1]) if n in hosts else Counter() for n in range(len(new_sets))]
-    bases = Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
-    if roles is not None:
-        bases.keep_jokers_where_they_stay(roles, freeing.stays)
-    locked_in: set[int] = set()
-    for i in freeing.locked:
-        # The new set it lies in: where its joker stays, else the likest, one per set.
-        own = Counter(t for t in old_sets[i] if not t.is_joker) - rack_in[i]
-        stays_in = {n for k, _, n in freeing.stays if k == i}
-        holding = [
-            n for n, new in enumerate(new_sets) if not own - Counter(new) and n not in locked_in
-        ]
-        if holding:
-            common = Counter(old_sets[i])
-            n = min(
-                holding, key=lambda n: (n not in stays_in, -(common & Counter(new_sets[n])).total())
-            )
-            locked_in.add(n)
-            bases.lock(i, n)
+    bases = _bases(old_sets, new_sets, rules, freeing, roles, pins)
     groups = bases.best()
     moving = _moving(freeing.stays, bases, groups, roles, rack_in) if roles is not None else []
     anchored: dict[tuple[int, int], Tile] = {}
@@ -206,6 +221,14 @@ def plan_table(
             bases.exclude(n, i, anchored[i, n], taken=True)
         fresh = [pair for pair in pairs if pair not in anchored]
         found = _anchors(fresh, anchored, old_sets, new_sets, rack_in, pins)
+        if found is None:
+            # The tiles that go along so far leave none for a joker: all chosen anew.
+            bases = _bases(old_sets, new_sets, rules, freeing, roles, pins)
+            fresh = [*anchored, *fresh]
+            anchored = {}
+            found = _anchors(fresh, anchored, old_sets, new_sets, rack_in, pins)
+        if found is None:  # none (a move the checker refuses): each its first tile
+            found = {pair: _own(pair, old_sets, new_sets, rack_in)[0] for pair in fresh}
         for (i, n), tile in found.items():
             anchored[i, n] = tile
             bases.exclude(n, i, tile)
@@ -371,18 +394,14 @@ def _anchors(
     new_sets: Sequence[TileRow],
     rack_in: Sequence[Counter[Tile]],
     pins: Sequence[Counter[Tile]],
-) -> dict[tuple[int, int], Tile]:
+) -> dict[tuple[int, int], Tile] | None:
     """For each pair (an old set whose joker moves, the new set it goes to), a tile of
     the old set's own that goes along: each joker in a new set with its own copy (the
     jokers of `J O7 O8 O9` and `J O6 O7` into `O1 .. J J O7 O8` go along with the O8
     and the O7), beside those `anchored` already, and none of the new set's copies that
-    must be the rack's (`pins`: beside a freed joker); sets with fewer tiles first."""
+    must be the rack's (`pins`: beside a freed joker); sets with fewer tiles first. None
+    if there is no such choice."""
     chosen = dict(anchored)
-
-    def own(pair: tuple[int, int]) -> list[Tile]:
-        i, n = pair
-        tiles = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
-        return [t for t in tiles if not t.is_joker and t in new_sets[n]]
 
     def room(tile: Tile, n: int) -> bool:
         taken = sum(t == tile for (_, m), t in chosen.items() if m == n)
@@ -392,7 +411,7 @@ def _anchors(
         if not left:
             return True
         pair, *rest = left
-        for tile in own(pair):
+        for tile in _own(pair, old_sets, new_sets, rack_in):
             if room(tile, pair[1]):
                 chosen[pair] = tile
                 if give(rest):
@@ -400,10 +419,20 @@ def _anchors(
                 del chosen[pair]
         return False
 
-    ordered = sorted(pairs, key=lambda pair: len(own(pair)))
-    if not give(ordered):
-        chosen |= {pair: own(pair)[0] for pair in ordered}  # none (a move the checker refuses)
-    return {pair: chosen[pair] for pair in pairs}
+    ordered = sorted(pairs, key=lambda pair: len(_own(pair, old_sets, new_sets, rack_in)))
+    return {pair: chosen[pair] for pair in pairs} if give(ordered) else None
+
+
+def _own(
+    pair: tuple[int, int],
+    old_sets: Sequence[TileRow],
+    new_sets: Sequence[TileRow],
+    rack_in: Sequence[Counter[Tile]],
+) -> list[Tile]:
+    """The tiles of old set i's own (not the rack's put in it) that new set n holds."""
+    i, n = pair
+    tiles = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
+    return [t for t in tiles if not t.is_joker and t in new_sets[n]]
 
 
 def _laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:
