@@ -1,10 +1,11 @@
 """A player follows `hint`'s "At the table" literally, on the table as it lies, and ends
 at "Table after the move": every step names a set that is there, takes tiles it holds,
-adds tiles from the hand or the rack as its stars say, and no step breaks the rules on
-jokers (docs/rules.md, "Jokers"): a table joker leaves its set only swapped for its tile
-from the rack, or along with a tile of its set; it keeps standing for its tile until
-freed; a freed joker lies beside two tiles from the rack. Every tile from the rack is
-starred wherever it lies, and the answer, its JSON and --next read the jokers alike."""
+adds tiles from the hand or the rack as its stars say (a copy it names, from the set it
+names), and no step breaks the rules on jokers (docs/rules.md, "Jokers"): a table joker
+leaves its set only swapped for its tile from the rack, or along with a tile of its set;
+it keeps standing for its tile until freed; a freed joker lies beside two tiles from the
+rack. Every tile from the rack is starred wherever it lies, and the answer, its JSON and
+--next read the jokers alike."""
 
 from __future__ import annotations
 
@@ -373,9 +374,9 @@ def test_positions_with_two_to_four_table_jokers_can_be_followed_literally(profi
         assert problems(board) == []
 
 
-# Boards whose steps, followed literally, broke a rule: a locked set's tiles taken out of
-# it, or a joker's own tile swapped for a copy alike from another set in the hand; or
-# whose table after showed a set left alone otherwise than it lies.
+# Boards whose steps, followed literally, broke a rule (a locked set's tiles taken out of
+# it, a joker's own tile swapped for a copy alike from another set in the hand, ...), or
+# whose table after showed a set otherwise than it lies.
 BROKEN = {
     "locked-set-kept-whole": (
         "norwegian tile-set=160",
