@@ -464,6 +464,13 @@ BROKEN = {
         "O2 O3 O4 J O6 O7 O8 | O7 O8 O9 | O4 O5 J | K5 K6 K7 K8 K9",
         "R9 O1 B8",
     ),
+    # Shrunk from a dealt board: the two jokers of `J B5 J B7` into two sets were both
+    # given its one B5 to go along with; the B4 lay alone on the table a while.
+    "two-jokers-of-one-set-each-with-its-own-tile": (
+        "official tile-set=160",
+        "O6 O7 O8 O9 | B3 B4 B5 B6 | J B5 J B7",
+        "R6 B3",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",

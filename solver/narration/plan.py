@@ -396,23 +396,27 @@ def _anchors(
     pins: Sequence[Counter[Tile]],
 ) -> dict[tuple[int, int], Tile] | None:
     """For each pair (an old set whose joker moves, the new set it goes to), a tile of
-    the old set's own that goes along: each joker in a new set with its own copy (the
-    jokers of `J O7 O8 O9` and `J O6 O7` into `O1 .. J J O7 O8` go along with the O8
-    and the O7), beside those `anchored` already, and none of the new set's copies that
-    must be the rack's (`pins`: beside a freed joker); sets with fewer tiles first. None
-    if there is no such choice."""
+    the old set's own that goes along: each joker with its own copy (the jokers of `J O7
+    O8 O9` and `J O6 O7` into `O1 .. J J O7 O8` go along with the O8 and the O7; those
+    of `J B5 J B7` into two sets, with the B5 and the B7), beside those `anchored`
+    already, and none of the new set's copies that must be the rack's (`pins`: beside a
+    freed joker); sets with fewer tiles first. None if there is no such choice."""
     chosen = dict(anchored)
 
-    def room(tile: Tile, n: int) -> bool:
+    def room(tile: Tile, i: int, n: int) -> bool:
+        """Whether old set i has a copy of the tile left to give, and new set n one to
+        take (not one the rack must give)."""
+        given = sum(t == tile for (j, _), t in chosen.items() if j == i)
         taken = sum(t == tile for (_, m), t in chosen.items() if m == n)
-        return new_sets[n].count(tile) - pins[n][tile] > taken
+        has = old_sets[i].count(tile) - (rack_in[i][tile] if rack_in else 0)
+        return has > given and new_sets[n].count(tile) - pins[n][tile] > taken
 
     def give(left: list[tuple[int, int]]) -> bool:
         if not left:
             return True
         pair, *rest = left
         for tile in _own(pair, old_sets, new_sets, rack_in):
-            if room(tile, pair[1]):
+            if room(tile, *pair):
                 chosen[pair] = tile
                 if give(rest):
                     return True
