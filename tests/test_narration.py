@@ -471,6 +471,14 @@ BROKEN = {
         "O6 O7 O8 O9 | B3 B4 B5 B6 | J B5 J B7",
         "R6 B3",
     ),
+    # Drawn by hypothesis: the order's bookkeeping gave the R1 added to `R2 R3` from the
+    # rack's R1* (wanted beside the freed joker), found no order left, and fell back on
+    # one where the joker's own R1 and another set's were both in the hand, unnamed.
+    "a-rack-copy-kept-for-the-freed-joker": (
+        "official tile-set=160",
+        "J R1 O1 | J R2 R3 | J R2 R3 | J R1 O1",
+        "K1 R1",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",

@@ -46,8 +46,10 @@ def in_followable_order(
     the jokers freed first, one action each before these."""
     plain = [a for unit in units for a in unit.actions] + [add.action for add in adds]
     hand: Counter[tuple[Tile, int]] = Counter()
-    # The copies kept for a joker that leaves with them: no other add takes them.
-    kept = Counter((t, i) for add in adds for t, i in add.needs if i is not None and i >= 0)
+    # The copies kept for an add that names where they come from (for a joker that leaves
+    # with them, or the rack's played earlier in the turn): no other add takes them.
+    reserved = Counter((t, i) for add in adds for t, i in add.needs if i is not None)
+    kept = reserved.copy()
     # Where each old set's take is among all the actions (the freed jokers' first).
     take_at: dict[int, int] = {}
 
@@ -105,7 +107,7 @@ def in_followable_order(
     hand.clear()
     hand[JOKER, FREED] = freed
     kept.clear()
-    kept.update((t, i) for add in adds for t, i in add.needs if i is not None and i >= 0)
+    kept.update(reserved)
     done = {unit.old for unit in units if not unit.actions}
     waiting, left = list(adds), [unit for unit in units if unit.actions]
     ordered: list[TableAction] = []
