@@ -150,9 +150,8 @@ class Player:
     def take_out(
         self, row: list[Piece], tiles: list[Shown], step: str, taken_from: str = ""
     ) -> list[Piece]:
-        """The pieces shown, out of the set (a joker: the one standing as shown, each
-        marked as taken from the set shown `taken_from`); none of a locked set's own may
-        leave it (a tile played from the rack may move on)."""
+        """The pieces shown, out of the set (a joker: the one standing as shown), each
+        marked as taken from the set shown `taken_from`."""
         out = []
         for tile, star, role in tiles:
             same = [p for p in row if p.tile == tile and p.rack == star]
@@ -160,8 +159,6 @@ class Player:
             row.remove(piece)
             out.append(piece)
             piece.taken_from = taken_from
-        if any(p.home in self.locked for p in out):
-            self.wrong.append(f"{step}: a tile out of a set holding a joker (locked)")
         return out
 
     def take_up(self, tiles: list[Shown], beside: list[Piece], named: str = "") -> list[Piece]:
@@ -204,6 +201,22 @@ class Player:
         if self.binding:
             self.relabel()
             self.wrong.extend(f"{step}: {w}" for w in self.alone())
+        self.wrong.extend(f"{step}: {w}" for w in self.apart())
+
+    def apart(self) -> list[str]:
+        """Locked-joker-sets after a step: the own tiles of a set that held a joker (its
+        jokers freed aside) lie together, in one set or in the hand: the set may grow,
+        or move whole to join another, but no tile is taken out of it."""
+        wrong = []
+        for home in self.locked:
+            places = [
+                where
+                for where in [*self.table, self.hand]
+                if any(p.home == home and not p.freed for p in where)
+            ]
+            if len(places) > 1:
+                wrong.append(f"a tile out of a set holding a joker (locked): {places}")
+        return wrong
 
     def relabel(self) -> None:
         """Jokers of one set are alike to every eye, the rules' too: where one that stays
@@ -479,6 +492,9 @@ BROKEN = {
         "J R1 O1 | J R2 R3 | J R2 R3 | J R1 O1",
         "K1 R1",
     ),
+    # Drawn by the thorough run: two sets holding jokers joined, one moved whole (which
+    # gives no tile away) was taken for a tile out of a locked set.
+    "locked-sets-joined-whole": ("norwegian", "J R2 R3 | R5 J R7 R8 R9", "R1 R6"),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",
@@ -507,3 +523,18 @@ def test_positions_that_free_jokers_can_be_followed_literally(declaring: bool) -
 @given(board=positions(max_sets=4, max_rack=6, locked=True))
 def test_positions_with_locked_sets_can_be_followed_literally(board: Board) -> None:
     assert problems(board) == []
+
+
+def test_a_locked_set_may_move_whole_to_join_another_but_give_no_tile() -> None:
+    """Locked-joker-sets: `R5 J R7` joins `J R2 R3` whole (taken all, added at once), as
+    two sets holding jokers can only be joined; a tile taken out of it breaks the rule."""
+    board = parse_board("rules: norwegian\ntable:\nJ R2 R3\nR5 J R7\nrack: R4\n")
+    whole = Player(board)
+    whole.follow("take all of [R5 J=R6 R7]")
+    whole.follow("add R4* R5 J=R6 R7 to [J=R1 R2 R3]: J=R1 R2 R3 R4* R5 J=R6 R7")
+    assert whole.wrong == []
+    apart = Player(board)
+    apart.follow("take R7 from [R5 J=R6 R7]")
+    assert [w.split(": [")[0] for w in apart.wrong] == [
+        "take R7 from [R5 J=R6 R7]: a tile out of a set holding a joker (locked)"
+    ]
