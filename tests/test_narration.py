@@ -495,6 +495,13 @@ BROKEN = {
     # Drawn by the thorough run: two sets holding jokers joined, one moved whole (which
     # gives no tile away) was taken for a tile out of a locked set.
     "locked-sets-joined-whole": ("norwegian", "J R2 R3 | R5 J R7 R8 R9", "R1 R6"),
+    # Drawn by the thorough run: where jokers move freely, a locked set was still cut up
+    # (the narration kept locked sets whole only under the rules as written).
+    "locked-set-whole-where-jokers-move-freely": (
+        "official joker-retrieval=free locked-joker-sets",
+        "J O7 O8 O9 | O6 O7 O8 O9 O10 O11 | K6 R6 O6",
+        "R9 J",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",

@@ -70,8 +70,14 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     new_at = [n for n, step in enumerate(move.steps) if step.change is not SetChange.KEEP]
     new_sets = [move.table[n] for n in new_at]
     telling = reading.telling
+    locked = tuple(
+        k
+        for k, i in enumerate(changed)
+        if rules.locked_joker_sets and JOKER in board.table[i] and not _jokers_only(board.table[i])
+    )
     if telling is None:
-        plan = plan_table(old_sets, new_sets, rules)
+        # Jokers that move freely (or none on the table): locked sets still stay whole.
+        plan = plan_table(old_sets, new_sets, rules, Freeing(locked=locked) if locked else None)
         return plan._replace(reading=reading, old_sets=tuple(old_sets))
     replaced: list[TableAction] = []
     swapped, rack_in, old_roles = [], [], []
@@ -106,11 +112,6 @@ def plan_move(move: Move, board: Board) -> TablePlan:
         if i in changed and role is not None
     )
     new_roles = tuple(reading.after[n] for n in new_at)
-    locked = tuple(
-        k
-        for k, i in enumerate(changed)
-        if rules.locked_joker_sets and JOKER in board.table[i] and not _jokers_only(board.table[i])
-    )
     freeing = Freeing(
         tuple(replaced),
         tuple(rack_in),
@@ -142,7 +143,9 @@ def _bases(
     locked_in: set[int] = set()
     for i in freeing.locked:
         # The new set it lies in: where its joker stays, else the likest, one per set.
-        own = Counter(t for t in old_sets[i] if not t.is_joker) - rack_in[i]
+        own = Counter(t for t in old_sets[i] if not t.is_joker) - (
+            rack_in[i] if rack_in else Counter()
+        )
         stays_in = {n for k, _, n in freeing.stays if k == i}
         holding = [
             n for n, new in enumerate(new_sets) if not own - Counter(new) and n not in locked_in
@@ -193,7 +196,7 @@ def plan_table(
     how the jokers read)."""
     # Under the rules as written, an old set's joker stays in place only where it stays.
     roles = None
-    if freeing is not None:
+    if freeing is not None and freeing.old_roles:
         roles = [
             _roles_at(old, said) for old, said in zip(old_sets, freeing.old_roles, strict=True)
         ]
