@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .board import Board
@@ -51,7 +51,7 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
         "seconds": round(move.seconds, 6),
         "sets_changed": move.sets_changed,
         "steps": [_step_json(step) for step in move.steps],
-        "actions": [_action_json(action, reading) for action in plan.actions],
+        "actions": [_action_json(action, reading, plan.actions) for action in plan.actions],
         "tiles_moved": plan.tiles_moved,
     }
     if not board.opened:
@@ -64,16 +64,21 @@ def _meld_value(move: Move, rules: Rules) -> int:
     return meld_value((s.tiles for s in move.steps if s.change is not SetChange.KEEP), rules)
 
 
-def _action_json(action: TableAction, reading: TableReading) -> dict[str, Any]:
-    return {
+def _action_json(
+    action: TableAction, reading: TableReading, actions: Sequence[TableAction]
+) -> dict[str, Any]:
+    said = {
         "action": action.do.value,
-        "text": _say(action, reading, False),
+        "text": _say(action, reading, False, actions),
         "tiles": tiles_json(action.tiles),
         "set": tiles_json(action.before),
         "after": [tiles_json(row) for row in action.after],
         "from_rack": tiles_json(action.from_rack),
         "jokers": [tiles_json(roles) for roles in _readings(action, reading)[1:]],
     }
+    # Only where copies alike in the hand could be mistaken: the take each comes from.
+    copies = [{"tile": format_tile(t), "take": at} for t, at in action.copies]
+    return said | {"copies": copies} if copies else said
 
 
 def _step_json(step: Step) -> dict[str, Any]:
@@ -121,7 +126,7 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     played = _played(move, plan.from_rack, reading, colour)
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):
-        lines.append(f"  {number}. {_say(action, reading, colour)}")
+        lines.append(f"  {number}. {_say(action, reading, colour, plan.actions)}")
     lines.extend(["", "Table after the move:"])
     # The rack's tiles are marked where the actions put them (the same tile may lie in
     # two sets: the steps of the model may name the other copy).
@@ -204,8 +209,11 @@ def _readings(action: TableAction, reading: TableReading) -> tuple[TileRow, ...]
     return action.readings or tuple(_table_jokers(row, reading) for row in rows)
 
 
-def _say(action: TableAction, reading: TableReading, colour: bool) -> str:
-    """One action as a person reads it; a set is named as it looks at that moment."""
+def _say(
+    action: TableAction, reading: TableReading, colour: bool, actions: Sequence[TableAction]
+) -> str:
+    """One action as a person reads it; a set is named as it looks at that moment (and
+    one a copy was taken from, as it looked then: `actions`, the plan's)."""
 
     def row(
         tiles: Iterable[Tile],
@@ -218,7 +226,7 @@ def _say(action: TableAction, reading: TableReading, colour: bool) -> str:
     marked = Counter(action.marked)
     on_table = Counter(action.before) & marked
     read_before, *read_after = _readings(action, reading)
-    before = row(action.before, on_table.elements(), (), read_before)
+    before = _before(action, reading, colour)
     if action.do is Do.TAKE:
         if not action.after:
             return f"take all of [{before}]"
@@ -239,8 +247,9 @@ def _say(action: TableAction, reading: TableReading, colour: bool) -> str:
     if action.do is Do.REPLACE:
         put = row(action.tiles, action.from_rack)
         return f"swap {put} for the joker in [{before}]: {made}, the joker in hand"
+    copies = _copies(action, reading, colour, actions)
     if action.do is Do.LAY:
-        return f"lay {made} new"
+        return f"lay {made}{copies} new"
     # The jokers added: those of the set made less those there before, in its order.
     there = Counter(read_before)
     added_roles = []
@@ -252,4 +261,25 @@ def _say(action: TableAction, reading: TableReading, colour: bool) -> str:
     moved = Counter(action.table_jokers) - Counter(read_before)
     marks = (*action.from_rack, *(marked - on_table).elements())
     added = row(action.tiles, marks, moved, added_roles)
-    return f"add {added} to [{before}]: {made}"
+    return f"add {added}{copies} to [{before}]: {made}"
+
+
+def _before(action: TableAction, reading: TableReading, colour: bool) -> str:
+    """The set the action acts on, as it looks before it."""
+    on_table = Counter(action.before) & Counter(action.marked)
+    return _row(action.before, on_table.elements(), reading, colour, _readings(action, reading)[0])
+
+
+def _copies(
+    action: TableAction, reading: TableReading, colour: bool, actions: Sequence[TableAction]
+) -> str:
+    """Which copies an add or a lay takes, where copies alike in the hand could be
+    mistaken: ` (R8 from [R7 R8 R9 J=R10 R11])`, each set as its take showed it."""
+    by_take: dict[int, list[Tile]] = {}
+    for tile, at in action.copies:
+        by_take.setdefault(at, []).append(tile)
+    named = []
+    for at, tiles in by_take.items():
+        shown = " ".join(paint(t, colour) for t in tiles)
+        named.append(f"{shown} from [{_before(actions[at], reading, colour)}]")
+    return f" ({', '.join(named)})" if named else ""

@@ -54,15 +54,17 @@ class TableReading:
         return self.known.get(tuple(row)) or joker_stand_ins(row, self.rules)
 
     def as_it_lies(self, number: int) -> TileRow:
-        """What the jokers of table set `number` stand for, as it lies before the move: as
-        declared, else by their places, else (some declared otherwise) the first reading
-        that holds what was declared, each declared joker at its place."""
+        """What the jokers of table set `number` stand for, as it lies before the move:
+        each declared joker as declared, at its place (`J J=K1 O1 B1` is not `J=K1 J=R1`);
+        the others by their places, else (some declared otherwise) as the first reading
+        that holds what was declared."""
         said = self.board.declared_for(number)
         row = self.board.table[number]
         by_place = joker_stand_ins(row, self.rules)
-        if not any(said) or fits_declared(by_place, said):
-            return by_place if None in said else tuple(t for t in said if t is not None)
-        reading = next(r for r in set_readings(row, self.rules) if fits_declared(r, said))
+        if not any(said):
+            return by_place
+        readings = (by_place, *set_readings(row, self.rules))
+        reading = next(r for r in readings if fits_declared(r, said))
         left = Counter(reading) - Counter(t for t in said if t is not None)
         return tuple(t if t is not None else _take_one(left) for t in said)
 

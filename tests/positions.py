@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from rummisolve.board import Board
-from rummisolve.jokers import set_readings
+from rummisolve.jokers import place_reading, set_readings
 from rummisolve.rules import PROFILES, JokerRetrieval, Rules
 from rummisolve.tiles import COLOURS, JOKER, Tile
 
@@ -126,15 +126,17 @@ def positions(
 def declarations(
     draw: st.DrawFn, table: tuple[tuple[Tile, ...], ...], rules: Rules
 ) -> tuple[tuple[Tile | None, ...], ...]:
-    """What the jokers of some sets say they stand for: one reading of the set, all of its
-    jokers or some, in any order (`Board.declared`)."""
+    """What the jokers of some sets say they stand for (`Board.declared`), all of them or
+    some: a run's, where their places say, the tiles of their places (the reader refuses
+    another); else one reading of the set, in any order."""
     declared: list[tuple[Tile | None, ...]] = []
     for row in table:
         readings = list(set_readings(row, rules))
         if JOKER not in row or len(row) == row.count(JOKER) or not draw(st.booleans()):
             declared.append((None,) * row.count(JOKER))
             continue
-        roles = draw(st.permutations(draw(st.sampled_from(readings))))
+        placed = place_reading(row, rules)
+        roles = placed or draw(st.permutations(draw(st.sampled_from(readings))))
         said = [t if draw(st.booleans()) else None for t in roles]
         declared.append(tuple(said) if any(said) else tuple(roles))
     return tuple(declared) if any(any(d) for d in declared) else ()

@@ -25,7 +25,6 @@ from rummisolve.board import (
     with_expectation,
 )
 from rummisolve.errors import BoardError
-from rummisolve.jokers import place_reading
 from rummisolve.rules import JokerRetrieval, Method, Overrides, Rules, RuleValue
 from rummisolve.sets import is_valid_set
 from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, TILE_SETS, Tile, parse_tiles
@@ -694,23 +693,8 @@ def boards(draw: st.DrawFn) -> Board:
             rack.append(tile)
             used[tile] += 1
     expect = draw(st.none() | st.builds(Expectation, st.integers(0, 106), st.integers(0, 10**6)))
-    declared = tuple(
-        _as_it_lies(row, said, rules)
-        # () where none is declared: no set's entry
-        for row, said in zip(table, draw(declarations(tuple(table), rules)), strict=False)
-    )
+    declared = draw(declarations(tuple(table), rules))
     return Board(tuple(table), tuple(rack), draw(st.booleans()), rules, expect, declared)
-
-
-def _as_it_lies(
-    row: tuple[Tile, ...], said: tuple[Tile | None, ...], rules: Rules
-) -> tuple[Tile | None, ...]:
-    """A run's jokers declared as the tiles of their places, where their places say (the
-    reader refuses a board that declares another); other declarations as drawn."""
-    placed = place_reading(row, rules)
-    if placed is None or not any(said):
-        return said
-    return tuple(p if s is not None else None for s, p in zip(said, placed, strict=True))
 
 
 @given(boards())

@@ -483,6 +483,27 @@ def test_a_tile_from_the_rack_is_starred_in_every_step_and_lies_beside_the_joker
     assert hint_steps("--table", table, "--rack", rack) == expected
 
 
+def test_a_step_names_the_copy_it_takes_where_a_joker_own_and_another_are_in_hand() -> None:
+    """`J B7 B8 B9` gives its joker (the B6) and its B7 to `B3 B4 B5`, and `B6 B7 B8` its
+    B7 to what is left, `B8 B9`: both B7s are in the hand at once in any order, and the
+    player who added the joker's own to `B8 B9` left the joker beside another set's B7
+    and B8 (rule 2). The step names the copy; --json, the take it comes from."""
+    position = ["--table", "B3 J B5 | B6 B7 B8 | J B7 B8 B9", "--rack", "O6 B4 B11 B13 J"]
+    assert hint_steps(*position, "--tile-set", "160")[:7] == [
+        "  1. swap B4* for the joker in [B3 J=B4 B5]: B3 B4* B5, the joker in hand",
+        "  2. lay B11* J=B12 B13* new",
+        "  3. take B7 B8 from [B6 B7 B8]",
+        "  4. add J*=K6 O6* to [B6]: J*=K6 O6* B6",
+        "  5. take J=B6 B7 from [J=B6 B7 B8 B9]",
+        "  6. add B7 (B7 from [B6 B7 B8]) to [B8 B9]: B7 B8 B9",
+        "  7. add J=B6 B7 B8 to [B3 B4* B5]: B3 B4* B5 J=B6 B7 B8",
+    ]
+    code, out, _ = run("hint", *position, "--tile-set", "160", "--json")
+    assert code == 0
+    copies = [action.get("copies") for action in json.loads(out)["actions"]]
+    assert copies == [None] * 5 + [[{"tile": "B7", "take": 2}], None]
+
+
 def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
     tmp_path: Path,
 ) -> None:

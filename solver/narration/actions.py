@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from ..tiles import TileRow
+from ..tiles import Tile, TileRow
 
 
 class Do(enum.Enum):
@@ -30,7 +30,10 @@ class TableAction(NamedTuple):
     a player stars them wherever they lie. `table_jokers`: of an add or a lay, what the
     table's jokers that stay in the set made stand for (its other jokers are the rack's,
     or freed). `readings`: what the jokers of `before` and of each set of `after` stand
-    for, in the order they lie, where the plan knows (sets alike may read otherwise)."""
+    for, in the order they lie, where the plan knows (sets alike may read otherwise).
+    `copies`: of an add or a lay, the tiles a copy alike in the hand could be mistaken
+    for (one of them a joker's own), each with the take that put it in the hand (by its
+    place among the plan's actions): the copy to use."""
 
     do: Do
     tiles: TileRow
@@ -40,3 +43,4 @@ class TableAction(NamedTuple):
     marked: TileRow = ()
     table_jokers: TileRow = ()
     readings: tuple[TileRow, ...] = ()
+    copies: tuple[tuple[Tile, int], ...] = ()

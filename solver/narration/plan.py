@@ -70,8 +70,14 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     new_at = [n for n, step in enumerate(move.steps) if step.change is not SetChange.KEEP]
     new_sets = [move.table[n] for n in new_at]
     telling = reading.telling
+    locked = tuple(
+        k
+        for k, i in enumerate(changed)
+        if rules.locked_joker_sets and JOKER in board.table[i] and not _jokers_only(board.table[i])
+    )
     if telling is None:
-        plan = plan_table(old_sets, new_sets, rules)
+        # Jokers that move freely (or none on the table): locked sets still stay whole.
+        plan = plan_table(old_sets, new_sets, rules, Freeing(locked=locked) if locked else None)
         return plan._replace(reading=reading, old_sets=tuple(old_sets))
     replaced: list[TableAction] = []
     swapped, rack_in, old_roles = [], [], []
@@ -106,11 +112,6 @@ def plan_move(move: Move, board: Board) -> TablePlan:
         if i in changed and role is not None
     )
     new_roles = tuple(reading.after[n] for n in new_at)
-    locked = tuple(
-        k
-        for k, i in enumerate(changed)
-        if rules.locked_joker_sets and JOKER in board.table[i] and not _jokers_only(board.table[i])
-    )
     freeing = Freeing(
         tuple(replaced),
         tuple(rack_in),
@@ -123,6 +124,40 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     )
     plan = plan_table(swapped, new_sets, rules, freeing)
     return plan._replace(reading=reading, old_sets=tuple(swapped))
+
+
+def _bases(
+    old_sets: Sequence[TileRow],
+    new_sets: Sequence[TileRow],
+    rules: Rules,
+    freeing: Freeing,
+    roles: Sequence[Sequence[Tile | None]] | None,
+    pins: Sequence[Counter[Tile]],
+) -> Bases:
+    """Where each new set is built, as the rules on jokers ask: each old set's joker kept
+    in place only where it stays, each locked set in one new set whole."""
+    rack_in = freeing.rack_in
+    bases = Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
+    if roles is not None:
+        bases.keep_jokers_where_they_stay(roles, freeing.stays)
+    locked_in: set[int] = set()
+    for i in freeing.locked:
+        # The new set it lies in: where its joker stays, else the likest, one per set.
+        own = Counter(t for t in old_sets[i] if not t.is_joker) - (
+            rack_in[i] if rack_in else Counter()
+        )
+        stays_in = {n for k, _, n in freeing.stays if k == i}
+        holding = [
+            n for n, new in enumerate(new_sets) if not own - Counter(new) and n not in locked_in
+        ]
+        if holding:
+            common = Counter(old_sets[i])
+            n = min(
+                holding, key=lambda n: (n not in stays_in, -(common & Counter(new_sets[n])).total())
+            )
+            locked_in.add(n)
+            bases.lock(i, n)
+    return bases
 
 
 def _jokers_only(row: TileRow) -> bool:
@@ -161,7 +196,7 @@ def plan_table(
     how the jokers read)."""
     # Under the rules as written, an old set's joker stays in place only where it stays.
     roles = None
-    if freeing is not None:
+    if freeing is not None and freeing.old_roles:
         roles = [
             _roles_at(old, said) for old, said in zip(old_sets, freeing.old_roles, strict=True)
         ]
@@ -169,26 +204,9 @@ def plan_table(
     replaced, rack_in = freeing.replaced, freeing.rack_in
     hosts = {n: host for n, host in enumerate(freeing.hosts) if host[0]}
     pins = [Counter(hosts[n][1]) if n in hosts else Counter() for n in range(len(new_sets))]
-    bases = Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
-    if roles is not None:
-        bases.keep_jokers_where_they_stay(roles, freeing.stays)
-    locked_in: set[int] = set()
-    for i in freeing.locked:
-        # The new set it lies in: where its joker stays, else the likest, one per set.
-        own = Counter(t for t in old_sets[i] if not t.is_joker) - rack_in[i]
-        stays_in = {n for k, _, n in freeing.stays if k == i}
-        holding = [
-            n for n, new in enumerate(new_sets) if not own - Counter(new) and n not in locked_in
-        ]
-        if holding:
-            common = Counter(old_sets[i])
-            n = min(
-                holding, key=lambda n: (n not in stays_in, -(common & Counter(new_sets[n])).total())
-            )
-            locked_in.add(n)
-            bases.lock(i, n)
+    bases = _bases(old_sets, new_sets, rules, freeing, roles, pins)
     groups = bases.best()
-    moving = _moving(freeing.stays, bases, groups, roles) if roles is not None else []
+    moving = _moving(freeing.stays, bases, groups, roles, rack_in) if roles is not None else []
     anchored: dict[tuple[int, int], Tile] = {}
     while roles is not None:
         # A joker that leaves its set without being freed goes along with a tile of it:
@@ -204,17 +222,24 @@ def plan_table(
         changed = bool(alone)
         for i, n in alone:
             bases.exclude(n, i, anchored[i, n], taken=True)
-        for i, n in pairs:
-            if (i, n) not in anchored:
-                own = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
-                tile = next(t for t in own if not t.is_joker and t in new_sets[n])
-                anchored[i, n] = tile
-                bases.exclude(n, i, tile)
-                changed = True
+        fresh = [pair for pair in pairs if pair not in anchored]
+        found = _anchors(fresh, anchored, old_sets, new_sets, rack_in, pins)
+        if found is None:
+            # The tiles that go along so far leave none for a joker: all chosen anew.
+            bases = _bases(old_sets, new_sets, rules, freeing, roles, pins)
+            fresh = [*anchored, *fresh]
+            anchored = {}
+            found = _anchors(fresh, anchored, old_sets, new_sets, rack_in, pins)
+        if found is None:  # none (a move the checker refuses): each its first tile
+            found = {pair: _own(pair, old_sets, new_sets, rack_in)[0] for pair in fresh}
+        for (i, n), tile in found.items():
+            anchored[i, n] = tile
+            bases.exclude(n, i, tile)
+            changed = True
         if not changed:
             break
         groups = bases.best()
-        moving = _moving(freeing.stays, bases, groups, roles)
+        moving = _moving(freeing.stays, bases, groups, roles, rack_in)
     actions: list[TableAction] = list(replaced)
     hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
     # The rack's tiles played earlier in the turn: in each old set, and in the hand.
@@ -350,16 +375,71 @@ def _moving(
     bases: Bases,
     groups: Sequence[Sequence[int]],
     roles: Sequence[Sequence[Tile | None]],
+    rack_in: Sequence[Counter[Tile]],
 ) -> list[tuple[int, Tile, int]]:
     """The jokers that stay (each: its old set, the tile it stands for, its new set) but
-    are not kept in place there beside a tile of their set: they move."""
+    are not kept in place there beside a tile of their set (a tile the rack put in it
+    to free another joker is not one): they move."""
     moving = []
     for i, role, n in stays:
         piece = bases.pieces(i, groups[i]).get(n, ())
-        beside = any(not bases.old[i][j].is_joker for j in piece)
+        own = [bases.old[i][j] for j in piece if not bases.old[i][j].is_joker]
+        beside = bool(Counter(own) - (rack_in[i] if rack_in else Counter()))
         if not beside or not any(roles[i][j] == role for j in piece):
             moving.append((i, role, n))
     return moving
+
+
+def _anchors(
+    pairs: Sequence[tuple[int, int]],
+    anchored: dict[tuple[int, int], Tile],
+    old_sets: Sequence[TileRow],
+    new_sets: Sequence[TileRow],
+    rack_in: Sequence[Counter[Tile]],
+    pins: Sequence[Counter[Tile]],
+) -> dict[tuple[int, int], Tile] | None:
+    """For each pair (an old set whose joker moves, the new set it goes to), a tile of
+    the old set's own that goes along: each joker with its own copy (the jokers of `J O7
+    O8 O9` and `J O6 O7` into `O1 .. J J O7 O8` go along with the O8 and the O7; those
+    of `J B5 J B7` into two sets, with the B5 and the B7), beside those `anchored`
+    already, and none of the new set's copies that must be the rack's (`pins`: beside a
+    freed joker); sets with fewer tiles first. None if there is no such choice."""
+    chosen = dict(anchored)
+
+    def room(tile: Tile, i: int, n: int) -> bool:
+        """Whether old set i has a copy of the tile left to give, and new set n one to
+        take (not one the rack must give)."""
+        given = sum(t == tile for (j, _), t in chosen.items() if j == i)
+        taken = sum(t == tile for (_, m), t in chosen.items() if m == n)
+        has = old_sets[i].count(tile) - (rack_in[i][tile] if rack_in else 0)
+        return has > given and new_sets[n].count(tile) - pins[n][tile] > taken
+
+    def give(left: list[tuple[int, int]]) -> bool:
+        if not left:
+            return True
+        pair, *rest = left
+        for tile in _own(pair, old_sets, new_sets, rack_in):
+            if room(tile, *pair):
+                chosen[pair] = tile
+                if give(rest):
+                    return True
+                del chosen[pair]
+        return False
+
+    ordered = sorted(pairs, key=lambda pair: len(_own(pair, old_sets, new_sets, rack_in)))
+    return {pair: chosen[pair] for pair in pairs} if give(ordered) else None
+
+
+def _own(
+    pair: tuple[int, int],
+    old_sets: Sequence[TileRow],
+    new_sets: Sequence[TileRow],
+    rack_in: Sequence[Counter[Tile]],
+) -> list[Tile]:
+    """The tiles of old set i's own (not the rack's put in it) that new set n holds."""
+    i, n = pair
+    tiles = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
+    return [t for t in tiles if not t.is_joker and t in new_sets[n]]
 
 
 def _laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:
