@@ -159,6 +159,25 @@ def build_model(
     """The integer program whose optimum is the best move on this board (docs/format.md,
     "What best means"); `part`: the joker part whole, or a restriction or relaxation of it
     (joker_model.py); past `deadline`, joker_model.OutOfTime."""
+    layout = build_layout(board, objective, part, deadline)
+    return model_mip(board, layout), layout
+
+
+def model_mip(board: Board, layout: Layout) -> Mip:
+    """The layout's program as the backends take it (before opening, the move that plays
+    nothing, the one besides a meld, is its cutoff)."""
+    mip = layout.program.mip()
+    return mip if board.opened else dataclasses.replace(mip, cutoff=0.0)
+
+
+def build_layout(
+    board: Board,
+    objective: Objective,
+    part: JokerPart = JokerPart.WHOLE,
+    deadline: Deadline | None = None,
+) -> Layout:
+    """`build_model`'s layout alone, its program not yet made a Mip: a relaxation that
+    extends it first (the pinned model's stay rows) has it joined once, not twice."""
     position = Position.of(board)
     plan = None
     # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
@@ -258,7 +277,7 @@ class _Builder:
         freeable = int(position.rack[self.roles].sum())
         return position.rack_jokers + min(position.table_jokers, freeable)
 
-    def build(self) -> tuple[Mip, Layout]:
+    def build(self) -> Layout:
         position, board = self.position, self.board
         usable, absent = self._pieces()
         if not board.opened:
@@ -284,7 +303,7 @@ class _Builder:
         self.columns.named("jokers", at, "the joker part's (joker_rows.py)")
         named = self.columns.groups
         ranges = ColumnRanges(*[named[name].at for name in ColumnRanges._fields])
-        layout = Layout(
+        return Layout(
             catalogue=position.catalogue.sets,
             piece_numbers=usable.tolist(),
             absent=absent,
@@ -294,10 +313,6 @@ class _Builder:
             jokers=joker_rows.layout if joker_rows is not None else None,
             program=self.program,
         )
-        mip = self.program.mip()
-        if not board.opened:  # the move that plays nothing, the one besides a meld
-            mip = dataclasses.replace(mip, cutoff=0.0)
-        return mip, layout
 
     def _pieces(self) -> tuple[Ints, frozenset[Tile]]:
         """Candidate sets: one entry per tile they hold, in that tile's row; with jokers
