@@ -45,7 +45,14 @@ def set_readings(row: Sequence[Tile], rules: Rules) -> tuple[tuple[Tile, ...], .
     A joker's reading matters where it may only leave its set for the tile it stands for
     (`JokerRetrieval.REPLACE`); `R3 R4 J` makes a set with the joker as R2 or as R5 (on the
     table its place says which: `table_readings`)."""
-    return _readings_of(tuple(sorted(row, key=Tile.sort_key)), rules.wraparound)
+    return _readings_as_laid(tuple(row), rules.wraparound)
+
+
+@lru_cache(maxsize=4096)
+def _readings_as_laid(row: TileRow, wraparound: bool) -> tuple[tuple[Tile, ...], ...]:
+    """`set_readings` of a row as laid: the checker asks it of each new set holding a
+    joker, and a row sorted by a Python key costs more than the look-up."""
+    return _readings_of(tuple(sorted(row, key=Tile.sort_key)), wraparound)
 
 
 @lru_cache(maxsize=4096)
