@@ -10,7 +10,7 @@ from itertools import combinations
 
 from ..rules import Rules
 from ..sets import HIGH_ONE, MAX_GROUP, MIN_SET, Kind, candidate_shapes, read_meld, run_tile
-from ..tiles import COLOURS, MAX_NUMBER, Tile, TileRow
+from ..tiles import COLOURS, MAX_NUMBER, Colour, Tile, TileRow
 
 
 def table_readings(
@@ -83,9 +83,7 @@ def _roles_by_shape(
     if len(colours) == 1:
         (colour,) = colours
         assert colour is not None
-        last = HIGH_ONE if wraparound else MAX_NUMBER
-        for start in range(1, last - length + 2):
-            shapes.append(frozenset(run_tile(colour, p) for p in range(start, start + length)))
+        shapes.extend(_runs_of(colour, length, wraparound))
     numbers = {t.number for t in real}
     if MIN_SET <= length <= MAX_GROUP and len(numbers) == 1:
         (number,) = numbers
@@ -94,6 +92,17 @@ def _roles_by_shape(
             shapes.append(real | {Tile(c, number) for c in chosen})
     roles = {tuple(sorted(shape - real, key=Tile.sort_key)) for shape in shapes if real <= shape}
     return {r for r in roles if len(r) == jokers}
+
+
+@lru_cache(maxsize=256)
+def _runs_of(colour: Colour, length: int, wraparound: bool) -> tuple[frozenset[Tile], ...]:
+    """Every run of the colour and length, as a set of tiles: made once, not for each set
+    read (a table's first solve reads each of its sets holding a joker)."""
+    last = HIGH_ONE if wraparound else MAX_NUMBER
+    return tuple(
+        frozenset(run_tile(colour, p) for p in range(start, start + length))
+        for start in range(1, last - length + 2)
+    )
 
 
 def fits_declared(reading: Iterable[Tile | None], declared: Iterable[Tile | None]) -> bool:
