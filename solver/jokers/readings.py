@@ -108,8 +108,9 @@ def _runs_of(colour: Colour, length: int, wraparound: bool) -> tuple[frozenset[T
 def fits_declared(reading: Iterable[Tile | None], declared: Iterable[Tile | None]) -> bool:
     """Whether a reading of a set's jokers holds every tile they were declared to stand for
     (`J=R5` in a board file; None: a joker not declared)."""
-    wanted: Counter[Tile | None] = Counter(t for t in declared if t is not None)
-    return not wanted - Counter(reading)
+    wanted = [t for t in declared if t is not None]
+    # Nothing declared (most tables): every reading fits, and no Counters are made.
+    return not wanted or not Counter(wanted) - Counter(t for t in reading if t is not None)
 
 
 def in_place(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...] | None:
