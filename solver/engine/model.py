@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -232,6 +233,9 @@ class _Builder:
         # Plain: opened, and no joker of the table bound by the rules as written; there
         # the place a joker fills changes nothing else, and columns are built by numpy.
         self.plain = board.opened and plan is None
+        # The pinned relaxation's joker part has no host: its entries in the played and
+        # kept columns are few (a freeable tile's cap, a joker set's choice).
+        self.pinned = plan is not None and plan.pinned
         in_sets = position.in_sets.copy()
         if plan is not None and plan.hosts:
             # Rack tiles that only a host's place can take still need their played column.
@@ -361,11 +365,19 @@ class _Builder:
         rack, played = self.position.rack, self.played
         cost = tiles_weight + value_weight * NUMBERS[played]
         at = self.columns.count
-        if joker_rows is None:  # all at once: the tile's row, and the meld row if any
+        if joker_rows is None or self.pinned:
+            # All at once: the tile's row, and the meld row if any; pinned, a copy that
+            # may free a joker comes out of its tile's cap row too (entered after).
             lengths, rows, values = self._entries(
                 played[:, None], _MINUS_ONES[: len(played)], played
             )
             self.columns.add_block(rack[played], cost, lengths, rows, values)
+            if joker_rows is not None:
+                self._enter(
+                    (at + k, row, value)
+                    for k, i in enumerate(played.tolist())
+                    for row, value in joker_rows.played_entries(ALL_COLOURED[i]).items()
+                )
         else:
             for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
                 entries: dict[int, float] = {i: -1.0}
@@ -392,6 +404,13 @@ class _Builder:
         says = "jokers standing in for tile t: -1 in t's row, +1 in the joker count's"
         self.columns.named("stand_ins", at, says)
 
+    def _enter(self, entries: Iterable[tuple[int, int, float]]) -> None:
+        """Entries (column, row, value) in columns made as a block: the pinned model's few
+        joker part entries, merged in with its stay rows' when it is made a Mip."""
+        if found := list(entries):
+            columns, rows, values = zip(*found, strict=True)
+            self.columns.enter(columns, rows, values)
+
     def _entries(
         self, rows: Ints | Indices, values: Floats, tiles: Ints
     ) -> tuple[Ints, Ints | Indices, Floats]:
@@ -416,7 +435,7 @@ class _Builder:
         """Sets of the table kept as they lie: their real tiles and their jokers."""
         table_sets, table_rows = self.position.table_sets, self.position.table_rows
         at = self.columns.count
-        if self.plain and all(s.count(JOKER) < 2 for s in table_sets):
+        if (self.plain or self.pinned) and all(s.count(JOKER) < 2 for s in table_sets):
             # All at once: no set holding a joker twice, an entry for each of its tiles.
             self.columns.add_block(
                 upper=_ones(len(table_sets)),
@@ -425,6 +444,13 @@ class _Builder:
                 rows=np.array(table_rows, dtype=np.int64),
                 values=_ones(len(table_rows)),
             )
+            if joker_rows is not None:  # pinned: a joker set's choice, entered after
+                self._enter(
+                    (at + number, row, value)
+                    for number, s in enumerate(table_sets)
+                    if JOKER in s
+                    for row, value in joker_rows.kept_entries(number, s).items()
+                )
         else:
             for number, s in enumerate(table_sets):
                 entries = _tile_entries(s)
