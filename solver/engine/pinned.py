@@ -177,8 +177,14 @@ def _run_places(js: JokerSet, reading: int, wraparound: bool) -> dict[Tile, int]
 @lru_cache(maxsize=4096)
 def _met_by(need: _Need, wraparound: bool) -> Ints:
     """The catalogue's sets (by number) that meet the need, once for each need."""
-    catalogue = catalogue_for(Rules(wraparound=wraparound)).sets
-    return _read_only(np.array(need.met_by(_index(catalogue)), dtype=np.int64))
+    return _read_only(np.array(need.met_by(_catalogue_index(wraparound)), dtype=np.int64))
+
+
+@lru_cache(maxsize=2)
+def _catalogue_index(wraparound: bool) -> _Index:
+    """The catalogue's `_index`, found by wraparound: found by the catalogue, its 185-197
+    sets were hashed for each need (a table's first solve finds its needs' sets)."""
+    return _index(catalogue_for(Rules(wraparound=wraparound)).sets)
 
 
 def _read_only(array: Ints) -> Ints:
