@@ -34,7 +34,13 @@ from rummisolve.engine.builder import Floats, Mip
 from rummisolve.engine.clp import ClpLp
 from rummisolve.engine.joker_model import JokerPart
 from rummisolve.engine.lp import INTEGRALITY_TOLERANCE, LpEnd
-from rummisolve.engine.model import build_model, objective_value, read_solution
+from rummisolve.engine.model import (
+    build_layout,
+    build_model,
+    model_mip,
+    objective_value,
+    read_solution,
+)
 from rummisolve.engine.pinned import pin_jokers, with_stay_rows
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
@@ -126,10 +132,11 @@ def anatomy(board: Board, repeat: int, first: int) -> dict[str, Any]:
     row["official_ms"] = round(median(times["official"]) * 1000, 3)
     row["casual_ms"] = round(median(times["casual"]) * 1000, 3)
     goal = Objective.TILES
-    mip, layout = build_model(board, goal, JokerPart.PINNED)
+    layout = build_layout(board, goal, JokerPart.PINNED)
     if layout.jokers is None:  # no joker the rules bind: one model, as casual's
         return {**row, "class": "free"}
-    mip, layout = with_stay_rows(mip, layout, board.rules.wraparound)
+    layout = with_stay_rows(layout, board.rules.wraparound)
+    mip = model_mip(board, layout)
     solution = get_backend("clp").solve(mip, None)
     assert solution.values is not None
     relaxed = read_solution(layout, solution.values)

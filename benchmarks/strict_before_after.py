@@ -23,6 +23,7 @@ import old_side
 from common import group_options, median
 
 NAME = "strict-before-after"
+SIDES = ("before", "after")
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -70,10 +71,20 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     from strict_vs_free import compared
 
     figures: dict[str, Any] = {"positions": len(rows)}
-    for side in ("before", "after"):
+    for side in SIDES:
         official = [r[f"{side}_official_s"] for r in rows]
         casual = [r[f"{side}_casual_s"] for r in rows]
         figures[side] = compared(official, casual)
+    # The change itself, table by table (casual's: the control, which it leaves alone).
+    figures["after_over_before"] = {
+        profile: {
+            "median_of_ratios": round(
+                median([r[f"after_{profile}_s"] / r[f"before_{profile}_s"] for r in rows]), 3
+            ),
+            "total_s": [round(sum(r[f"{side}_{profile}_s"] for r in rows), 3) for side in SIDES],
+        }
+        for profile in ("official", "casual")
+    }
     return figures
 
 

@@ -8,7 +8,12 @@ sizes); large tables (40-60 tiles) with exactly 2 jokers in play (106 tiles) and
 issue 33's board (benchmarks/boards/). Every answer is checked by `check_move`, and the
 official answer is never better than the casual one (a looser reading's optimum bounds it).
 Each official solve's stages are in its row (`official_stages`: each stage's ms, the last
-solve's).
+solve's), and so is each repeat's pair of solves, official then casual, solved one after
+the other (`runs_ms`): `ratio`, the median of their ratios, pairs times taken under the
+same load, which a median of each side's times taken apart does not (`median_of_ratios`).
+The summary says the same of the tables by the stages their official solve ran (`stages`),
+and of each table's first pair alone (`first_pair`: what a table costs before anything
+found for it is kept, as `hint` solves a board once; a median over repeats hides that).
 
     python benchmarks/strict_vs_free.py   # results/strict-vs-free.jsonl and -summary.json
 """
@@ -99,9 +104,12 @@ def solve_both(board: Board, repeat: int, first: int) -> dict[str, Any]:
         free_move.tiles_played,
         free_move.value_played,
     )
+    pairs = list(zip(times["official"], times["casual"], strict=True))
     return {
         "official_s": median(times["official"]),
         "casual_s": median(times["casual"]),
+        "ratio": round(median([o / c for o, c in pairs]), 4),
+        "runs_ms": [[round(o * 1000, 3), round(c * 1000, 3)] for o, c in pairs],
         "official_tiles": strict_move.tiles_played,
         "casual_tiles": free_move.tiles_played,
         "official_stages": {stage: round(s * 1000, 3) for stage, s in stages.items()},
@@ -141,12 +149,37 @@ def compared(official: list[float], casual: list[float]) -> dict[str, Any]:
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     official = [r["official_s"] for r in rows]
     casual = [r["casual_s"] for r in rows]
+    by_stages: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_stages.setdefault(" ".join(r["official_stages"]), []).append(r)
     return {
         "positions": len(rows),
         **compared(official, casual),
+        "median_of_paired_ratios": round(median([r["ratio"] for r in rows]), 3),
+        "first_pair": first_pair(rows),
         "fewer_tiles_under_official": sum(
             1 for r in rows if r["official_tiles"] < r["casual_tiles"]
         ),
+        "stages": {
+            stages: {
+                "tables": len(some),
+                "median_of_paired_ratios": round(median([r["ratio"] for r in some]), 3),
+                "official_median_ms": round(median([r["official_s"] for r in some]) * 1000, 3),
+                "casual_median_ms": round(median([r["casual_s"] for r in some]) * 1000, 3),
+            }
+            for stages, some in sorted(by_stages.items(), key=lambda kv: -len(kv[1]))
+        },
+    }
+
+
+def first_pair(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Each table's first official and casual solves (which went first alternates from
+    table to table): their medians over the tables, and the median of their ratios."""
+    pairs = [r["runs_ms"][0] for r in rows]
+    return {
+        "official_median_ms": round(median([o for o, _ in pairs]), 3),
+        "casual_median_ms": round(median([c for _, c in pairs]), 3),
+        "median_of_ratios": round(median([o / c for o, c in pairs]), 3),
     }
 
 

@@ -99,3 +99,24 @@ def test_official_anatomy_classes_every_table_and_counts_the_homes_search(tmp_pa
     for row in rows:
         if row["class"] == "refused":
             assert 1 <= row["homes_optimum_found_at_lp"] <= row["homes_lps"]
+
+
+def test_pinned_parts_times_every_part_of_the_tables_the_pinned_stage_settles(
+    tmp_path: Path,
+) -> None:
+    """It wraps the stages module's own calls: a part renamed or gone fails here."""
+    command = ["benchmarks/pinned_parts.py", "--positions", "2", "--repeat", "2"]
+    done = subprocess.run(
+        [sys.executable, *command, "--seed", "7", "--results", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in (tmp_path / "pinned-parts.jsonl").open()]
+    assert rows and all(row["stages"] == ["pinned"] for row in rows)
+    for row in rows:
+        # Each part ran where its side runs it: the stay rows and the check, official alone.
+        assert row["official"]["pin_jokers"][0] > 0 and row["casual"]["pin_jokers"][0] == 0
+        assert row["official"]["_solve"][0] > 0 and row["casual"]["_solve"][0] > 0

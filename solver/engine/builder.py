@@ -205,9 +205,12 @@ class Columns:
         return self.parts[0]
 
     def copy(self) -> Columns:
+        """A copy sharing the parts and entries so far (joining makes new arrays, never
+        changes them): a program extended before it was ever made a Mip is joined once."""
+        self._close_singles()
         columns = Columns()
-        columns.parts, columns.whole = [self.joined()], True
-        columns.groups, columns.count = self.groups.copy(), self.count
+        columns.parts, columns.entered = list(self.parts), list(self.entered)
+        columns.whole, columns.groups, columns.count = self.whole, self.groups.copy(), self.count
         return columns
 
 

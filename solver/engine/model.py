@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -159,6 +160,25 @@ def build_model(
     """The integer program whose optimum is the best move on this board (docs/format.md,
     "What best means"); `part`: the joker part whole, or a restriction or relaxation of it
     (joker_model.py); past `deadline`, joker_model.OutOfTime."""
+    layout = build_layout(board, objective, part, deadline)
+    return model_mip(board, layout), layout
+
+
+def model_mip(board: Board, layout: Layout) -> Mip:
+    """The layout's program as the backends take it (before opening, the move that plays
+    nothing, the one besides a meld, is its cutoff)."""
+    mip = layout.program.mip()
+    return mip if board.opened else dataclasses.replace(mip, cutoff=0.0)
+
+
+def build_layout(
+    board: Board,
+    objective: Objective,
+    part: JokerPart = JokerPart.WHOLE,
+    deadline: Deadline | None = None,
+) -> Layout:
+    """`build_model`'s layout alone, its program not yet made a Mip: a relaxation that
+    extends it first (the pinned model's stay rows) has it joined once, not twice."""
     position = Position.of(board)
     plan = None
     # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
@@ -213,6 +233,9 @@ class _Builder:
         # Plain: opened, and no joker of the table bound by the rules as written; there
         # the place a joker fills changes nothing else, and columns are built by numpy.
         self.plain = board.opened and plan is None
+        # The pinned relaxation's joker part has no host: its entries in the played and
+        # kept columns are few (a freeable tile's cap, a joker set's choice).
+        self.pinned = plan is not None and plan.pinned
         in_sets = position.in_sets.copy()
         if plan is not None and plan.hosts:
             # Rack tiles that only a host's place can take still need their played column.
@@ -258,7 +281,7 @@ class _Builder:
         freeable = int(position.rack[self.roles].sum())
         return position.rack_jokers + min(position.table_jokers, freeable)
 
-    def build(self) -> tuple[Mip, Layout]:
+    def build(self) -> Layout:
         position, board = self.position, self.board
         usable, absent = self._pieces()
         if not board.opened:
@@ -284,7 +307,7 @@ class _Builder:
         self.columns.named("jokers", at, "the joker part's (joker_rows.py)")
         named = self.columns.groups
         ranges = ColumnRanges(*[named[name].at for name in ColumnRanges._fields])
-        layout = Layout(
+        return Layout(
             catalogue=position.catalogue.sets,
             piece_numbers=usable.tolist(),
             absent=absent,
@@ -294,10 +317,6 @@ class _Builder:
             jokers=joker_rows.layout if joker_rows is not None else None,
             program=self.program,
         )
-        mip = self.program.mip()
-        if not board.opened:  # the move that plays nothing, the one besides a meld
-            mip = dataclasses.replace(mip, cutoff=0.0)
-        return mip, layout
 
     def _pieces(self) -> tuple[Ints, frozenset[Tile]]:
         """Candidate sets: one entry per tile they hold, in that tile's row; with jokers
@@ -346,11 +365,19 @@ class _Builder:
         rack, played = self.position.rack, self.played
         cost = tiles_weight + value_weight * NUMBERS[played]
         at = self.columns.count
-        if joker_rows is None:  # all at once: the tile's row, and the meld row if any
+        if joker_rows is None or self.pinned:
+            # All at once: the tile's row, and the meld row if any; pinned, a copy that
+            # may free a joker comes out of its tile's cap row too (entered after).
             lengths, rows, values = self._entries(
                 played[:, None], _MINUS_ONES[: len(played)], played
             )
             self.columns.add_block(rack[played], cost, lengths, rows, values)
+            if joker_rows is not None:
+                self._enter(
+                    (at + k, row, value)
+                    for k, i in enumerate(played.tolist())
+                    for row, value in joker_rows.played_entries(ALL_COLOURED[i]).items()
+                )
         else:
             for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
                 entries: dict[int, float] = {i: -1.0}
@@ -377,6 +404,13 @@ class _Builder:
         says = "jokers standing in for tile t: -1 in t's row, +1 in the joker count's"
         self.columns.named("stand_ins", at, says)
 
+    def _enter(self, entries: Iterable[tuple[int, int, float]]) -> None:
+        """Entries (column, row, value) in columns made as a block: the pinned model's few
+        joker part entries, merged in with its stay rows' when it is made a Mip."""
+        if found := list(entries):
+            columns, rows, values = zip(*found, strict=True)
+            self.columns.enter(columns, rows, values)
+
     def _entries(
         self, rows: Ints | Indices, values: Floats, tiles: Ints
     ) -> tuple[Ints, Ints | Indices, Floats]:
@@ -401,7 +435,7 @@ class _Builder:
         """Sets of the table kept as they lie: their real tiles and their jokers."""
         table_sets, table_rows = self.position.table_sets, self.position.table_rows
         at = self.columns.count
-        if self.plain and all(s.count(JOKER) < 2 for s in table_sets):
+        if (self.plain or self.pinned) and all(s.count(JOKER) < 2 for s in table_sets):
             # All at once: no set holding a joker twice, an entry for each of its tiles.
             self.columns.add_block(
                 upper=_ones(len(table_sets)),
@@ -410,6 +444,13 @@ class _Builder:
                 rows=np.array(table_rows, dtype=np.int64),
                 values=_ones(len(table_rows)),
             )
+            if joker_rows is not None:  # pinned: a joker set's choice, entered after
+                self._enter(
+                    (at + number, row, value)
+                    for number, s in enumerate(table_sets)
+                    if JOKER in s
+                    for row, value in joker_rows.kept_entries(number, s).items()
+                )
         else:
             for number, s in enumerate(table_sets):
                 entries = _tile_entries(s)

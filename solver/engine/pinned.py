@@ -22,7 +22,7 @@ from ..move import TileRow
 from ..rules import Rules
 from ..sets import read_meld, run_tile
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, MIN_NUMBER, Tile
-from .builder import INFINITY, Ints, Mip
+from .builder import INFINITY, Ints
 from .candidates import catalogue_for
 from .joker_model import Instance, JokerSet
 from .lp import Solution
@@ -177,8 +177,14 @@ def _run_places(js: JokerSet, reading: int, wraparound: bool) -> dict[Tile, int]
 @lru_cache(maxsize=4096)
 def _met_by(need: _Need, wraparound: bool) -> Ints:
     """The catalogue's sets (by number) that meet the need, once for each need."""
-    catalogue = catalogue_for(Rules(wraparound=wraparound)).sets
-    return _read_only(np.array(need.met_by(_index(catalogue)), dtype=np.int64))
+    return _read_only(np.array(need.met_by(_catalogue_index(wraparound)), dtype=np.int64))
+
+
+@lru_cache(maxsize=2)
+def _catalogue_index(wraparound: bool) -> _Index:
+    """The catalogue's `_index`, found by wraparound: found by the catalogue, its 185-197
+    sets were hashed for each need (a table's first solve finds its needs' sets)."""
+    return _index(catalogue_for(Rules(wraparound=wraparound)).sets)
 
 
 def _read_only(array: Ints) -> Ints:
@@ -187,17 +193,17 @@ def _read_only(array: Ints) -> Ints:
     return array
 
 
-def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Layout]:
-    """The pinned model with a row for each thing staying jokers need of the pieces
-    (`_Need`): no more of them than pieces that meet it; and its layout, whose program
-    holds them. Each holds of any table where the jokers stay with their sets, cut into
-    pieces: a group is never cut, and a run that holds a joker and its set's nearest tile
-    holds what lies between."""
+def with_stay_rows(layout: Layout, wraparound: bool) -> Layout:
+    """The pinned model's layout with a row for each thing staying jokers need of the
+    pieces (`_Need`): no more of them than pieces that meet it; its program holds them.
+    Each holds of any table where the jokers stay with their sets, cut into pieces: a
+    group is never cut, and a run that holds a joker and its set's nearest tile holds what
+    lies between."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
     if not stay.rows:
-        return mip, layout
+        return layout
     program = layout.program.extended()
     rows = program.rows.add(
         len(stay.rows),
@@ -222,7 +228,7 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Lay
         rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
         np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces)))),
     )
-    return program.mip(), dataclasses.replace(layout, program=program)
+    return dataclasses.replace(layout, program=program)
 
 
 class _StayRows(NamedTuple):

@@ -20,7 +20,14 @@ from .backends import Backend
 from .builder import Mip
 from .joker_model import JokerPart, OutOfTime
 from .lp import Deadline, Solution
-from .model import Arrangement, Layout, build_model, jokers_bind, no_initial_meld
+from .model import (
+    Arrangement,
+    Layout,
+    build_layout,
+    jokers_bind,
+    model_mip,
+    no_initial_meld,
+)
 from .pinned import Pinned, pin_jokers, with_stay_rows
 from .steps import laid_sets
 
@@ -274,10 +281,10 @@ def model_for(
 ) -> tuple[Mip, Layout]:
     """The board's model, built before the deadline; the pinned relaxation's with its
     stay rows in (so built once where homes are added to it)."""
-    mip, layout = build_model(board, objective, part, deadline)
+    layout = build_layout(board, objective, part, deadline)
     if part is JokerPart.PINNED:
-        mip, layout = with_stay_rows(mip, layout, board.rules.wraparound)
-    return mip, layout
+        layout = with_stay_rows(layout, board.rules.wraparound)
+    return model_mip(board, layout), layout
 
 
 def solve_homes(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from ..rules import Rules
@@ -21,10 +20,12 @@ def lay_with_roles(row: TileRow, roles: TileRow, rules: Rules) -> tuple[TileRow,
     their tiles in the order the jokers then lie."""
     meld = read_meld(tuple(t for t in row if not t.is_joker) + roles, rules)
     assert meld is not None, f"no set with those jokers: {format_tiles(row)}"
-    left = Counter(roles)
+    left: dict[Tile, int] = {}  # a dict, not a Counter: laying is on every answer's path
+    for t in roles:
+        left[t] = left.get(t, 0) + 1
     laid, laid_roles = [], []
     for t in meld.ordered:
-        if left[t] > 0:
+        if left.get(t, 0) > 0:
             left[t] -= 1
             laid.append(JOKER)
             laid_roles.append(t)

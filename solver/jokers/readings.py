@@ -10,7 +10,11 @@ from itertools import combinations
 
 from ..rules import Rules
 from ..sets import HIGH_ONE, MAX_GROUP, MIN_SET, Kind, candidate_shapes, read_meld, run_tile
-from ..tiles import COLOURS, MAX_NUMBER, Tile, TileRow
+from ..tiles import COLOURS, MAX_NUMBER, Colour, Tile, TileRow
+
+# The rules a reading depends on, made once (a Rules checks its options when made, 5 us:
+# a table's first solve reads each of its sets holding a joker).
+_RULES = {False: Rules(), True: Rules(wraparound=True)}
 
 
 def table_readings(
@@ -29,7 +33,7 @@ def table_readings(
 def _table_readings(
     row: TileRow, declared: tuple[Tile | None, ...], wraparound: bool
 ) -> tuple[tuple[Tile, ...], ...]:
-    rules = Rules(wraparound=wraparound)
+    rules = _RULES[wraparound]
     every = set_readings(row, rules)
     placed = place_reading(row, rules)
     by_place = (tuple(sorted(placed, key=Tile.sort_key)),) if placed is not None else every
@@ -45,7 +49,14 @@ def set_readings(row: Sequence[Tile], rules: Rules) -> tuple[tuple[Tile, ...], .
     A joker's reading matters where it may only leave its set for the tile it stands for
     (`JokerRetrieval.REPLACE`); `R3 R4 J` makes a set with the joker as R2 or as R5 (on the
     table its place says which: `table_readings`)."""
-    return _readings_of(tuple(sorted(row, key=Tile.sort_key)), rules.wraparound)
+    return _readings_as_laid(tuple(row), rules.wraparound)
+
+
+@lru_cache(maxsize=4096)
+def _readings_as_laid(row: TileRow, wraparound: bool) -> tuple[tuple[Tile, ...], ...]:
+    """`set_readings` of a row as laid: the checker asks it of each new set holding a
+    joker, and a row sorted by a Python key costs more than the look-up."""
+    return _readings_of(tuple(sorted(row, key=Tile.sort_key)), wraparound)
 
 
 @lru_cache(maxsize=4096)
@@ -53,7 +64,7 @@ def _readings_of(row: TileRow, wraparound: bool) -> tuple[tuple[Tile, ...], ...]
     """`set_readings` of a sorted row (a reading never depends on the order). The checker
     and the model ask this of every set holding a joker, several times a move: only the
     shapes that can hold its real tiles are made, and a row once read is not read again."""
-    rules = Rules(wraparound=wraparound)
+    rules = _RULES[wraparound]
     if read_meld(row, rules) is None:
         return ()
     real = frozenset(t for t in row if not t.is_joker)
@@ -76,9 +87,7 @@ def _roles_by_shape(
     if len(colours) == 1:
         (colour,) = colours
         assert colour is not None
-        last = HIGH_ONE if wraparound else MAX_NUMBER
-        for start in range(1, last - length + 2):
-            shapes.append(frozenset(run_tile(colour, p) for p in range(start, start + length)))
+        shapes.extend(_runs_of(colour, length, wraparound))
     numbers = {t.number for t in real}
     if MIN_SET <= length <= MAX_GROUP and len(numbers) == 1:
         (number,) = numbers
@@ -89,11 +98,23 @@ def _roles_by_shape(
     return {r for r in roles if len(r) == jokers}
 
 
+@lru_cache(maxsize=256)
+def _runs_of(colour: Colour, length: int, wraparound: bool) -> tuple[frozenset[Tile], ...]:
+    """Every run of the colour and length, as a set of tiles: made once, not for each set
+    read (a table's first solve reads each of its sets holding a joker)."""
+    last = HIGH_ONE if wraparound else MAX_NUMBER
+    return tuple(
+        frozenset(run_tile(colour, p) for p in range(start, start + length))
+        for start in range(1, last - length + 2)
+    )
+
+
 def fits_declared(reading: Iterable[Tile | None], declared: Iterable[Tile | None]) -> bool:
     """Whether a reading of a set's jokers holds every tile they were declared to stand for
     (`J=R5` in a board file; None: a joker not declared)."""
-    wanted: Counter[Tile | None] = Counter(t for t in declared if t is not None)
-    return not wanted - Counter(reading)
+    wanted = [t for t in declared if t is not None]
+    # Nothing declared (most tables): every reading fits, and no Counters are made.
+    return not wanted or not Counter(wanted) - Counter(t for t in reading if t is not None)
 
 
 def in_place(row: Sequence[Tile], rules: Rules) -> tuple[Tile, ...] | None:

@@ -145,11 +145,10 @@ def _tellings(
     """
     rules = board.rules
     by_role = retrieval is not JokerRetrieval.FREE
-    rows = list(table)
-    number = list(range(len(rows)))  # each row's index in the table
     # A set kept as it lay is its own tiles and jokers: out of the telling apart.
-    for n in sorted((n for _, n in kept), reverse=True):
-        del rows[n], number[n]
+    kept_now = {n for _, n in kept}
+    number = [n for n in range(len(table)) if n not in kept_now]  # each row's index in the table
+    rows = [table[n] for n in number]
     pinned = {i for i, _ in kept}
     old_sets, old_declared, old_number = [], [], []
     for i, old in enumerate(board.table):
@@ -343,8 +342,11 @@ def _freed_hosts(
         if hosts in tried:
             continue
         tried.add(hosts)
-        rack_jokers = Counter(places[p].row for p in loose if p not in chosen)
-        short = {n: 2 - rack_jokers[n] for n in set(hosts) if rack_jokers[n] < 2}
+        rack_jokers: dict[int, int] = {}
+        for p in loose:
+            if p not in chosen:
+                rack_jokers[places[p].row] = rack_jokers.get(places[p].row, 0) + 1
+        short = {n: 2 - rack_jokers.get(n, 0) for n in set(hosts) if rack_jokers.get(n, 0) < 2}
         choices = [
             list(
                 combinations(
@@ -359,6 +361,16 @@ def _freed_hosts(
             for n, need in short.items()
         ]
         for picks in product(*choices):
-            if not Counter(t for pick in picks for t in pick) - played:
+            if _within(picks, played):
                 counted = dict(zip(short, picks, strict=True))
                 yield {n: (hosts.count(n), counted.get(n, ())) for n in set(hosts)}
+
+
+def _within(picks: Sequence[Sequence[Tile]], played: Counter[Tile]) -> bool:
+    """Whether the tiles picked are no more copies of each tile than were played (as a
+    Counter's difference would say, without making Counters: the checker's inner loop)."""
+    counted: dict[Tile, int] = {}
+    for pick in picks:
+        for t in pick:
+            counted[t] = counted.get(t, 0) + 1
+    return all(played[t] >= k for t, k in counted.items())
