@@ -32,6 +32,8 @@ from .positions import positions
 
 SCALE = max(1, settings().max_examples // 100)
 WORD = re.compile(r"^(J|[KROB]\d+)(\*?)(?:=([KROB]\d+))?$")
+# The set a step names, and which set of the table as given it is, where it says so.
+NAMED = r"\[(.+?)\](?: \(set (\d+) of the table\))?"
 
 
 @dataclass(eq=False)
@@ -82,11 +84,15 @@ class Player:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.table: list[list[Piece]] = []
+        # Where each set lies (by `id`): the set of the table as given it is, was cut
+        # from or grew on; none for a set laid new.
+        self.place: dict[int, int] = {}
         for i, row in enumerate(board.table):
             said = iter(board.declared_for(i))
             self.table.append(
                 [Piece(t, False, i, next(said, None) if t.is_joker else None) for t in row]
             )
+            self.place[id(self.table[-1])] = i
         self.hand: list[Piece] = []
         self.rack = Counter(board.rack)
         self.wrong: list[str] = []
@@ -124,6 +130,11 @@ class Player:
                 wrong.append("its jokers do not stand for tiles that make it")
         return wrong
 
+    def told(self, row: list[Piece]) -> Counter[tuple[Tile, bool, bool]]:
+        """What the rules tell of a set's tiles: each with its star, and whether a locked
+        set's own."""
+        return Counter((p.tile, p.rack, p.home in self.locked and not p.rack) for p in row)
+
     def settle(self, pieces: list[Piece], tiles: list[Shown]) -> None:
         """The table jokers not yet shown stand for what the set shows."""
         roles = Counter(r for t, star, r in tiles if t.is_joker and not star)
@@ -133,9 +144,15 @@ class Player:
                 p.role = next((+roles).elements())
                 roles[p.role] -= 1
 
-    def find(self, tiles: list[Shown], step: str) -> list[Piece] | None:
-        """The set the step names, on the table as it lies."""
+    def find(self, tiles: list[Shown], step: str, which: str | None = None) -> list[Piece] | None:
+        """The set the step names, on the table as it lies: the table's set `which` (as
+        given, from 1) where the step says so. Sets that look alike but that the rules
+        tell apart (a locked set's own tiles and others) must be told apart."""
         sets = [row for row in self.table if not self.agrees(row, tiles, whole=False)]
+        if which is not None:
+            sets = [row for row in sets if self.place.get(id(row)) == int(which) - 1]
+        elif len({frozenset(self.told(row).items()) for row in sets}) > 1:
+            self.wrong.append(f"{step}: which of the sets alike {sets}")
         # Sets alike: the one whose jokers are known to stand as shown, else the newest
         # (a piece just cut, not a set the steps have not touched yet).
         shown_roles = Counter(r for t, star, r in tiles if t.is_joker and not star)
@@ -276,32 +293,36 @@ class Player:
             joker.freed = True
             self.hand.append(joker)
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
-        elif m := re.match(r"take (?:all of \[(.+)\]|(.+) from \[(.+)\])$", step):
-            row = self.find(shown(m[1] or m[3]), step)
+        elif m := re.match(rf"take (?:all of {NAMED}|(.+) from {NAMED})$", step):
+            row = self.find(shown(m[1] or m[4]), step, m[2] or m[5])
             if row is None:
                 return
-            self.hand.extend(self.take_out(row, shown(m[1] or m[2]), step, m[1] or m[3]))
+            self.hand.extend(self.take_out(row, shown(m[1] or m[3]), step, m[1] or m[4]))
             if not row:
                 self.table.remove(row)
-        elif m := re.match(r"split \[(.+?)\] into (.+)$", step):
-            row = self.find(shown(m[1]), step)
-            pieces = [shown(p) for p in re.findall(r"\[([^\]]+)\]", m[2])]
+                self.place.pop(id(row), None)
+        elif m := re.match(rf"split {NAMED} into (.+)$", step):
+            row = self.find(shown(m[1]), step, m[2])
+            pieces = [shown(p) for p in re.findall(r"\[([^\]]+)\]", m[3])]
             if row is None:
                 return
             self.table.remove(row)
+            place = self.place.pop(id(row), None)
             for tiles in pieces:
                 part = self.take_out(row, tiles, step)
                 self.wrong.extend(f"{step}: {w}" for w in self.agrees(part, tiles, whole=False))
                 self.table.append(part)
+                if place is not None:
+                    self.place[id(part)] = place
         elif m := re.match(r"lay (.+?)(?: \((.+)\))? new$", step):
             made = shown(m[1])
             row = self.take_up(made, [], m[2] or "")
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
             self.settle(row, made)
             self.table.append(row)
-        elif m := re.match(r"add (.+?)(?: \((.+)\))? to \[(.+)\]: (.+)$", step):
-            made = shown(m[4])
-            row = self.find(shown(m[3]), step)
+        elif m := re.match(rf"add (.+?)(?: \((.+)\))? to {NAMED}: (.+)$", step):
+            made = shown(m[5])
+            row = self.find(shown(m[3]), step, m[4])
             if row is None:
                 return
             row.extend(self.take_up(shown(m[1]), row, m[2] or ""))
