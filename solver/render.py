@@ -67,7 +67,7 @@ def _meld_value(move: Move, rules: Rules) -> int:
 def _action_json(
     action: TableAction, reading: TableReading, actions: Sequence[TableAction]
 ) -> dict[str, Any]:
-    said = {
+    said: dict[str, Any] = {
         "action": action.do.value,
         "text": _say(action, reading, False, actions),
         "tiles": tiles_json(action.tiles),

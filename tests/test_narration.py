@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
@@ -79,10 +80,16 @@ class Player:
     """The table, the hand and the rack of a player following the steps literally, each
     tile followed as the piece it is; `wrong`: every step that cannot be followed as it
     says, or after which a rule is broken (docs/rules.md, "Jokers", points 2 and 3, and
-    locked-joker-sets)."""
+    locked-joker-sets). Where a step names one of sets alike that the rules tell apart
+    and does not say which, the player may take any: `script`, which at each such step
+    (by its place among the sets alike, 0 where the script is done); `choices`, how many
+    there were at each, and `picked` which it took."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, script: Sequence[int] = ()) -> None:
         self.board = board
+        self.script = script
+        self.choices: list[int] = []
+        self.picked: list[int] = []
         self.table: list[list[Piece]] = []
         # Where each set lies (by `id`): the set of the table as given it is, was cut
         # from or grew on; none for a set laid new.
@@ -151,8 +158,6 @@ class Player:
         sets = [row for row in self.table if not self.agrees(row, tiles, whole=False)]
         if which is not None:
             sets = [row for row in sets if self.place.get(id(row)) == int(which) - 1]
-        elif len({frozenset(self.told(row).items()) for row in sets}) > 1:
-            self.wrong.append(f"{step}: which of the sets alike {sets}")
         # Sets alike: the one whose jokers are known to stand as shown, else the newest
         # (a piece just cut, not a set the steps have not touched yet).
         shown_roles = Counter(r for t, star, r in tiles if t.is_joker and not star)
@@ -161,6 +166,15 @@ class Player:
         if not sets:
             self.wrong.append(f"{step}: no such set on the table")
             return None
+        kinds: dict[frozenset[tuple[tuple[Tile, bool, bool], int]], list[Piece]] = {}
+        for row in sets:
+            kinds.setdefault(frozenset(self.told(row).items()), row)
+        if len(kinds) > 1:
+            # Told apart by the rules, and the step does not say which: any of them.
+            at = len(self.picked)
+            self.picked.append(self.script[at] if at < len(self.script) else 0)
+            self.choices.append(len(kinds))
+            sets = [list(kinds.values())[self.picked[-1]]]
         self.settle(sets[0], tiles)
         return sets[0]
 
@@ -350,6 +364,23 @@ class Player:
                 self.wrong.append(f"a freed joker beside fewer than two rack tiles: {row}")
 
 
+def follow_every_way(board: Board, steps: list[str], after: list[list[Shown]]) -> list[str]:
+    """What players following the steps literally find wrong, each way a step that does
+    not say which of sets alike it means can be taken."""
+    wrong: list[str] = []
+    scripts: list[list[int]] = [[]]
+    while scripts:
+        script = scripts.pop()
+        player = Player(board, script)
+        for step in steps:
+            player.follow(step)
+        player.end(after)
+        wrong.extend(player.wrong)
+        for at in range(len(script), len(player.choices)):
+            scripts += [[*player.picked[:at], k] for k in range(1, player.choices[at])]
+    return list(dict.fromkeys(wrong))
+
+
 def problems(board: Board) -> list[str]:
     """What a player following the answer's steps literally finds wrong with them."""
     move = find_move(board)
@@ -357,13 +388,10 @@ def problems(board: Board) -> list[str]:
         return []
     text = render_move(board, move).splitlines()
     start = text.index("At the table (* = from your rack):")
-    player = Player(board)
-    for line in text[start + 1 : text.index("", start)]:
-        player.follow(re.sub(r"^ +\d+\. ", "", line))
+    steps = [re.sub(r"^ +\d+\. ", "", line) for line in text[start + 1 : text.index("", start)]]
     first = text.index("Table after the move:")
     after = [shown(line) for line in text[first + 1 : text.index("", first)]]
-    player.end(after)
-    wrong = player.wrong
+    wrong = follow_every_way(board, steps, after)
     # One reading of the new table's jokers: shown, in --json, in --next's board; a set
     # the move leaves alone is read as it lies.
     said = [tuple(r for t, _, r in row if t.is_joker) for row in after]
@@ -568,11 +596,39 @@ def test_a_locked_set_may_move_whole_to_join_another_but_give_no_tile() -> None:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="left: a step names a set alike another on the table")
 def test_a_step_tells_apart_a_set_alike_a_locked_one() -> None:
     """After the O8* frees the joker of `O3 .. O7 J` and moves on, that set (locked) and
-    the other `O3 O4 O5 O6 O7` look alike: `take O3 O4 from [O3 O4 O5 O6 O7]` means the
-    other, and does not say so (drawn by the thorough run, norwegian and portuguese)."""
+    the other `O3 O4 O5 O6 O7` look alike: `take O3 O4 from [O3 O4 O5 O6 O7]` meant the
+    other, and did not say so (drawn by the thorough run, norwegian and portuguese). The
+    other's tiles are now taken before the two look alike."""
     table = "O3 O4 O5 O6 O7 J | O3 O4 O5 O6 O7 | O4 O5 O6 J | B2 B3 B4"
     text = "rules: norwegian tile-set=160\ntable:\n" + "\n".join(table.split(" | "))
     assert problems(parse_board(text + "\nrack: K4 K8 O8 B1\n")) == []
+
+
+ALIKE = parse_board(
+    "rules: norwegian tile-set=160\ntable:\nO3 O4 O5 O6 O7 J\nO3 O4 O5 O6 O7\nrack: O8\n"
+)
+FREED = [
+    "swap O8* for the joker in [O3 O4 O5 O6 O7 J=O8]: O3 O4 O5 O6 O7 O8*, the joker in hand",
+    "take O8* from [O3 O4 O5 O6 O7 O8*]",
+]
+
+
+def test_a_player_takes_from_the_set_a_step_names_among_sets_alike() -> None:
+    """Two `O3 O4 O5 O6 O7`, the first locked: a step that says which set of the table
+    it means is followed there; one that does not may be followed in either (each way
+    tried), and out of the locked one it breaks the rule."""
+    for which, wrong in [("2", []), ("1", ["a tile out of a set holding a joker (locked)"])]:
+        named = Player(ALIKE)
+        for step in [*FREED, f"take O3 O4 from [O3 O4 O5 O6 O7] (set {which} of the table)"]:
+            named.follow(step)
+        assert [w.split(": ")[1] for w in named.wrong] == wrong
+    broken = []
+    for script in [0], [1]:
+        unnamed = Player(ALIKE, script)
+        for step in [*FREED, "take O3 O4 from [O3 O4 O5 O6 O7]"]:
+            unnamed.follow(step)
+        assert unnamed.choices == [2]
+        broken.append(bool(unnamed.wrong))
+    assert sorted(broken) == [False, True]

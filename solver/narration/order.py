@@ -53,8 +53,8 @@ class Effect(NamedTuple):
     (built on old set `old`, or laid new: None)."""
 
     old: int | None
-    new: int | None = None
-    pieces: Counter[Piece] = Counter()
+    new: int | None
+    pieces: Counter[Piece]
     cut: tuple[tuple[int, TileRow], ...] = ()
 
 
@@ -70,6 +70,7 @@ class Table:
         self.old, self.locked, self.left_alone = old, locked, left_alone
 
     def told(self, pieces: Counter[Piece]) -> Told:
+        """What the rules tell of the tiles: each with its star, and whether a locked set's own."""
         told: Told = Counter()
         for (tile, home), count in pieces.items():
             told[tile, home == STAR, home in self.locked] += count
@@ -77,17 +78,24 @@ class Table:
 
     def alike(self, steps: Sequence[tuple[TableAction, Effect]]) -> set[int]:
         """The steps (by place) that name a set looking like another at that moment,
-        where the rules tell the two apart."""
-        sets = {("old", i): Counter(pieces) for i, pieces in enumerate(self.old)}
-        found = set()
+        where the rules tell the two apart, and where it matters: a step taking tiles
+        out of it, or adding to it where a later step names it or the other (a set left
+        alone, never)."""
+        # Each set by the old set it is, or the new set it is built as (a piece, a lay).
+        sets: dict[tuple[str, int | None], Counter[Piece]] = {
+            ("old", i): Counter(pieces) for i, pieces in enumerate(self.old)
+        }
+        named: list[tuple[int, set[tuple[str, int | None]]]] = []
+        keys: list[tuple[str, int | None]] = []
         for at, (_, effect) in enumerate(steps):
             new = ("new", effect.new)
             key = new if new in sets or effect.old is None else ("old", effect.old)
+            keys.append(key)
             if key in sets:
                 told = self.told(sets[key])
-                others = [self.told(s) for k, s in sets.items() if k != key]
-                if any(_look(o) == _look(told) and o != told for o in [*others, *self.left_alone]):
-                    found.add(at)
+                others = {k for k, s in sets.items() if k != key and _apart(self.told(s), told)}
+                if others or any(_apart(o, told) for o in self.left_alone):
+                    named.append((at, {key, *others} if effect.new is not None else set()))
             if effect.cut:
                 rest = sets.pop(key)
                 for n, tiles in effect.cut:
@@ -101,7 +109,12 @@ class Table:
                 sets[key] = sets[key] - effect.pieces
             else:
                 sets[key] = sets.get(key, Counter()) + effect.pieces
-        return found
+        return {at for at, after in named if not after or after & set(keys[at + 1 :])}
+
+
+def _apart(one: Told, other: Told) -> bool:
+    """Whether two sets look alike while the rules tell them apart."""
+    return one != other and _look(one) == _look(other)
 
 
 def _look(told: Told) -> Look:
@@ -209,9 +222,9 @@ def _ordered(
 
     def unit_steps(unit: Unit) -> list[tuple[TableAction, Effect]]:
         return [
-            (a, Effect(unit.old, cut=tuple(zip(unit.pieces, a.after, strict=True))))
+            (a, Effect(unit.old, None, Counter(), tuple(zip(unit.pieces, a.after, strict=True))))
             if a.do is Do.SPLIT
-            else (a, Effect(unit.old, pieces=Counter(unit.gives)))
+            else (a, Effect(unit.old, None, Counter(unit.gives)))
             for a in unit.actions
         ]
 

@@ -368,11 +368,11 @@ def plan_table(
     # there starred; each set left alone, all its tiles a locked set's or none.
     starting = []
     for i, old in enumerate(old_sets):
-        pieces = Counter((t, i) for t in old)
+        lying = Counter((t, i) for t in old)
         for t, count in (rack_in[i] if rack_in else Counter()).items():
-            pieces[t, i] -= count
-            pieces[t, STAR] += count
-        starting.append(+pieces)
+            lying[t, i] -= count
+            lying[t, STAR] += count
+        starting.append(+lying)
     told = [Counter((t, False, _locked(row, rules)) for t in row) for row in left_alone]
     table = Table(starting, set(freeing.locked), told)
     actions.extend(in_followable_order(units, adds, anchors, len(replaced), table))
