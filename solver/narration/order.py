@@ -39,7 +39,7 @@ class Add(NamedTuple):
     needs: list[tuple[Tile, int | None]]
 
 
-# A tile on the table or in the hand, with where it comes from (an old set, STAR, FREED).
+# A tile on the table or in the hand, with where it comes from (an old set, STAR, ...).
 Piece = tuple[Tile, int]
 # What the eye tells apart of a set's tiles (each with its star), and what the rules do
 # too (each also with whether a locked set's own).
@@ -49,8 +49,8 @@ Told = Counter[tuple[Tile, bool, bool]]
 
 class Effect(NamedTuple):
     """What an action does to the sets it names: takes `pieces` out of old set `old`,
-    cuts it into the new sets `pieces` (a split), or puts `pieces` in new set `new`
-    (built on old set `old`, or laid new: None)."""
+    cuts it into pieces (`cut`: each new set built on one, and its tiles), or puts
+    `pieces` in new set `new` (built on old set `old`, or laid new: None)."""
 
     old: int | None
     new: int | None
