@@ -67,7 +67,7 @@ def _meld_value(move: Move, rules: Rules) -> int:
 def _action_json(
     action: TableAction, reading: TableReading, actions: Sequence[TableAction]
 ) -> dict[str, Any]:
-    said = {
+    said: dict[str, Any] = {
         "action": action.do.value,
         "text": _say(action, reading, False, actions),
         "tiles": tiles_json(action.tiles),
@@ -78,7 +78,12 @@ def _action_json(
     }
     # Only where copies alike in the hand could be mistaken: the take each comes from.
     copies = [{"tile": format_tile(t), "take": at} for t, at in action.copies]
-    return said | {"copies": copies} if copies else said
+    if copies:
+        said["copies"] = copies
+    # Only where the set looks like another the rules tell apart: the table's set it is.
+    if action.table_set is not None:
+        said["table_set"] = action.table_set
+    return said
 
 
 def _step_json(step: Step) -> dict[str, Any]:
@@ -227,21 +232,23 @@ def _say(
     on_table = Counter(action.before) & marked
     read_before, *read_after = _readings(action, reading)
     before = _before(action, reading, colour)
+    # A set alike another the rules tell apart: which, by its place in the table as given.
+    which = "" if action.table_set is None else f" (set {action.table_set + 1} of the table)"
     if action.do is Do.TAKE:
         if not action.after:
-            return f"take all of [{before}]"
+            return f"take all of [{before}]{which}"
         # The jokers taken: the set's less those left (as a set of their own, the tiles
         # taken may read otherwise: K7 K8 K9 J out of K7 K8 K9 K10 J K12 K13 holds the K11).
         roles = Counter(read_before) - Counter(read_after[0])
         taken = row(action.tiles, (Counter(action.tiles) & marked).elements(), (), roles.elements())
-        return f"take {taken} from [{before}]"
+        return f"take {taken} from [{before}]{which}"
     if action.do is Do.SPLIT:
         left = Counter(marked)
         pieces = []
         for piece, roles_there in zip(action.after, read_after, strict=True):
             pieces.append(f"[{row(piece, (Counter(piece) & left).elements(), (), roles_there)}]")
             left -= Counter(piece)
-        return f"split [{before}] into {' '.join(pieces)}"
+        return f"split [{before}]{which} into {' '.join(pieces)}"
     marks = (*action.from_rack, *action.marked)
     made = row(action.after[0], marks, action.table_jokers, read_after[0])
     if action.do is Do.REPLACE:
@@ -261,7 +268,7 @@ def _say(
     moved = Counter(action.table_jokers) - Counter(read_before)
     marks = (*action.from_rack, *(marked - on_table).elements())
     added = row(action.tiles, marks, moved, added_roles)
-    return f"add {added}{copies} to [{before}]: {made}"
+    return f"add {added}{copies} to [{before}]{which}: {made}"
 
 
 def _before(action: TableAction, reading: TableReading, colour: bool) -> str:

@@ -15,7 +15,7 @@ from rummisolve.engine.solve import find_move
 from rummisolve.jokers import stand_ins
 from rummisolve.legality import check_move
 from rummisolve.move import Move, SetChange
-from rummisolve.narration import Do, TableAction, plan_move, plan_table
+from rummisolve.narration import Do, Freeing, TableAction, plan_move, plan_table
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import JokerRetrieval, Rules
 from rummisolve.sets import Kind, read_meld
@@ -94,6 +94,17 @@ def test_actions_in_order(old: str, new: str, expected: list[str]) -> None:
 
 def test_a_table_that_does_not_change_takes_no_action() -> None:
     assert plan_table([], [], Rules()).actions == ()
+
+
+@pytest.mark.parametrize("locked", [0, 1], ids=["first-locked", "second-locked"])
+def test_a_step_says_which_of_sets_alike_it_means_where_no_order_avoids_it(locked: int) -> None:
+    """Two `O3 O4 O5 O6 O7` alike from the start, one locked (as if its joker had been
+    freed): no order keeps the split of the other from naming a set alike the locked
+    one, so the split says which old set it is (`table_set`); the add to its piece, the
+    only set left looking so, need not."""
+    old, new = rows("O3 O4 O5 O6 O7 | O3 O4 O5 O6 O7"), rows("O3 O4 O5 O6 O7 | O2 O3 O4 | O5 O6 O7")
+    plan = plan_table(old, new, Rules(locked_joker_sets=True), Freeing(locked=(locked,)))
+    assert [(a.do, a.table_set) for a in plan.actions] == [(Do.SPLIT, 1 - locked), (Do.ADD, None)]
 
 
 # --- Properties over solved positions -----------------------------------------------------

@@ -580,6 +580,28 @@ def answer_as_hint_json(page: Page, board: str) -> dict[str, Any]:
     return answer
 
 
+def test_a_step_shows_the_copy_it_takes_under_its_tile(browser: Browser) -> None:
+    """The page drew an add's tiles alone: where the step names the copy to take (a
+    joker's own B7 and another set's both in the hand), only its screen-reader text said
+    which. Now a caption under the tile says it too (tests/test_cli_hint.py's board)."""
+    with serving("--tile-set", "160") as server, opened(browser, server, PHONE) as page:
+        boards = sent_boards(page)
+        for row in ["B3 J B5", "B6 B7 B8", "J B7 B8 B9"]:
+            page.tap("#new-set")
+            tap_tiles(page, row)
+        ask(page, "O6 B4 B11 B13 J")
+        answer = answer_as_hint_json(page, "rules: tile-set=160\n" + boards[-1])
+        named = [i for i, action in enumerate(answer["actions"]) if "copies" in action]
+        assert [answer["actions"][i]["text"] for i in named] == [
+            "add B7 (B7 from [B6 B7 B8]) to [B8 B9]: B7 B8 B9"
+        ]
+        step = page.locator("#actions li").nth(named[0])
+        assert step.locator(".drawn .named .tile").get_attribute("data-tile") == "B7"
+        assert step.locator(".copy-from").all_inner_texts() == ["B7 from [B6 B7 B8]"]
+        assert page.locator(".copy-from").count() == 1
+        assert low_contrasts(page)[0] == []
+
+
 def test_a_mistyped_tile_is_put_right_with_undo_and_with_replace(phone: Page) -> None:
     """A tap on a tile took it out at once, with no undo: a player who mistyped started
     the set again. Now a tile tapped is selected (replace it, delete it, put a tile

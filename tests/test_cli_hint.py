@@ -682,3 +682,31 @@ def test_a_set_with_one_joker_declared_reads_the_other_as_its_set_allows(tmp_pat
         "  K1* R1* O1*",
     ]
     assert "J=K3 J=R3 O3" in (tmp_path / "next.txt").read_text().splitlines()
+
+
+def test_a_set_alike_a_locked_one_is_taken_from_before_the_two_look_alike() -> None:
+    """The O8* frees the joker of the locked `O3 .. O7 J` and moves on: that set then
+    looks like the other `O3 O4 O5 O6 O7`, and `take O3 O4 from [O3 O4 O5 O6 O7]`, printed
+    after, could be followed out of the locked one. The other's tiles come first."""
+    position = ["--table", "O3 O4 O5 O6 O7 J | O3 O4 O5 O6 O7 | O4 O5 O6 J | B2 B3 B4"]
+    position += ["--rack", "K4 K8 O8 B1", "--rules", "norwegian", "--tile-set", "160"]
+    assert hint_steps(*position)[:4] == [
+        "  1. swap O8* for the joker in [O3 O4 O5 O6 O7 J=O8]: O3 O4 O5 O6 O7 O8*,"
+        " the joker in hand",
+        "  2. take O3 O4 from [O3 O4 O5 O6 O7]",
+        "  3. take O8* from [O3 O4 O5 O6 O7 O8*]",
+        "  4. take B4 from [B2 B3 B4]",
+    ]
+
+
+def test_an_add_to_one_of_sets_alike_says_not_which_where_either_will_do() -> None:
+    """The O2* goes to one of two `O3 O4 O5 O6 O7`, one of them locked: a locked set may
+    grow, and no step names either after, so the step reads as it always did."""
+    position = ["--table", "O3 O4 O5 O6 O7 J | O3 O4 O5 O6 O7", "--rack", "K8 O8 O2"]
+    assert hint_steps(*position, "--rules", "norwegian", "--tile-set", "160")[:4] == [
+        "  1. swap O8* for the joker in [O3 O4 O5 O6 O7 J=O8]: O3 O4 O5 O6 O7 O8*,"
+        " the joker in hand",
+        "  2. take O8* from [O3 O4 O5 O6 O7 O8*]",
+        "  3. add O2* to [O3 O4 O5 O6 O7]: O2* O3 O4 O5 O6 O7",
+        "  4. lay K8* J=R8 O8* new",
+    ]

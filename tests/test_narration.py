@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
@@ -32,6 +33,8 @@ from .positions import positions
 
 SCALE = max(1, settings().max_examples // 100)
 WORD = re.compile(r"^(J|[KROB]\d+)(\*?)(?:=([KROB]\d+))?$")
+# The set a step names, and which set of the table as given it is, where it says so.
+NAMED = r"\[(.+?)\](?: \(set (\d+) of the table\))?"
 
 
 @dataclass(eq=False)
@@ -77,16 +80,26 @@ class Player:
     """The table, the hand and the rack of a player following the steps literally, each
     tile followed as the piece it is; `wrong`: every step that cannot be followed as it
     says, or after which a rule is broken (docs/rules.md, "Jokers", points 2 and 3, and
-    locked-joker-sets)."""
+    locked-joker-sets). Where a step names one of sets alike that the rules tell apart
+    and does not say which, the player may take any: `script`, which at each such step
+    (by its place among the sets alike, 0 where the script is done); `choices`, how many
+    there were at each, and `picked` which it took."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, script: Sequence[int] = ()) -> None:
         self.board = board
+        self.script = script
+        self.choices: list[int] = []
+        self.picked: list[int] = []
         self.table: list[list[Piece]] = []
+        # Where each set lies (by `id`): the set of the table as given it is, was cut
+        # from or grew on; none for a set laid new.
+        self.place: dict[int, int] = {}
         for i, row in enumerate(board.table):
             said = iter(board.declared_for(i))
             self.table.append(
                 [Piece(t, False, i, next(said, None) if t.is_joker else None) for t in row]
             )
+            self.place[id(self.table[-1])] = i
         self.hand: list[Piece] = []
         self.rack = Counter(board.rack)
         self.wrong: list[str] = []
@@ -124,6 +137,11 @@ class Player:
                 wrong.append("its jokers do not stand for tiles that make it")
         return wrong
 
+    def told(self, row: list[Piece]) -> Counter[tuple[Tile, bool, bool]]:
+        """What the rules tell of a set's tiles: each with its star, and whether a locked
+        set's own."""
+        return Counter((p.tile, p.rack, p.home in self.locked and not p.rack) for p in row)
+
     def settle(self, pieces: list[Piece], tiles: list[Shown]) -> None:
         """The table jokers not yet shown stand for what the set shows."""
         roles = Counter(r for t, star, r in tiles if t.is_joker and not star)
@@ -133,9 +151,13 @@ class Player:
                 p.role = next((+roles).elements())
                 roles[p.role] -= 1
 
-    def find(self, tiles: list[Shown], step: str) -> list[Piece] | None:
-        """The set the step names, on the table as it lies."""
+    def find(self, tiles: list[Shown], step: str, which: str | None = None) -> list[Piece] | None:
+        """The set the step names, on the table as it lies: the table's set `which` (as
+        given, from 1) where the step says so. Sets that look alike but that the rules
+        tell apart (a locked set's own tiles and others) must be told apart."""
         sets = [row for row in self.table if not self.agrees(row, tiles, whole=False)]
+        if which is not None:
+            sets = [row for row in sets if self.place.get(id(row)) == int(which) - 1]
         # Sets alike: the one whose jokers are known to stand as shown, else the newest
         # (a piece just cut, not a set the steps have not touched yet).
         shown_roles = Counter(r for t, star, r in tiles if t.is_joker and not star)
@@ -144,6 +166,15 @@ class Player:
         if not sets:
             self.wrong.append(f"{step}: no such set on the table")
             return None
+        kinds: dict[frozenset[tuple[tuple[Tile, bool, bool], int]], list[Piece]] = {}
+        for row in sets:
+            kinds.setdefault(frozenset(self.told(row).items()), row)
+        if len(kinds) > 1:
+            # Told apart by the rules, and the step does not say which: any of them.
+            at = len(self.picked)
+            self.picked.append(self.script[at] if at < len(self.script) else 0)
+            self.choices.append(len(kinds))
+            sets = [list(kinds.values())[self.picked[-1]]]
         self.settle(sets[0], tiles)
         return sets[0]
 
@@ -276,32 +307,36 @@ class Player:
             joker.freed = True
             self.hand.append(joker)
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
-        elif m := re.match(r"take (?:all of \[(.+)\]|(.+) from \[(.+)\])$", step):
-            row = self.find(shown(m[1] or m[3]), step)
+        elif m := re.match(rf"take (?:all of {NAMED}|(.+) from {NAMED})$", step):
+            row = self.find(shown(m[1] or m[4]), step, m[2] or m[5])
             if row is None:
                 return
-            self.hand.extend(self.take_out(row, shown(m[1] or m[2]), step, m[1] or m[3]))
+            self.hand.extend(self.take_out(row, shown(m[1] or m[3]), step, m[1] or m[4]))
             if not row:
                 self.table.remove(row)
-        elif m := re.match(r"split \[(.+?)\] into (.+)$", step):
-            row = self.find(shown(m[1]), step)
-            pieces = [shown(p) for p in re.findall(r"\[([^\]]+)\]", m[2])]
+                self.place.pop(id(row), None)
+        elif m := re.match(rf"split {NAMED} into (.+)$", step):
+            row = self.find(shown(m[1]), step, m[2])
+            pieces = [shown(p) for p in re.findall(r"\[([^\]]+)\]", m[3])]
             if row is None:
                 return
             self.table.remove(row)
+            place = self.place.pop(id(row), None)
             for tiles in pieces:
                 part = self.take_out(row, tiles, step)
                 self.wrong.extend(f"{step}: {w}" for w in self.agrees(part, tiles, whole=False))
                 self.table.append(part)
+                if place is not None:
+                    self.place[id(part)] = place
         elif m := re.match(r"lay (.+?)(?: \((.+)\))? new$", step):
             made = shown(m[1])
             row = self.take_up(made, [], m[2] or "")
             self.wrong.extend(f"{step}: {w}" for w in self.agrees(row, made, whole=True))
             self.settle(row, made)
             self.table.append(row)
-        elif m := re.match(r"add (.+?)(?: \((.+)\))? to \[(.+)\]: (.+)$", step):
-            made = shown(m[4])
-            row = self.find(shown(m[3]), step)
+        elif m := re.match(rf"add (.+?)(?: \((.+)\))? to {NAMED}: (.+)$", step):
+            made = shown(m[5])
+            row = self.find(shown(m[3]), step, m[4])
             if row is None:
                 return
             row.extend(self.take_up(shown(m[1]), row, m[2] or ""))
@@ -329,6 +364,23 @@ class Player:
                 self.wrong.append(f"a freed joker beside fewer than two rack tiles: {row}")
 
 
+def follow_every_way(board: Board, steps: list[str], after: list[list[Shown]]) -> list[str]:
+    """What players following the steps literally find wrong, each way a step that does
+    not say which of sets alike it means can be taken."""
+    wrong: list[str] = []
+    scripts: list[list[int]] = [[]]
+    while scripts:
+        script = scripts.pop()
+        player = Player(board, script)
+        for step in steps:
+            player.follow(step)
+        player.end(after)
+        wrong.extend(player.wrong)
+        for at in range(len(script), len(player.choices)):
+            scripts += [[*player.picked[:at], k] for k in range(1, player.choices[at])]
+    return list(dict.fromkeys(wrong))
+
+
 def problems(board: Board) -> list[str]:
     """What a player following the answer's steps literally finds wrong with them."""
     move = find_move(board)
@@ -336,13 +388,10 @@ def problems(board: Board) -> list[str]:
         return []
     text = render_move(board, move).splitlines()
     start = text.index("At the table (* = from your rack):")
-    player = Player(board)
-    for line in text[start + 1 : text.index("", start)]:
-        player.follow(re.sub(r"^ +\d+\. ", "", line))
+    steps = [re.sub(r"^ +\d+\. ", "", line) for line in text[start + 1 : text.index("", start)]]
     first = text.index("Table after the move:")
     after = [shown(line) for line in text[first + 1 : text.index("", first)]]
-    player.end(after)
-    wrong = player.wrong
+    wrong = follow_every_way(board, steps, after)
     # One reading of the new table's jokers: shown, in --json, in --next's board; a set
     # the move leaves alone is read as it lies.
     said = [tuple(r for t, _, r in row if t.is_joker) for row in after]
@@ -547,11 +596,39 @@ def test_a_locked_set_may_move_whole_to_join_another_but_give_no_tile() -> None:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="left: a step names a set alike another on the table")
 def test_a_step_tells_apart_a_set_alike_a_locked_one() -> None:
     """After the O8* frees the joker of `O3 .. O7 J` and moves on, that set (locked) and
-    the other `O3 O4 O5 O6 O7` look alike: `take O3 O4 from [O3 O4 O5 O6 O7]` means the
-    other, and does not say so (drawn by the thorough run, norwegian and portuguese)."""
+    the other `O3 O4 O5 O6 O7` look alike: `take O3 O4 from [O3 O4 O5 O6 O7]` meant the
+    other, and did not say so (drawn by the thorough run, norwegian and portuguese). The
+    other's tiles are now taken before the two look alike."""
     table = "O3 O4 O5 O6 O7 J | O3 O4 O5 O6 O7 | O4 O5 O6 J | B2 B3 B4"
     text = "rules: norwegian tile-set=160\ntable:\n" + "\n".join(table.split(" | "))
     assert problems(parse_board(text + "\nrack: K4 K8 O8 B1\n")) == []
+
+
+ALIKE = parse_board(
+    "rules: norwegian tile-set=160\ntable:\nO3 O4 O5 O6 O7 J\nO3 O4 O5 O6 O7\nrack: O8\n"
+)
+FREED = [
+    "swap O8* for the joker in [O3 O4 O5 O6 O7 J=O8]: O3 O4 O5 O6 O7 O8*, the joker in hand",
+    "take O8* from [O3 O4 O5 O6 O7 O8*]",
+]
+
+
+def test_a_player_takes_from_the_set_a_step_names_among_sets_alike() -> None:
+    """Two `O3 O4 O5 O6 O7`, the first locked: a step that says which set of the table
+    it means is followed there; one that does not may be followed in either (each way
+    tried), and out of the locked one it breaks the rule."""
+    for which, wrong in [("2", []), ("1", ["a tile out of a set holding a joker (locked)"])]:
+        named = Player(ALIKE)
+        for step in [*FREED, f"take O3 O4 from [O3 O4 O5 O6 O7] (set {which} of the table)"]:
+            named.follow(step)
+        assert [w.split(": ")[1] for w in named.wrong] == wrong
+    broken = []
+    for script in [0], [1]:
+        unnamed = Player(ALIKE, script)
+        for step in [*FREED, "take O3 O4 from [O3 O4 O5 O6 O7]"]:
+            unnamed.follow(step)
+        assert unnamed.choices == [2]
+        broken.append(bool(unnamed.wrong))
+    assert sorted(broken) == [False, True]

@@ -33,7 +33,10 @@ class TableAction(NamedTuple):
     for, in the order they lie, where the plan knows (sets alike may read otherwise).
     `copies`: of an add or a lay, the tiles a copy alike in the hand could be mistaken
     for (one of them a joker's own), each with the take that put it in the hand (by its
-    place among the plan's actions): the copy to use."""
+    place among the plan's actions): the copy to use. `table_set`: of a step whose set
+    looks like another on the table while the rules tell them apart (a locked set's own
+    tiles and others), the set of the table before the move (by its place) it is, or was
+    cut from, or grew on: the set meant."""
 
     do: Do
     tiles: TileRow
@@ -44,3 +47,4 @@ class TableAction(NamedTuple):
     table_jokers: TileRow = ()
     readings: tuple[TileRow, ...] = ()
     copies: tuple[tuple[Tile, int], ...] = ()
+    table_set: int | None = None

@@ -17,7 +17,7 @@ from ..table_reading import TableReading, read_move, roles_as_it_lies, told_tile
 from ..tiles import JOKER, Tile, TileRow
 from .actions import Do, TableAction
 from .bases import Bases
-from .order import STAR, Add, Unit, in_followable_order
+from .order import STAR, Add, Table, Unit, in_followable_order
 
 
 class Freeing(NamedTuple):
@@ -70,15 +70,21 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     new_at = [n for n, step in enumerate(move.steps) if step.change is not SetChange.KEEP]
     new_sets = [move.table[n] for n in new_at]
     telling = reading.telling
-    locked = tuple(
-        k
-        for k, i in enumerate(changed)
-        if rules.locked_joker_sets and JOKER in board.table[i] and not _jokers_only(board.table[i])
-    )
+    locked = tuple(k for k, i in enumerate(changed) if _locked(board.table[i], rules))
+    alone = [row for i, row in enumerate(board.table) if i not in changed]
+
+    def planned(plan: TablePlan, old_sets: Sequence[TileRow]) -> TablePlan:
+        """The plan, each set a step says it means by its place on the whole table."""
+        actions = tuple(
+            a if a.table_set is None else a._replace(table_set=changed[a.table_set])
+            for a in plan.actions
+        )
+        return plan._replace(actions=actions, reading=reading, old_sets=tuple(old_sets))
+
     if telling is None:
         # Jokers that move freely (or none on the table): locked sets still stay whole.
-        plan = plan_table(old_sets, new_sets, rules, Freeing(locked=locked) if locked else None)
-        return plan._replace(reading=reading, old_sets=tuple(old_sets))
+        freeing = Freeing(locked=locked) if locked else None
+        return planned(plan_table(old_sets, new_sets, rules, freeing, alone), old_sets)
     replaced: list[TableAction] = []
     swapped, rack_in, old_roles = [], [], []
     for i, row in zip(changed, old_sets, strict=True):
@@ -122,8 +128,7 @@ def plan_move(move: Move, board: Board) -> TablePlan:
         new_roles,
         locked,
     )
-    plan = plan_table(swapped, new_sets, rules, freeing)
-    return plan._replace(reading=reading, old_sets=tuple(swapped))
+    return planned(plan_table(swapped, new_sets, rules, freeing, alone), swapped)
 
 
 def _bases(
@@ -160,8 +165,10 @@ def _bases(
     return bases
 
 
-def _jokers_only(row: TileRow) -> bool:
-    return all(t.is_joker for t in row)
+def _locked(row: TileRow, rules: Rules) -> bool:
+    """Whether no tile of the set's own may leave it (locked-joker-sets): it holds a
+    joker and a tile."""
+    return rules.locked_joker_sets and JOKER in row and not all(t.is_joker for t in row)
 
 
 def _swap(
@@ -188,12 +195,14 @@ def plan_table(
     new_sets: Sequence[TileRow],
     rules: Rules,
     freeing: Freeing | None = None,
+    left_alone: Sequence[TileRow] = (),
 ) -> TablePlan:
     """The actions that turn the old sets (with tiles from the rack) into the new ones:
     takes and splits set by set in the order of the old table, then adds and lays in the
     order of the new one. Each set is named as it looks at that moment. `freeing`: what
     the rules on jokers ask (the jokers freed first, the old sets as they made them, and
-    how the jokers read)."""
+    how the jokers read); `left_alone`: the table's other sets, which a set named may
+    look like."""
     # Under the rules as written, an old set's joker stays in place only where it stays.
     roles = None
     if freeing is not None and freeing.old_roles:
@@ -253,7 +262,7 @@ def plan_table(
     units: list[Unit] = []
     base_of: dict[int, int] = {}
     for i, old in enumerate(old_sets):
-        unit = Unit(i, [], [])
+        unit = Unit(i, [], [], [])
         pieces = bases.pieces(i, groups[i])
         kept = sorted(j for piece in pieces.values() for j in piece)
         rest = tuple(old[j] for j in kept)
@@ -286,6 +295,7 @@ def plan_table(
             unit.actions.append(
                 TableAction(Do.SPLIT, rest, rest, tuple(cut), (), marked, (), readings)
             )
+            unit.pieces.extend(order)
         units.append(unit)
         for n, piece in pieces.items():
             base_of[n] = i
@@ -349,12 +359,23 @@ def plan_table(
         needs += [(t, None) for t in (from_hand - earlier - own).elements() if not t.is_joker]
         needs += [(JOKER, i) for i in with_joker]
         needs += [(JOKER, None)] * (from_hand[JOKER] - len(with_joker))
-        adds.append(Add(base_of.get(n), action, needs))
+        adds.append(Add(n, base_of.get(n), action, needs))
     assert not +hand and not +hand_racked and not +played, (
         "the new sets are not the old ones and the rack's"
     )
     anchors = {i for i, _, _ in moving}
-    actions.extend(in_followable_order(units, adds, anchors, len(replaced)))
+    # What a step may name: each old set as the freed jokers left it, the rack's tiles
+    # there starred; each set left alone, all its tiles a locked set's or none.
+    starting = []
+    for i, old in enumerate(old_sets):
+        lying = Counter((t, i) for t in old)
+        for t, count in (rack_in[i] if rack_in else Counter()).items():
+            lying[t, i] -= count
+            lying[t, STAR] += count
+        starting.append(+lying)
+    told = [Counter((t, False, _locked(row, rules)) for t in row) for row in left_alone]
+    table = Table(starting, set(freeing.locked), told)
+    actions.extend(in_followable_order(units, adds, anchors, len(replaced), table))
     moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
     return TablePlan(tuple(actions), moved, tuple(racked_sets), staying=staying)
 

@@ -486,21 +486,40 @@ function feltSet(words, marked, tag = "span") {
 // The words a step is drawn with: "swap" as `hint` says a replace.
 const VERBS = { replace: "swap", take: "take", split: "split", add: "add", lay: "lay" };
 
+// The tiles an add or a lay takes, with a caption under them for each copy it names
+// (`copies`: where copies alike in the hand could be mistaken): "B7 from [B6 B7 B8]",
+// the set its take took it from, as it lay then.
+function withCopies(tiles, action, actions) {
+  const copies = Array.isArray(action.copies) ? action.copies : [];
+  if (copies.length === 0) return tiles;
+  const named = el("span", "named");
+  named.append(tiles);
+  for (const copy of copies) {
+    const take = actions[copy.take];
+    const from = take ? " from [" + take.set.join(" ") + "]" : "";
+    named.append(el("span", "copy-from", copy.tile + from));
+  }
+  return named;
+}
+
 // One step at the table, drawn: what is done, with which tiles, and the set(s) it makes
 // (the rest, for a take); its text (as `hint` prints it) for a screen reader.
-function actionItem(action) {
+function actionItem(action, actions) {
   const item = el("li", "step");
   item.append(unseen(action.text));
   const drawn = el("div", "drawn");
   drawn.setAttribute("aria-hidden", "true");
   drawn.append(el("span", "verb", VERBS[action.action] || action.action));
   if (action.action !== "lay" && action.action !== "split") {
-    drawn.append(tileRow(action.tiles, action.from_rack));
+    drawn.append(withCopies(tileRow(action.tiles, action.from_rack), action, actions));
   }
   if (action.action === "replace") drawn.append(el("span", "verb", "for"), tileChip("J"));
   drawn.append(el("span", "arrow", "→"));
   const after = action.after.filter((set) => set.length);
-  after.forEach((set, i) => drawn.append(feltSet(declared(set, action.jokers[i]), action.from_rack)));
+  after.forEach((set, i) => {
+    const made = feltSet(declared(set, action.jokers[i]), action.from_rack);
+    drawn.append(action.action === "lay" ? withCopies(made, action, actions) : made);
+  });
   if (after.length === 0) drawn.append(el("span", "verb", "nothing left"));
   item.append(drawn);
   return item;
@@ -523,7 +542,7 @@ function showAnswer(reply, sent) {
   $("after-title").hidden = !played;
   after.hidden = !played;
   const actions = Array.isArray(reply.actions) ? reply.actions : [];
-  $("actions").replaceChildren(...actions.map(actionItem));
+  $("actions").replaceChildren(...actions.map((action) => actionItem(action, actions)));
   $("actions").hidden = $("actions-title").hidden = actions.length === 0;
   const rackAfter = $("rack-after");
   rackAfter.replaceChildren(tileRow(reply.rack));
