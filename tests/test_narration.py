@@ -551,6 +551,19 @@ BROKEN = {
         "J O7 O8 O9 | O6 O7 O8 O9 O10 O11 | K6 R6 O6",
         "R9 J",
     ),
+    # Drawn by an acceptance sweep (joker-retrieval=free, locked-joker-sets, 160 tiles):
+    # two locked sets into one new run; the second, with no new set of its own to be
+    # built on, gave its tiles (its joker, or its O5 for the rack's) to other sets.
+    "two-locked-sets-into-one-run-jokers-free": (
+        "official joker-retrieval=free locked-joker-sets tile-set=160",
+        "R6 R7 R8 J | R10 R11 J",
+        "R3 R9 B11 B12 J",
+    ),
+    "locked-set-joins-whole-its-copy-not-the-rack-s": (
+        "official joker-retrieval=free locked-joker-sets tile-set=160",
+        "R5 R6 R7 | O6 J O8 | O5 J O7 | R3 R4 R5 R6 R7 R8 R9",
+        "O5 O10 B5",
+    ),
     "kept-group-second-joker-declared": (
         "official tile-set=160 initial-meld=10",
         "J J=K1 O1 B1 | J J K3",

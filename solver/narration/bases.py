@@ -57,6 +57,8 @@ class Bases:
         self.cache: dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, ...]] | None] = {}
         self.roles: Sequence[Sequence[Tile | None]] | None = None
         self.stays: Counter[tuple[int, Tile, int]] = Counter()
+        # Locked old sets that go whole into a new set built on another: old set -> new.
+        self.joined: dict[int, int] = {}
         self._measure()
 
     def keep_jokers_where_they_stay(
@@ -96,6 +98,15 @@ class Bases:
         for j, pin in enumerate(self.pins[n]):
             if j != i:
                 pin.update(self.new[n])
+        for m, pins in enumerate(self.pins):
+            if m != n:
+                pins[i].update(self.old[i])
+        self._measure()
+
+    def join(self, i: int, n: int) -> None:
+        """Old set i is locked and goes whole into new set n, built on another: no other
+        new set keeps a tile of it (its own tiles go together)."""
+        self.joined[i] = n
         for m, pins in enumerate(self.pins):
             if m != n:
                 pins[i].update(self.old[i])

@@ -162,6 +162,13 @@ def _bases(
             )
             locked_in.add(n)
             bases.lock(i, n)
+            continue
+        # Every new set holding its tiles is built on another locked set: it joins one
+        # whole (taken all, added at once), and no other new set keeps a tile of it.
+        whole = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
+        joining = [n for n, new in enumerate(new_sets) if not whole - Counter(new)]
+        if joining:
+            bases.join(i, min(joining, key=lambda n: n not in locked_in))
     return bases
 
 
@@ -317,7 +324,11 @@ def plan_table(
         aside[n] = min(destined[n], hand[JOKER])
         hand[JOKER] -= aside[n]
     sources: dict[int, tuple[Counter[Tile], Counter[Tile], Counter[Tile]]] = {}
-    for n in [*aside, *(n for n in range(len(new_sets)) if n not in aside)]:
+    # A locked set joining another's new set whole: that new set takes its copies from
+    # the hand before any other could (the others then take the rack's).
+    joined = bases.joined
+    first = [*aside, *(n for n in dict.fromkeys(joined.values()) if n not in aside)]
+    for n in [*first, *(n for n in range(len(new_sets)) if n not in first)]:
         missing = Counter(new_sets[n]) - Counter(live.get(n, ()))
         freed = Counter({JOKER: min(aside.get(n, 0), missing[JOKER])})
         hand[JOKER] += aside.get(n, 0) - freed[JOKER]  # a host that kept a joker in place
@@ -354,16 +365,27 @@ def plan_table(
         from_hand = missing - Counter(from_rack)
         with_joker = [i for i, _, m in moving if m == n]
         own = Counter({anchored[i, n]: 1 for i in set(with_joker)})
+        # The tiles of each locked set joining it whole: its own copies, named.
+        whole = [
+            (t, i)
+            for i, m in joined.items()
+            if m == n
+            for t in (Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())).elements()
+        ]
+        own += Counter(t for t, _ in whole if not t.is_joker)
         needs: list[tuple[Tile, int | None]] = [(t, STAR) for t in earlier.elements()]
         needs += [(anchored[i, n], i) for i in set(with_joker)]
+        needs += [(t, i) for t, i in whole if not t.is_joker]
         needs += [(t, None) for t in (from_hand - earlier - own).elements() if not t.is_joker]
         needs += [(JOKER, i) for i in with_joker]
-        needs += [(JOKER, None)] * (from_hand[JOKER] - len(with_joker))
+        needs += [(JOKER, i) for t, i in whole if t.is_joker]
+        unnamed = from_hand[JOKER] - len(with_joker) - sum(t.is_joker for t, _ in whole)
+        needs += [(JOKER, None)] * unnamed
         adds.append(Add(n, base_of.get(n), action, needs))
     assert not +hand and not +hand_racked and not +played, (
         "the new sets are not the old ones and the rack's"
     )
-    anchors = {i for i, _, _ in moving}
+    anchors = {i for i, _, _ in moving} | set(joined)
     # What a step may name: each old set as the freed jokers left it, the rack's tiles
     # there starred; each set left alone, all its tiles a locked set's or none.
     starting = []
