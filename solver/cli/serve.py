@@ -105,7 +105,9 @@ def serve(
         click.echo("rummisolve: anyone on this network can use it; a phone scans this to open it:")
         click.echo(server.scan_code(page), nl=False)
     elif (phone := server.phone_url(listening)) is not None:
-        click.echo(f"rummisolve: a phone on this network opens {phone}")
+        click.echo(
+            f"rummisolve: a phone on this network opens {phone}; anyone on that network can use it"
+        )
     if lan:
         server.serve(listening, settings, lan=host)
     else:
