@@ -96,7 +96,10 @@ def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it(wraparound
     ]
     first = [s[0].number for s in catalogue]
     last = [f if g else f + len(s) - 1 for s, f, g in zip(catalogue, first, group, strict=True)]
-    parts = Parts(holds, holds, group, np.array(colour), np.array(first), np.array(last))
+    spans = np.zeros(len(catalogue), dtype=np.bool_)
+    parts = Parts(
+        holds, holds, group, np.array(colour), np.array(first), np.array(last), spans, spans
+    )
     r1, r5, r9, r13, b5, k5 = parse_tiles("R1 R5 R9 R13 B5 K5")
     needs = [
         _Need("kind", r5, True),
@@ -111,7 +114,15 @@ def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it(wraparound
         needs += [_Need("run", r1, nearest=13, place=14), _Need("run", r13, nearest=14, place=13)]
     for need in needs:
         assert np.flatnonzero(need.met_by_parts(parts)).tolist() == sorted(need.met_by(index))
+        # A cut's sides: the joker's among spans, the other among extensions on its side.
+        for b in need.cuts():
+            joker, going_on = need.cut_by(index, b)
+            past = np.full(len(catalogue), need.place <= b)
+            extensions = parts._replace(extension=~spans, past_end=past)
+            assert np.flatnonzero(need.cut_by_parts(parts, b)[0][0]).tolist() == sorted(joker)
+            on = need.cut_by_parts(extensions, b)[0][1]
+            assert np.flatnonzero(on).tolist() == sorted(going_on)
     # Where its tile's place is held for another joker or a rack tile, a set holding it
-    # meets a kind need no more (a run's need may still be met by a cut on the way).
+    # meets a kind need no more.
     closed = parts._replace(opens=holds & (np.arange(len(ALL_COLOURED)) != TILE_INDEX[r5]))
     assert not needs[0].met_by_parts(closed).any()

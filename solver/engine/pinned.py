@@ -1,10 +1,10 @@
 """The pinned relaxation of the rules as written (joker_model.JokerPart.PINNED): a joker of
 the table that stays stands for its tile anywhere, but for a few rows of what it needs of
 the pieces (a group's joker in a group holding a tile of its set, a run's in a run
-reaching its set's nearest tile), and a freed one goes anywhere. Nearly as small as
-jokers moving freely, it bounds the rules as written: its answer, with each joker put
-back where it may stay, is the best move wherever the checker passes it (on about seven
-in ten large tables with four jokers)."""
+reaching its set's nearest tile, or cut from it where the next piece goes on), and a
+freed one goes anywhere. Nearly as small as jokers moving freely, it bounds the rules as
+written: its answer, with each joker put back where it may stay, is the best move wherever
+the checker passes it (on about seven in ten large tables with four jokers)."""
 
 from __future__ import annotations
 
@@ -46,9 +46,10 @@ def _is_group(tiles: TileRow) -> bool:
 class _Need(NamedTuple):
     """What a staying joker needs of the pieces: a piece of its set's kind holding its
     tile ("kind"); a group holding its tile and one of its set's tiles ("group"); a run
-    holding its tile and its set's nearest tile, or cut between them ("run", only where
-    that tile lies on one side). A run's places are numbers, but a high 1's (wraparound)
-    is sets.HIGH_ONE: `place` is the joker's, `nearest` its set's nearest tile's."""
+    holding its tile and its set's nearest tile, or cut between them where the next piece
+    goes on ("run", only where that tile lies on one side). A run's places are numbers,
+    but a high 1's (wraparound) is sets.HIGH_ONE: `place` is the joker's, `nearest` its
+    set's nearest tile's."""
 
     kind: str
     role: Tile
@@ -58,7 +59,7 @@ class _Need(NamedTuple):
     place: int = 0
 
     def met_by(self, index: _Index) -> list[int]:
-        """The catalogue's sets (by number) that meet the need."""
+        """The catalogue's sets (by number) that meet the need alone."""
         role = self.role
         if self.kind == "kind":
             return list(index.holding.get((role, self.in_groups), ()))
@@ -68,19 +69,36 @@ class _Need(NamedTuple):
             return [n for n in groups if not own.isdisjoint(index.sets[n])]
         assert role.colour is not None
         near = run_tile(role.colour, self.nearest)
-        met = [n for n in index.holding.get((role, False), ()) if near in index.sets[n]]
-        # Cut between them: a run ending (or, past the joker, starting) on the way; a run
-        # ends at a 1 only past the 13 (the high 1) and starts at one only before the 2.
-        if self.nearest < self.place:
-            way, ends = range(max(self.nearest, MIN_NUMBER + 1), self.place), index.ending
-        else:
-            way, ends = range(self.place + 1, min(self.nearest, MAX_NUMBER) + 1), index.starting
-        return met + [n for k in way for n in ends.get(run_tile(role.colour, k), ())]
+        return [n for n in index.holding.get((role, False), ()) if near in index.sets[n]]
+
+    def cuts(self) -> range:
+        """A run need's cuts: each place b on the way from the joker to its set's nearest
+        tile where the joker's piece may end (or, past the tile, start at b + 1) and the
+        next piece go on. A run ends at a 1 only past the 13 (the high 1) and starts at one
+        only before the 2. The next piece, of three places or more, reaches the nearest
+        tile where two places at most lie between it and the joker: a set's jokers beside
+        it, one or two, are exact; with more, it may stop short (the checker refuses)."""
+        if self.kind != "run":
+            return range(0)
+        low, high = sorted((self.place, self.nearest))
+        return range(max(low, MIN_NUMBER + 1), min(high, MAX_NUMBER))
+
+    def cut_by(self, index: _Index, b: int) -> tuple[list[int], list[int]]:
+        """The catalogue's sets (by number) that may hold the joker cut at `b`, and those
+        that may go on from them."""
+        assert self.role.colour is not None
+        ending = index.ending.get(run_tile(self.role.colour, b), ())
+        starting = index.starting.get(run_tile(self.role.colour, b + 1), ())
+        holding = set(index.holding.get((self.role, False), ()))
+        if self.place <= b:  # the joker's piece ends at b, the next starts past it
+            return [n for n in ending if n in holding], list(starting)
+        return [n for n in starting if n in holding], list(ending)
 
     def met_by_parts(self, parts: Parts) -> npt.NDArray[np.bool_]:
-        """Which of these sets or parts of sets, each place as its tile, meet the need:
-        `met_by` for shapes outside the catalogue (homes.py's), as arrays. A place held for
-        another joker or for a rack tile is not open: this one cannot stand there."""
+        """Which of these sets or parts of sets, each place as its tile, meet the need
+        alone: `met_by` for shapes outside the catalogue (homes.py's), as arrays. A place
+        held for another joker or for a rack tile is not open: this one cannot stand
+        there."""
         role = TILE_INDEX[self.role]
         at_role = parts.opens[:, role]
         if self.kind == "kind":
@@ -89,24 +107,28 @@ class _Need(NamedTuple):
             own = [TILE_INDEX[t] for t in self.own]
             return parts.group & at_role & parts.holds[:, own].any(axis=1)
         assert self.role.colour is not None
-        run = ~parts.group
         near = TILE_INDEX[run_tile(self.role.colour, self.nearest)]
-        met = at_role & parts.holds[:, near]
-        # Cut between them: a run ending (or, past the joker, starting) on the way.
-        colour: npt.NDArray[np.bool_] = parts.colour == COLOURS.index(self.role.colour)
-        number = self.place
-        if self.nearest < number:
-            cut = (self.nearest <= parts.last) & (parts.last < number)
-        else:
-            cut = (number < parts.first) & (parts.first <= self.nearest)
-        return run & (met | (colour & cut))
+        return ~parts.group & at_role & parts.holds[:, near]
+
+    def cut_by_parts(
+        self, parts: Parts, b: int
+    ) -> tuple[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], ...]:
+        """`cut_by` for homes and extensions, as arrays: a span cut from the extension
+        beside it, or an extension from its span (homes.lay_homes joins no others)."""
+        colour = ~parts.group & (parts.colour == COLOURS.index(self.role.colour))
+        ends, starts = colour & (parts.last == b), colour & (parts.first == b + 1)
+        span, at_role = ~parts.extension, parts.opens[:, TILE_INDEX[self.role]]
+        before, past = parts.extension & ~parts.past_end, parts.extension & parts.past_end
+        if self.place <= b:  # the joker's part ends at b
+            return (ends & at_role & span, starts & past), (ends & at_role & before, starts & span)
+        return (starts & at_role & span, ends & before), (starts & at_role & past, ends & span)
 
 
 class Parts(NamedTuple):
     """Sets or parts of sets as arrays, one row each: the tiles of their places (each
     place as its tile), their open places (neither a joker's nor a rack tile's), whether a
     group, a run's colour (its index in COLOURS) and its first and last places (a high
-    1's: HIGH_ONE)."""
+    1's: HIGH_ONE), whether an extension, and an extension's side (past a span's end)."""
 
     holds: npt.NDArray[np.bool_]
     opens: npt.NDArray[np.bool_]
@@ -114,6 +136,8 @@ class Parts(NamedTuple):
     colour: Ints
     first: Ints
     last: Ints
+    extension: npt.NDArray[np.bool_]
+    past_end: npt.NDArray[np.bool_]
 
 
 class _Index(NamedTuple):
@@ -176,9 +200,18 @@ def _run_places(js: JokerSet, reading: int, wraparound: bool) -> dict[Tile, int]
 
 @lru_cache(maxsize=4096)
 def _met_by(need: _Need, wraparound: bool) -> Ints:
-    """The catalogue's sets (by number) that meet the need, once for each need."""
+    """The catalogue's sets (by number) that meet the need alone, once for each need."""
     catalogue = catalogue_for(Rules(wraparound=wraparound)).sets
     return _read_only(np.array(need.met_by(_index(catalogue)), dtype=np.int64))
+
+
+@lru_cache(maxsize=4096)
+def _cut_by(need: _Need, b: int, wraparound: bool) -> tuple[Ints, Ints]:
+    """The catalogue's sets (by number) on each side of the need's cut at `b`, once."""
+    catalogue = catalogue_for(Rules(wraparound=wraparound)).sets
+    sides = need.cut_by(_index(catalogue), b)
+    joker, going_on = (_read_only(np.array(side, dtype=np.int64)) for side in sides)
+    return joker, going_on
 
 
 def _read_only(array: Ints) -> Ints:
@@ -189,10 +222,11 @@ def _read_only(array: Ints) -> Ints:
 
 def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Layout]:
     """The pinned model with a row for each thing staying jokers need of the pieces
-    (`_Need`): no more of them than pieces that meet it; and its layout, whose program
-    holds them. Each holds of any table where the jokers stay with their sets, cut into
-    pieces: a group is never cut, and a run that holds a joker and its set's nearest tile
-    holds what lies between."""
+    (`_Need`): no more of them than pieces that meet it and cuts; and its layout, whose
+    program holds them. Each holds of any table where the jokers stay with their sets, cut
+    into pieces: a group is never cut, and a run that holds a joker and its set's nearest
+    tile holds what lies between, in one piece or in pieces where one ends and the next
+    starts."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
@@ -204,8 +238,12 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Lay
         0.0,
         INFINITY,
         name="stay",
-        says="sum_{c meeting need n} pieces[c] >= sum_{i needing n} stays[i]",
+        says="sum_{c meeting need n} pieces[c] + sum_b cuts[n,b] >= sum_{i needing n} stays[i]",
     )
+    # A cut's two rows: pieces holding the joker's tile ending at b (or, past its set,
+    # starting at b + 1), and pieces going on from them; as many of each as the cut's.
+    says = "sum_{c holding n's tile, cut at b} pieces[c] >= cuts[n,b]; then sum_{c going on}"
+    program.rows.add(2 * len(stay.cuts), 0.0, INFINITY, name="stay cuts", says=says)
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
     at = layout.columns.jokers.start
@@ -222,19 +260,34 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Lay
         rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
         np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces)))),
     )
+    # Each cut a column: one in its need's row, less one in each of its two rows.
+    cuts = len(stay.cuts)
+    own = len(stay.rows) + 2 * np.arange(cuts)
+    start = program.columns.count
+    program.columns.add_block(
+        stay.cut_bounds,
+        np.zeros(cuts),
+        np.full(cuts, 3, dtype=np.int64),
+        rows.start + np.column_stack((stay.cuts, own, own + 1)).ravel(),
+        np.tile([1.0, -1.0, -1.0], cuts),
+    )
+    program.columns.named("stay cuts", start, "staying jokers of need n whose piece is cut at b")
     return program.mip(), dataclasses.replace(layout, program=program)
 
 
 class _StayRows(NamedTuple):
     """The stay rows of a table's joker sets, whatever else the board holds: each need's
-    row; for each instance, how many needs it has, and their rows, instance by instance;
-    the catalogue's sets meeting each need, and the need's row for each."""
+    row, then each cut's two (`_Need.cuts`, need by need); for each instance, how many needs
+    it has, and their rows, instance by instance; the catalogue's sets in each row, and the
+    row for each; each cut's need's row, and how many instances have that need."""
 
     rows: dict[_Need, int]
     counts: tuple[int, ...]
     instance_rows: Ints
     pieces: Ints
     piece_rows: Ints
+    cuts: Ints
+    cut_bounds: Ints
 
 
 @lru_cache(maxsize=256)
@@ -250,10 +303,14 @@ def _stay_rows(
         js = sets[instance.set_number]
         instance_needs.append(_needs(js, instance.reading, instance.role, wraparound))
     rows: dict[_Need, int] = {}
+    needing: Counter[_Need] = Counter()
     for needs in instance_needs:
         for need in needs:
             rows.setdefault(need, len(rows))
+            needing[need] += 1
+    cuts = [(need, b) for need in rows for b in need.cuts()]
     met = [_met_by(need, wraparound) for need in rows]
+    met += [side for need, b in cuts for side in _cut_by(need, b, wraparound)]
     return _StayRows(
         rows,
         tuple(len(needs) for needs in instance_needs),
@@ -261,7 +318,9 @@ def _stay_rows(
             np.array([rows[need] for needs in instance_needs for need in needs], dtype=np.int64)
         ),
         _read_only(np.concatenate(met) if met else np.zeros(0, dtype=np.int64)),
-        _read_only(np.repeat(np.arange(len(rows)), [len(m) for m in met])),
+        _read_only(np.repeat(np.arange(len(met)), [len(m) for m in met])),
+        _read_only(np.array([rows[need] for need, _ in cuts], dtype=np.int64)),
+        _read_only(np.array([needing[need] for need, _ in cuts], dtype=np.int64)),
     )
 
 
