@@ -4,6 +4,8 @@ fall below the whole strict model's; and on the strict examples it answers alone
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -11,8 +13,8 @@ from rummisolve.board import Board, parse_board
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.candidates import catalogue_for
 from rummisolve.engine.joker_model import JokerPart
-from rummisolve.engine.model import read_solution
-from rummisolve.engine.pinned import Parts, _index, _is_group, _Need, pin_jokers
+from rummisolve.engine.model import Arrangement, read_solution
+from rummisolve.engine.pinned import Parts, _index, _is_group, _layings, _Need, pin_jokers
 from rummisolve.engine.solve import find_move
 from rummisolve.engine.stages import solve_model
 from rummisolve.engine.tile_rows import TILE_INDEX
@@ -126,3 +128,15 @@ def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it(wraparound
     # meets a kind need no more.
     closed = parts._replace(opens=holds & (np.arange(len(ALL_COLOURED)) != TILE_INDEX[r5]))
     assert not needs[0].met_by_parts(closed).any()
+
+
+def test_a_stand_in_may_change_places_with_a_tile_it_may_stand_for() -> None:
+    """Issue 33's board: a pinned optimum laid a freed joker in K13 J B13 (one rack tile
+    there), which the checker refuses; the same move with the joker changing places with
+    the O13 of O11 O12 O13 O1 (its rack tiles O11 and O1) is among the layings tried."""
+    k13, r13, b13, o11, o12, o13, o1 = parse_tiles("K13 R13 B13 O11 O12 O13 O1")
+    relaxed = Arrangement([(k13, r13, b13), (o11, o12, o13, o1)], Counter(), Counter({r13: 1}), [])
+    board = parse_board("rules: wraparound\ntable:\nO11 O12 O13\nrack: K13 O1\n")
+    layings = [[tuple(row) for row in laid] for laid in _layings(board, relaxed)]
+    assert layings[0] == [(o11, o12, o13, o1), (k13, JOKER, b13)]
+    assert [(o11, o12, JOKER, o1), (k13, o13, b13)] in layings

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterator
 from functools import lru_cache
+from itertools import chain, combinations
 from typing import NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ..board import Board
-from ..jokers import joker_places
+from ..jokers import joker_places, set_readings
 from ..move import TileRow
 from ..rules import Rules
 from ..sets import read_meld, run_tile
@@ -346,33 +348,75 @@ def pin_jokers(
     """The relaxation's answer with each joker that stays put in a set of its kind holding
     its tile, one holding a tile of its own set where there is one: where the rules on
     jokers pass that table, the move (its new sets as hosts), its new table and where its
-    jokers stand (`joker_places`); else None."""
+    jokers stand (`joker_places`); else None. The sets as laid first, then each other way
+    its stand-ins may lie (`_layings`): alike tiles, the same move."""
     assert layout.jokers is not None and solution.values is not None
-    plan = layout.jokers.plan
     counts = np.rint(solution.values[layout.columns.jokers]).astype(np.int64).tolist()
-    sets = {js.number: js for js in plan.joker_sets}
-    rows = [list(row) for row in laid_sets(relaxed, board.rules)]
-    holders = []
-    for instance in layout.jokers.staying(counts):
-        role, group = instance.role, _in_groups(sets[instance.set_number], instance.reading)
-        assert role is not None
-        holding = [n for n, row in enumerate(rows) if role in row]
-        if not holding:  # never, by the tile rows; a refusal all the same, not a crash
-            return None
-        # Best: a set of its kind with a tile of its own set; then one of its kind.
-        kind = [n for n in holding if _may_be(rows[n], group)]
-        with_own = [n for n in kind if sets[instance.set_number].real.intersection(rows[n])]
-        n = (with_own or kind or holding)[0]
-        rows[n][rows[n].index(role)] = JOKER
-        holders.append((instance.set_number, n))
-    hosts = [tuple(row) for row in rows]
-    pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
-    new_table = [board.table[i] for i in pinned.kept] + laid_sets(pinned, board.rules)
-    kept = [(i, k) for k, i in enumerate(pinned.kept)]
-    places = joker_places(board, new_table, pinned.played, kept)
-    if places is None:
-        return None
-    return pinned, new_table, places
+    staying = layout.jokers.staying(counts)
+    sets = {js.number: js for js in layout.jokers.plan.joker_sets}
+    for rows in _layings(board, relaxed):
+        holders = []
+        for instance in staying:
+            role = instance.role
+            group = _in_groups(sets[instance.set_number], instance.reading)
+            assert role is not None
+            holding = [n for n, row in enumerate(rows) if role in row]
+            if not holding:  # never, by the tile rows; a refusal all the same, not a crash
+                return None
+            # Best: a set of its kind with a tile of its own set; then one of its kind.
+            kind = [n for n in holding if _may_be(rows[n], group)]
+            with_own = [n for n in kind if sets[instance.set_number].real.intersection(rows[n])]
+            n = (with_own or kind or holding)[0]
+            rows[n][rows[n].index(role)] = JOKER
+            holders.append((instance.set_number, n))
+        hosts = [tuple(row) for row in rows]
+        pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
+        new_table = [board.table[i] for i in pinned.kept] + laid_sets(pinned, board.rules)
+        kept = [(i, k) for k, i in enumerate(pinned.kept)]
+        places = joker_places(board, new_table, pinned.played, kept)
+        if places is not None:
+            return pinned, new_table, places
+    return None
+
+
+# The other ways of laying a relaxation's stand-ins that `pin_jokers` tries, at most.
+LAYINGS = 32
+
+
+def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
+    """The relaxation's new sets as laid; then with a stand-in (a joker of its pieces)
+    changed places with a tile it may stand for that another set holds, for one joker or
+    two (up to LAYINGS ways). Alike tiles, the same move: the rules on freed jokers may
+    pass one where they refused the other."""
+    rules = board.rules
+    rows = [list(row) for row in laid_sets(relaxed, rules)]
+    yield [list(row) for row in rows]
+    pieces = range(len(rows) - len(relaxed.hosts))  # the hosts hold their jokers already
+    swaps = [
+        (a, t, b)
+        for a in pieces
+        if JOKER in rows[a]
+        for t in dict.fromkeys(t for reading in set_readings(rows[a], rules) for t in reading)
+        for b in pieces
+        if b != a and t in rows[b]
+    ]
+    tried = 0
+    for swapped in chain(((swap,) for swap in swaps), combinations(swaps, 2)):
+        laid = [list(row) for row in rows]
+        for a, t, b in swapped:
+            if t not in laid[b] or JOKER not in laid[a]:
+                break
+            laid[a][laid[a].index(JOKER)] = t
+            laid[b][laid[b].index(t)] = JOKER
+        else:
+            melds = {n: read_meld(laid[n], rules) for swap in swapped for n in swap[::2]}
+            if all(melds.values()):
+                for n, meld in melds.items():
+                    laid[n] = list(meld.ordered) if meld is not None else laid[n]
+                yield laid
+                tried += 1
+                if tried == LAYINGS:
+                    return
 
 
 def _may_be(row: list[Tile], group: bool) -> bool:
