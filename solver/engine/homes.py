@@ -185,16 +185,17 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     columns.named("home stands", start, says)
     # A column for each cut of a staying joker's need through homes: one in the need's row,
     # less one in each of the cut's rows.
-    start, count = columns.count, len(cuts)
-    own = cut_rows.start + 2 * np.arange(count)
-    columns.add_block(
-        np.full(count, len(jokers.plan.instances)),
-        np.zeros(count),
-        np.full(count, 3, dtype=np.int64),
-        np.column_stack((cuts, own, own + 1)).ravel().astype(np.int64),
-        np.tile([1.0, -1.0, -1.0], count),
-    )
-    columns.named("home cuts", start, "staying jokers of need n whose home is cut at b")
+    if cuts:
+        start, count = columns.count, len(cuts)
+        own = cut_rows.start + 2 * np.arange(count)
+        columns.add_block(
+            np.full(count, len(jokers.plan.instances)),
+            np.zeros(count),
+            np.full(count, 3, dtype=np.int64),
+            np.column_stack((cuts, own, own + 1)).ravel().astype(np.int64),
+            np.tile([1.0, -1.0, -1.0], count),
+        )
+        columns.named("home cuts", start, "staying jokers of need n whose home is cut at b")
     stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())
     return program.mip(), Homes(program, chosen, stand_tiles, assists, wraparound)
 

@@ -24,7 +24,7 @@ from ..move import TileRow
 from ..rules import Rules
 from ..sets import read_meld, run_tile
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, MIN_NUMBER, Tile
-from .builder import INFINITY, Ints, Mip
+from .builder import INFINITY, Floats, Ints, Mip
 from .candidates import catalogue_for
 from .joker_model import Instance, JokerSet
 from .lp import Solution
@@ -33,6 +33,7 @@ from .steps import laid_sets
 from .tile_rows import TILE_INDEX
 
 _K = TypeVar("_K")
+_A = TypeVar("_A", bound=np.ndarray)
 
 
 def _in_groups(js: JokerSet, reading: int) -> bool:
@@ -216,7 +217,7 @@ def _cut_by(need: _Need, b: int, wraparound: bool) -> tuple[Ints, Ints]:
     return joker, going_on
 
 
-def _read_only(array: Ints) -> Ints:
+def _read_only(array: _A) -> _A:
     """A cached array, shared by every model that asks: no caller may change it."""
     array.flags.writeable = False
     return array
@@ -242,10 +243,6 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Lay
         name="stay",
         says="sum_{c meeting need n} pieces[c] + sum_b cuts[n,b] >= sum_{i needing n} stays[i]",
     )
-    # A cut's two rows: pieces holding the joker's tile ending at b (or, past its set,
-    # starting at b + 1), and pieces going on from them; as many of each as the cut's.
-    says = "sum_{c holding n's tile, cut at b} pieces[c] >= cuts[n,b]; then sum_{c going on}"
-    program.rows.add(2 * len(stay.cuts), 0.0, INFINITY, name="stay cuts", says=says)
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
     at = layout.columns.jokers.start
@@ -262,18 +259,17 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Lay
         rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
         np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces)))),
     )
-    # Each cut a column: one in its need's row, less one in each of its two rows.
-    cuts = len(stay.cuts)
-    own = len(stay.rows) + 2 * np.arange(cuts)
-    start = program.columns.count
-    program.columns.add_block(
-        stay.cut_bounds,
-        np.zeros(cuts),
-        np.full(cuts, 3, dtype=np.int64),
-        rows.start + np.column_stack((stay.cuts, own, own + 1)).ravel(),
-        np.tile([1.0, -1.0, -1.0], cuts),
-    )
-    program.columns.named("stay cuts", start, "staying jokers of need n whose piece is cut at b")
+    if stay.cuts:
+        # A cut's two rows: pieces holding the joker's tile ending at b (or, past its set,
+        # starting at b + 1), and pieces going on from them; as many of each as the cut's.
+        says = "sum_{c holding n's tile, cut at b} pieces[c] >= cuts[n,b]; then sum_{c going on}"
+        program.rows.add(2 * stay.cuts, 0.0, INFINITY, name="stay cuts", says=says)
+        # Each cut a column: one in its need's row, less one in each of its two rows.
+        start = program.columns.count
+        upper, cost, lengths, cut_rows, values = stay.cut_columns
+        program.columns.add_block(upper, cost, lengths, rows.start + cut_rows, values)
+        says = "staying jokers of need n whose piece is cut at b"
+        program.columns.named("stay cuts", start, says)
     return program.mip(), dataclasses.replace(layout, program=program)
 
 
@@ -281,15 +277,17 @@ class _StayRows(NamedTuple):
     """The stay rows of a table's joker sets, whatever else the board holds: each need's
     row, then each cut's two (`_Need.cuts`, need by need); for each instance, how many needs
     it has, and their rows, instance by instance; the catalogue's sets in each row, and the
-    row for each; each cut's need's row, and how many instances have that need."""
+    row for each; how many cuts, and their columns (each bounded by the instances that have
+    its need)."""
 
     rows: dict[_Need, int]
     counts: tuple[int, ...]
     instance_rows: Ints
     pieces: Ints
     piece_rows: Ints
-    cuts: Ints
-    cut_bounds: Ints
+    cuts: int
+    # The cuts' columns (as `Columns.add_block` takes them, rows counted from the first).
+    cut_columns: tuple[Ints, Floats, Ints, Ints, Floats]
 
 
 @lru_cache(maxsize=256)
@@ -311,6 +309,8 @@ def _stay_rows(
             rows.setdefault(need, len(rows))
             needing[need] += 1
     cuts = [(need, b) for need in rows for b in need.cuts()]
+    cut_needs = [need for need, _ in cuts]
+    own_rows = range(len(rows), len(rows) + 2 * len(cuts), 2)  # after the needs' rows
     met = [_met_by(need, wraparound) for need in rows]
     met += [side for need, b in cuts for side in _cut_by(need, b, wraparound)]
     return _StayRows(
@@ -321,8 +321,22 @@ def _stay_rows(
         ),
         _read_only(np.concatenate(met) if met else np.zeros(0, dtype=np.int64)),
         _read_only(np.repeat(np.arange(len(met)), [len(m) for m in met])),
-        _read_only(np.array([rows[need] for need, _ in cuts], dtype=np.int64)),
-        _read_only(np.array([needing[need] for need, _ in cuts], dtype=np.int64)),
+        len(cuts),
+        (
+            _read_only(np.array([needing[need] for need in cut_needs], dtype=np.int64)),
+            _read_only(np.zeros(len(cuts))),
+            _read_only(np.full(len(cuts), 3, dtype=np.int64)),
+            _read_only(
+                np.array(
+                    [
+                        (rows[need], own, own + 1)
+                        for need, own in zip(cut_needs, own_rows, strict=True)
+                    ],
+                    dtype=np.int64,
+                ).reshape(-1)
+            ),
+            _read_only(np.tile([1.0, -1.0, -1.0], len(cuts))),
+        ),
     )
 
 
