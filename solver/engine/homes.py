@@ -135,21 +135,21 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     column = [np.repeat(np.arange(len(chosen)), lengths)[kept]]
     row = [given[kept]]
     value = [catalogue.value[at][kept]]
-    # And the stay rows: each home or extension that meets a staying joker's need, and
-    # each on a side of a cut of it (`_Need.cut_by_parts`), in the cut's rows.
+    # And the stay rows: each home or extension that meets a staying joker's need, in each
+    # of its rows, and each on a side of a cut of it (`_Need.cut_by_parts`), in the cut's.
     needs = stay_needs(layout, board.rules.wraparound)
     parts = Parts(*(getattr(catalogue, name)[chosen] for name in Parts._fields))
-    cuts: list[int] = []  # each cut's need's row
+    cuts: list[tuple[int, ...]] = []  # each cut's need's rows
     cut_sides: list[npt.NDArray[np.bool_]] = []  # each cut's two sides
-    for need, k in needs.items():
+    for need, need_rows in needs.items():
         meeting = np.flatnonzero(need.met_by_parts(parts))
-        column.append(meeting)
-        row.append(np.full(len(meeting), k))
-        value.append(np.ones(len(meeting)))
+        column.append(np.tile(meeting, len(need_rows)))
+        row.append(np.repeat(need_rows, len(meeting)))
+        value.append(np.ones(len(meeting) * len(need_rows)))
         for b in need.cuts():
             for joker, going_on in need.cut_by_parts(parts, b):
                 if joker.any() and going_on.any():
-                    cuts.append(k)
+                    cuts.append(need_rows)
                     cut_sides += (joker, going_on)
     says = "sum_{h holding n's tile, cut at b} home[h] >= home_cuts[n,b]; then sum_{h going on}"
     cut_rows = add(len(cut_sides), 0.0, INFINITY, name="home cuts", says=says)
@@ -183,17 +183,18 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     )
     says = "jokers standing in for t at homes' open places: -1 in t's row, +1 in the count"
     columns.named("home stands", start, says)
-    # A column for each cut of a staying joker's need through homes: one in the need's row,
-    # less one in each of the cut's rows.
+    # A column for each cut of a staying joker's need through homes: one in each of the
+    # need's rows, less one in each of the cut's own two.
     if cuts:
-        start, count = columns.count, len(cuts)
-        own = cut_rows.start + 2 * np.arange(count)
+        start = columns.count
+        cut_lengths = np.array([len(need_rows) + 2 for need_rows in cuts])
+        own = cut_rows.start + 2 * np.arange(len(cuts))
         columns.add_block(
-            np.full(count, len(jokers.plan.instances)),
-            np.zeros(count),
-            np.full(count, 3, dtype=np.int64),
-            np.column_stack((cuts, own, own + 1)).ravel().astype(np.int64),
-            np.tile([1.0, -1.0, -1.0], count),
+            np.full(len(cuts), len(jokers.plan.instances)),
+            np.zeros(len(cuts)),
+            cut_lengths,
+            np.concatenate([(*r, k, k + 1) for r, k in zip(cuts, own.tolist(), strict=True)]),
+            np.concatenate([(1.0,) * len(r) + (-1.0, -1.0) for r in cuts]),
         )
         columns.named("home cuts", start, "staying jokers of need n whose home is cut at b")
     stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())

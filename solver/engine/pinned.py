@@ -12,7 +12,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import chain, combinations
+from itertools import chain, combinations, product
 from typing import NamedTuple, TypeVar
 
 import numpy as np
@@ -24,7 +24,7 @@ from ..move import TileRow
 from ..rules import Rules
 from ..sets import read_meld, run_tile
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, MIN_NUMBER, Tile
-from .builder import INFINITY, Floats, Ints, Mip
+from .builder import INFINITY, Ints, Mip
 from .candidates import catalogue_for
 from .joker_model import Instance, JokerSet
 from .lp import Solution
@@ -224,24 +224,26 @@ def _read_only(array: _A) -> _A:
 
 
 def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Layout]:
-    """The pinned model with a row for each thing staying jokers need of the pieces
-    (`_Need`): no more of them than pieces that meet it and cuts; and its layout, whose
-    program holds them. Each holds of any table where the jokers stay with their sets, cut
-    into pieces: a group is never cut, and a run that holds a joker and its set's nearest
-    tile holds what lies between, in one piece or in pieces where one ends and the next
-    starts."""
+    """The pinned model with rows for what staying jokers need of the pieces (`_Need`): no
+    more of them than pieces that meet it, and cuts; and its layout, whose program holds
+    them. Each holds of any table where the jokers stay with their sets, cut into pieces:
+    a group is never cut, and a run that holds a joker and its set's nearest tile holds
+    what lies between, in one piece or in pieces where one ends and the next starts."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
     if not stay.rows:
         return mip, layout
     program = layout.program.extended()
+    # A cut counts the fewer of its two sides' pieces (the joker's, ending at b, and those
+    # going on, starting at b + 1): a need's row for each choice of one side at each cut.
     rows = program.rows.add(
-        len(stay.rows),
+        stay.size,
         0.0,
         INFINITY,
         name="stay",
-        says="sum_{c meeting need n} pieces[c] + sum_b cuts[n,b] >= sum_{i needing n} stays[i]",
+        says="sum_{c meeting n} pieces[c] + sum_{b} sum_{c on b's side s_b} pieces[c] "
+        ">= sum_{i needing n} stays[i], each choice of sides s",
     )
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
@@ -259,35 +261,21 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Lay
         rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
         np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces)))),
     )
-    if stay.cuts:
-        # A cut's two rows: pieces holding the joker's tile ending at b (or, past its set,
-        # starting at b + 1), and pieces going on from them; as many of each as the cut's.
-        says = "sum_{c holding n's tile, cut at b} pieces[c] >= cuts[n,b]; then sum_{c going on}"
-        program.rows.add(2 * stay.cuts, 0.0, INFINITY, name="stay cuts", says=says)
-        # Each cut a column: one in its need's row, less one in each of its two rows.
-        start = program.columns.count
-        upper, cost, lengths, cut_rows, values = stay.cut_columns
-        program.columns.add_block(upper, cost, lengths, rows.start + cut_rows, values)
-        says = "staying jokers of need n whose piece is cut at b"
-        program.columns.named("stay cuts", start, says)
     return program.mip(), dataclasses.replace(layout, program=program)
 
 
 class _StayRows(NamedTuple):
     """The stay rows of a table's joker sets, whatever else the board holds: each need's
-    row, then each cut's two (`_Need.cuts`, need by need); for each instance, how many needs
-    it has, and their rows, instance by instance; the catalogue's sets in each row, and the
-    row for each; how many cuts, and their columns (each bounded by the instances that have
-    its need)."""
+    rows (one for each choice of sides at its cuts); for each instance, how many rows its
+    needs have, and those rows, instance by instance; the catalogue's sets in each row,
+    and the row for each; how many rows in all."""
 
-    rows: dict[_Need, int]
+    rows: dict[_Need, tuple[int, ...]]
     counts: tuple[int, ...]
     instance_rows: Ints
     pieces: Ints
     piece_rows: Ints
-    cuts: int
-    # The cuts' columns (as `Columns.add_block` takes them, rows counted from the first).
-    cut_columns: tuple[Ints, Floats, Ints, Ints, Floats]
+    size: int
 
 
 @lru_cache(maxsize=256)
@@ -302,53 +290,33 @@ def _stay_rows(
         assert instance.role is not None
         js = sets[instance.set_number]
         instance_needs.append(_needs(js, instance.reading, instance.role, wraparound))
-    rows: dict[_Need, int] = {}
-    needing: Counter[_Need] = Counter()
-    for needs in instance_needs:
-        for need in needs:
-            rows.setdefault(need, len(rows))
-            needing[need] += 1
-    cuts = [(need, b) for need in rows for b in need.cuts()]
-    cut_needs = [need for need, _ in cuts]
-    own_rows = range(len(rows), len(rows) + 2 * len(cuts), 2)  # after the needs' rows
-    met = [_met_by(need, wraparound) for need in rows]
-    met += [side for need, b in cuts for side in _cut_by(need, b, wraparound)]
+    rows: dict[_Need, tuple[int, ...]] = {}
+    met: list[Ints] = []  # each row's sets
+    for need in dict.fromkeys(need for needs in instance_needs for need in needs):
+        meeting = _met_by(need, wraparound)
+        sides = [_cut_by(need, b, wraparound) for b in need.cuts()]
+        rows[need] = tuple(range(len(met), len(met) + 2 ** len(sides)))
+        met += [np.concatenate((meeting, *chosen)) for chosen in product(*sides)]
+    instance_rows = [k for needs in instance_needs for need in needs for k in rows[need]]
     return _StayRows(
         rows,
-        tuple(len(needs) for needs in instance_needs),
-        _read_only(
-            np.array([rows[need] for needs in instance_needs for need in needs], dtype=np.int64)
-        ),
+        tuple(sum(len(rows[need]) for need in needs) for needs in instance_needs),
+        _read_only(np.array(instance_rows, dtype=np.int64)),
         _read_only(np.concatenate(met) if met else np.zeros(0, dtype=np.int64)),
         _read_only(np.repeat(np.arange(len(met)), [len(m) for m in met])),
-        len(cuts),
-        (
-            _read_only(np.array([needing[need] for need in cut_needs], dtype=np.int64)),
-            _read_only(np.zeros(len(cuts))),
-            _read_only(np.full(len(cuts), 3, dtype=np.int64)),
-            _read_only(
-                np.array(
-                    [
-                        (rows[need], own, own + 1)
-                        for need, own in zip(cut_needs, own_rows, strict=True)
-                    ],
-                    dtype=np.int64,
-                ).reshape(-1)
-            ),
-            _read_only(np.tile([1.0, -1.0, -1.0], len(cuts))),
-        ),
+        len(met),
     )
 
 
-def stay_needs(layout: Layout, wraparound: bool) -> dict[_Need, int]:
-    """The needs of the staying jokers, each with its row (of the "stay" group)."""
+def stay_needs(layout: Layout, wraparound: bool) -> dict[_Need, tuple[int, ...]]:
+    """The needs of the staying jokers, each with its rows (of the "stay" group)."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     needs = _stay_rows(plan.joker_sets, plan.instances, wraparound).rows
     if not needs:
         return {}
     rows = layout.program.rows["stay"]
-    return {need: rows[k] for need, k in needs.items()}
+    return {need: tuple(rows[k] for k in ks) for need, ks in needs.items()}
 
 
 # A relaxation's answer made a move: the move (its new sets as hosts), its new table, and
