@@ -12,7 +12,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import chain, combinations, product
+from itertools import chain, combinations, islice, product
 from typing import NamedTuple, TypeVar
 
 import numpy as np
@@ -33,7 +33,6 @@ from .steps import laid_sets
 from .tile_rows import TILE_INDEX
 
 _K = TypeVar("_K")
-_A = TypeVar("_A", bound=np.ndarray)
 
 
 def _in_groups(js: JokerSet, reading: int) -> bool:
@@ -217,7 +216,7 @@ def _cut_by(need: _Need, b: int, wraparound: bool) -> tuple[Ints, Ints]:
     return joker, going_on
 
 
-def _read_only(array: _A) -> _A:
+def _read_only(array: Ints) -> Ints:
     """A cached array, shared by every model that asks: no caller may change it."""
     array.flags.writeable = False
     return array
@@ -382,23 +381,29 @@ def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
         for b in pieces
         if b != a and t in rows[b]
     ]
-    tried = 0
-    for swapped in chain(((swap,) for swap in swaps), combinations(swaps, 2)):
-        laid = [list(row) for row in rows]
-        for a, t, b in swapped:
-            if t not in laid[b] or JOKER not in laid[a]:
-                break
-            laid[a][laid[a].index(JOKER)] = t
-            laid[b][laid[b].index(t)] = JOKER
-        else:
-            melds = {n: read_meld(laid[n], rules) for swap in swapped for n in swap[::2]}
-            if all(melds.values()):
-                for n, meld in melds.items():
-                    laid[n] = list(meld.ordered) if meld is not None else laid[n]
-                yield laid
-                tried += 1
-                if tried == LAYINGS:
-                    return
+    ways = chain(((swap,) for swap in swaps), combinations(swaps, 2))
+    laid = (_swapped(rows, swapped, rules) for swapped in ways)
+    yield from islice((way for way in laid if way is not None), LAYINGS)
+
+
+def _swapped(
+    rows: list[list[Tile]], swaps: tuple[tuple[int, Tile, int], ...], rules: Rules
+) -> list[list[Tile]] | None:
+    """The sets with each swap's joker (of set a) and tile t (of set b) changed places,
+    each set changed laid as read; None where a swap finds no joker or tile left there, or
+    a set changed is no set."""
+    laid = [list(row) for row in rows]
+    for a, t, b in swaps:
+        if JOKER not in laid[a] or t not in laid[b]:
+            return None
+        laid[a][laid[a].index(JOKER)] = t
+        laid[b][laid[b].index(t)] = JOKER
+    for n in {n for a, _, b in swaps for n in (a, b)}:
+        meld = read_meld(laid[n], rules)
+        if meld is None:
+            return None
+        laid[n] = list(meld.ordered)
+    return laid
 
 
 def _may_be(row: list[Tile], group: bool) -> bool:
