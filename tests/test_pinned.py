@@ -114,15 +114,18 @@ def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it(wraparound
     ]
     if wraparound:  # R12 R13 J: the joker is the high 1; J J R1: the second is R13
         needs += [_Need("run", r1, nearest=13, place=14), _Need("run", r13, nearest=14, place=13)]
+        # J R2 R3: a 1 may lie first or past the 13 (R3 ... R13 J), beside a tile of its set
+        high = _Need("run", r1, nearest=3, place=14)
+        needs.append(_Need("run", r1, nearest=2, place=1, other_end=high))
     for need in needs:
         assert np.flatnonzero(need.met_by_parts(parts)).tolist() == sorted(need.met_by(index))
         # A cut's sides: the joker's among spans, the other among extensions on its side.
-        for b in need.cuts():
-            joker, going_on = need.cut_by(index, b)
-            past = np.full(len(catalogue), need.place <= b)
+        for end, b in need.cuts():
+            joker, going_on = end.cut_by(index, b)
+            past = np.full(len(catalogue), end.place <= b)
             extensions = parts._replace(extension=~spans, past_end=past)
-            assert np.flatnonzero(need.cut_by_parts(parts, b)[0][0]).tolist() == sorted(joker)
-            on = need.cut_by_parts(extensions, b)[0][1]
+            assert np.flatnonzero(end.cut_by_parts(parts, b)[0][0]).tolist() == sorted(joker)
+            on = end.cut_by_parts(extensions, b)[0][1]
             assert np.flatnonzero(on).tolist() == sorted(going_on)
     # Where its tile's place is held for another joker or a rack tile, a set holding it
     # meets a kind need no more.

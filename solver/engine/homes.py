@@ -146,8 +146,8 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
         column.append(np.tile(meeting, len(need_rows)))
         row.append(np.repeat(need_rows, len(meeting)))
         value.append(np.ones(len(meeting) * len(need_rows)))
-        for b in need.cuts():
-            for joker, going_on in need.cut_by_parts(parts, b):
+        for end, b in need.cuts():
+            for joker, going_on in end.cut_by_parts(parts, b):
                 if joker.any() and going_on.any():
                     cuts.append(need_rows)
                     cut_sides += (joker, going_on)

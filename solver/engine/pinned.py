@@ -22,7 +22,7 @@ from ..board import Board
 from ..jokers import joker_places, set_readings
 from ..move import TileRow
 from ..rules import Rules
-from ..sets import read_meld, run_tile
+from ..sets import HIGH_ONE, read_meld, run_tile
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, MIN_NUMBER, Tile
 from .builder import INFINITY, Ints, Mip
 from .candidates import catalogue_for
@@ -51,7 +51,8 @@ class _Need(NamedTuple):
     holding its tile and its set's nearest tile, or cut between them where the next piece
     goes on ("run", only where that tile lies on one side). A run's places are numbers,
     but a high 1's (wraparound) is sets.HIGH_ONE: `place` is the joker's, `nearest` its
-    set's nearest tile's."""
+    set's nearest tile's. A joker standing for a 1 with wraparound may lie at either end
+    of a run holding a tile of its set: `other_end` is the need there, met instead."""
 
     kind: str
     role: Tile
@@ -59,6 +60,11 @@ class _Need(NamedTuple):
     own: frozenset[Tile] = frozenset()
     nearest: int = 0
     place: int = 0
+    other_end: _Need | None = None
+
+    def ends(self) -> tuple[_Need, ...]:
+        """A run need at each end where the joker may lie (one, or a 1's two)."""
+        return (self,) if self.other_end is None else (self, self.other_end)
 
     def met_by(self, index: _Index) -> list[int]:
         """The catalogue's sets (by number) that meet the need alone."""
@@ -70,20 +76,26 @@ class _Need(NamedTuple):
             groups = index.holding.get((role, True), ())
             return [n for n in groups if not own.isdisjoint(index.sets[n])]
         assert role.colour is not None
-        near = run_tile(role.colour, self.nearest)
-        return [n for n in index.holding.get((role, False), ()) if near in index.sets[n]]
+        near = {run_tile(role.colour, end.nearest) for end in self.ends()}
+        return [
+            n for n in index.holding.get((role, False), ()) if not near.isdisjoint(index.sets[n])
+        ]
 
-    def cuts(self) -> range:
+    def cuts(self) -> list[tuple[_Need, int]]:
         """A run need's cuts: each place b on the way from the joker to its set's nearest
         tile where the joker's piece may end (or, past the tile, start at b + 1) and the
         next piece go on. A run ends at a 1 only past the 13 (the high 1) and starts at one
         only before the 2. The next piece, of three places or more, reaches the nearest
         tile where two places at most lie between it and the joker: a set's jokers beside
-        it, one or two, are exact; with more, it may stop short (the checker refuses)."""
+        it, one or two, are exact; with more, it may stop short (the checker refuses).
+        Each cut with the need at its end (`ends`)."""
         if self.kind != "run":
-            return range(0)
-        low, high = sorted((self.place, self.nearest))
-        return range(max(low, MIN_NUMBER + 1), min(high, MAX_NUMBER))
+            return []
+        cuts = []
+        for end in self.ends():
+            low, high = sorted((end.place, end.nearest))
+            cuts += [(end, b) for b in range(max(low, MIN_NUMBER + 1), min(high, MAX_NUMBER))]
+        return cuts
 
     def cut_by(self, index: _Index, b: int) -> tuple[list[int], list[int]]:
         """The catalogue's sets (by number) that may hold the joker cut at `b`, and those
@@ -109,8 +121,9 @@ class _Need(NamedTuple):
             own = [TILE_INDEX[t] for t in self.own]
             return parts.group & at_role & parts.holds[:, own].any(axis=1)
         assert self.role.colour is not None
-        near = TILE_INDEX[run_tile(self.role.colour, self.nearest)]
-        return ~parts.group & at_role & parts.holds[:, near]
+        colour = self.role.colour
+        near = [TILE_INDEX[run_tile(colour, end.nearest)] for end in self.ends()]
+        return ~parts.group & at_role & parts.holds[:, near].any(axis=1)
 
     def cut_by_parts(
         self, parts: Parts, b: int
@@ -186,7 +199,12 @@ def _needs(js: JokerSet, reading: int, role: Tile, wraparound: bool) -> tuple[_N
         above = [place[t] for t in js.real if place[t] > place[role]]
         if not (below and above):
             nearest = max(below) if below else min(above)
-            needs.append(_Need("run", role, nearest=nearest, place=place[role]))
+            need = _Need("run", role, nearest=nearest, place=place[role])
+            if wraparound and role.number == MIN_NUMBER:  # a 1: first, or past the 13
+                numbers = [t.number for t in js.real]
+                low = _Need("run", role, nearest=min(numbers), place=MIN_NUMBER)
+                need = low._replace(other_end=low._replace(nearest=max(numbers), place=HIGH_ONE))
+            needs.append(need)
     return tuple(needs)
 
 
@@ -254,11 +272,10 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Lay
     )
     pieces = column_of[stay.pieces]
     in_model = pieces >= 0
-    pieces = pieces[in_model]
     program.columns.enter(
-        np.concatenate((staying, pieces)),
+        np.concatenate((staying, pieces[in_model])),
         rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
-        np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces)))),
+        np.concatenate((np.full(len(staying), -1.0), stay.piece_counts[in_model])),
     )
     return program.mip(), dataclasses.replace(layout, program=program)
 
@@ -267,13 +284,14 @@ class _StayRows(NamedTuple):
     """The stay rows of a table's joker sets, whatever else the board holds: each need's
     rows (one for each choice of sides at its cuts); for each instance, how many rows its
     needs have, and those rows, instance by instance; the catalogue's sets in each row,
-    and the row for each; how many rows in all."""
+    the row for each and its entry there; how many rows in all."""
 
     rows: dict[_Need, tuple[int, ...]]
     counts: tuple[int, ...]
     instance_rows: Ints
     pieces: Ints
     piece_rows: Ints
+    piece_counts: Ints
     size: int
 
 
@@ -290,19 +308,22 @@ def _stay_rows(
         js = sets[instance.set_number]
         instance_needs.append(_needs(js, instance.reading, instance.role, wraparound))
     rows: dict[_Need, tuple[int, ...]] = {}
-    met: list[Ints] = []  # each row's sets
+    # Each row's sets, and how often each counts there (a 1's two ends may share one).
+    met: list[tuple[Ints, Ints]] = []
     for need in dict.fromkeys(need for needs in instance_needs for need in needs):
         meeting = _met_by(need, wraparound)
-        sides = [_cut_by(need, b, wraparound) for b in need.cuts()]
+        sides = [_cut_by(end, b, wraparound) for end, b in need.cuts()]
         rows[need] = tuple(range(len(met), len(met) + 2 ** len(sides)))
-        met += [np.concatenate((meeting, *chosen)) for chosen in product(*sides)]
+        for chosen in product(*sides):
+            met.append(np.unique(np.concatenate((meeting, *chosen)), return_counts=True))
     instance_rows = [k for needs in instance_needs for need in needs for k in rows[need]]
     return _StayRows(
         rows,
         tuple(sum(len(rows[need]) for need in needs) for needs in instance_needs),
         _read_only(np.array(instance_rows, dtype=np.int64)),
-        _read_only(np.concatenate(met) if met else np.zeros(0, dtype=np.int64)),
-        _read_only(np.repeat(np.arange(len(met)), [len(m) for m in met])),
+        _read_only(np.concatenate([m for m, _ in met]) if met else np.zeros(0, dtype=np.int64)),
+        _read_only(np.repeat(np.arange(len(met)), [len(m) for m, _ in met])),
+        _read_only(np.concatenate([k for _, k in met]) if met else np.zeros(0, dtype=np.int64)),
         len(met),
     )
 
