@@ -295,6 +295,10 @@ class _StayRows(NamedTuple):
     size: int
 
 
+# The most cuts a need's rows hold every choice of sides for (2 ** EXACT_CUTS rows).
+EXACT_CUTS = 3
+
+
 @lru_cache(maxsize=256)
 def _stay_rows(
     joker_sets: tuple[JokerSet, ...], instances: tuple[Instance, ...], wraparound: bool
@@ -313,8 +317,11 @@ def _stay_rows(
     for need in dict.fromkeys(need for needs in instance_needs for need in needs):
         meeting = _met_by(need, wraparound)
         sides = [_cut_by(end, b, wraparound) for end, b in need.cuts()]
-        rows[need] = tuple(range(len(met), len(met) + 2 ** len(sides)))
-        for chosen in product(*sides):
+        # Each row holds of every table that meets the need: past EXACT_CUTS cuts (a 1's
+        # far end, or three jokers beside their set's tile), two of them do, not all.
+        ways = list(product(*sides)) if len(sides) <= EXACT_CUTS else list(zip(*sides, strict=True))
+        rows[need] = tuple(range(len(met), len(met) + len(ways)))
+        for chosen in ways:
             met.append(np.unique(np.concatenate((meeting, *chosen)), return_counts=True))
     instance_rows = [k for needs in instance_needs for need in needs for k in rows[need]]
     return _StayRows(
