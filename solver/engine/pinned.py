@@ -218,20 +218,35 @@ def _run_places(js: JokerSet, reading: int, wraparound: bool) -> dict[Tile, int]
     return {t: first + k for k, t in enumerate(meld.ordered)}
 
 
-@lru_cache(maxsize=4096)
-def _met_by(need: _Need, wraparound: bool) -> Ints:
-    """The catalogue's sets (by number) that meet the need alone, once for each need."""
-    catalogue = catalogue_for(Rules(wraparound=wraparound)).sets
-    return _read_only(np.array(need.met_by(_index(catalogue)), dtype=np.int64))
+# The most cuts a need's rows hold every choice of sides for (2 ** EXACT_CUTS rows).
+EXACT_CUTS = 3
 
 
 @lru_cache(maxsize=4096)
-def _cut_by(need: _Need, b: int, wraparound: bool) -> tuple[Ints, Ints]:
-    """The catalogue's sets (by number) on each side of the need's cut at `b`, once."""
-    catalogue = catalogue_for(Rules(wraparound=wraparound)).sets
-    sides = need.cut_by(_index(catalogue), b)
-    joker, going_on = (_read_only(np.array(side, dtype=np.int64)) for side in sides)
-    return joker, going_on
+def _need_rows(need: _Need, wraparound: bool) -> tuple[int, Ints, Ints, Ints]:
+    """The need's rows, once for each need: how many, and the catalogue's sets in them,
+    each with its row (counted from the need's first) and its entry there. A cut counts
+    the fewer of its two sides' sets (the joker's, ending at b, and those going on,
+    starting at b + 1): a row for each choice of one side at each cut, holding of every
+    table that meets the need; past EXACT_CUTS cuts (a 1's far end, or three jokers beside
+    their set's tile), two of them, which do too."""
+    index = _index(catalogue_for(Rules(wraparound=wraparound)).sets)
+    meeting = need.met_by(index)
+    sides = [end.cut_by(index, b) for end, b in need.cuts()]
+    ways = list(product(*sides)) if len(sides) <= EXACT_CUTS else list(zip(*sides, strict=True))
+    held = [meeting + [n for side in chosen for n in side] for chosen in ways]
+    if need.other_end is not None:  # a set may meet it at both ends: it counts twice
+        counted = [Counter(row) for row in held]
+        held = [list(row) for row in counted]
+        times = [k for row in counted for k in row.values()]
+    else:
+        times = [1] * sum(len(row) for row in held)
+    return (
+        len(ways),
+        _read_only(np.array([n for row in held for n in row], dtype=np.int64)),
+        _read_only(np.repeat(np.arange(len(ways)), [len(row) for row in held])),
+        _read_only(np.array(times, dtype=np.int64)),
+    )
 
 
 def _read_only(array: Ints) -> Ints:
@@ -252,8 +267,7 @@ def with_stay_rows(mip: Mip, layout: Layout, wraparound: bool) -> tuple[Mip, Lay
     if not stay.rows:
         return mip, layout
     program = layout.program.extended()
-    # A cut counts the fewer of its two sides' pieces (the joker's, ending at b, and those
-    # going on, starting at b + 1): a need's row for each choice of one side at each cut.
+    # Each need's rows (`_need_rows`): a cut counts the fewer of its two sides' pieces.
     rows = program.rows.add(
         stay.size,
         0.0,
@@ -295,10 +309,6 @@ class _StayRows(NamedTuple):
     size: int
 
 
-# The most cuts a need's rows hold every choice of sides for (2 ** EXACT_CUTS rows).
-EXACT_CUTS = 3
-
-
 @lru_cache(maxsize=256)
 def _stay_rows(
     joker_sets: tuple[JokerSet, ...], instances: tuple[Instance, ...], wraparound: bool
@@ -312,26 +322,26 @@ def _stay_rows(
         js = sets[instance.set_number]
         instance_needs.append(_needs(js, instance.reading, instance.role, wraparound))
     rows: dict[_Need, tuple[int, ...]] = {}
-    # Each row's sets, and how often each counts there (a 1's two ends may share one).
-    met: list[tuple[Ints, Ints]] = []
+    met = []  # each need's rows' sets, their rows (counted from the need's first), entries
+    size = 0
     for need in dict.fromkeys(need for needs in instance_needs for need in needs):
-        meeting = _met_by(need, wraparound)
-        sides = [_cut_by(end, b, wraparound) for end, b in need.cuts()]
-        # Each row holds of every table that meets the need: past EXACT_CUTS cuts (a 1's
-        # far end, or three jokers beside their set's tile), two of them do, not all.
-        ways = list(product(*sides)) if len(sides) <= EXACT_CUTS else list(zip(*sides, strict=True))
-        rows[need] = tuple(range(len(met), len(met) + len(ways)))
-        for chosen in ways:
-            met.append(np.unique(np.concatenate((meeting, *chosen)), return_counts=True))
+        count, pieces, need_rows, times = _need_rows(need, wraparound)
+        rows[need] = tuple(range(size, size + count))
+        met.append((pieces, need_rows + size, times))
+        size += count
     instance_rows = [k for needs in instance_needs for need in needs for k in rows[need]]
+    none = np.zeros(0, dtype=np.int64)
+    pieces, piece_rows, times = (
+        (np.concatenate(a) for a in zip(*met, strict=True)) if met else (none, none, none)
+    )
     return _StayRows(
         rows,
         tuple(sum(len(rows[need]) for need in needs) for needs in instance_needs),
         _read_only(np.array(instance_rows, dtype=np.int64)),
-        _read_only(np.concatenate([m for m, _ in met]) if met else np.zeros(0, dtype=np.int64)),
-        _read_only(np.repeat(np.arange(len(met)), [len(m) for m, _ in met])),
-        _read_only(np.concatenate([k for _, k in met]) if met else np.zeros(0, dtype=np.int64)),
-        len(met),
+        _read_only(pieces),
+        _read_only(piece_rows),
+        _read_only(times),
+        size,
     )
 
 
