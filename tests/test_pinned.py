@@ -4,6 +4,8 @@ fall below the whole strict model's; and on the strict examples it answers alone
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -11,8 +13,8 @@ from rummisolve.board import Board, parse_board
 from rummisolve.engine.backends import get_backend
 from rummisolve.engine.candidates import catalogue_for
 from rummisolve.engine.joker_model import JokerPart
-from rummisolve.engine.model import read_solution
-from rummisolve.engine.pinned import Parts, _index, _is_group, _Need, pin_jokers
+from rummisolve.engine.model import Arrangement, read_solution
+from rummisolve.engine.pinned import Parts, _index, _is_group, _layings, _Need, pin_jokers
 from rummisolve.engine.solve import find_move
 from rummisolve.engine.stages import solve_model
 from rummisolve.engine.tile_rows import TILE_INDEX
@@ -96,7 +98,10 @@ def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it(wraparound
     ]
     first = [s[0].number for s in catalogue]
     last = [f if g else f + len(s) - 1 for s, f, g in zip(catalogue, first, group, strict=True)]
-    parts = Parts(holds, holds, group, np.array(colour), np.array(first), np.array(last))
+    spans = np.zeros(len(catalogue), dtype=np.bool_)
+    parts = Parts(
+        holds, holds, group, np.array(colour), np.array(first), np.array(last), spans, spans
+    )
     r1, r5, r9, r13, b5, k5 = parse_tiles("R1 R5 R9 R13 B5 K5")
     needs = [
         _Need("kind", r5, True),
@@ -109,9 +114,32 @@ def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it(wraparound
     ]
     if wraparound:  # R12 R13 J: the joker is the high 1; J J R1: the second is R13
         needs += [_Need("run", r1, nearest=13, place=14), _Need("run", r13, nearest=14, place=13)]
+        # J R2 R3: a 1 may lie first or past the 13 (R3 ... R13 J), beside a tile of its set
+        high = _Need("run", r1, nearest=3, place=14)
+        needs.append(_Need("run", r1, nearest=2, place=1, other_end=high))
     for need in needs:
         assert np.flatnonzero(need.met_by_parts(parts)).tolist() == sorted(need.met_by(index))
+        # A cut's sides: the joker's among spans, the other among extensions on its side.
+        for end, b in need.cuts():
+            joker, going_on = end.cut_by(index, b)
+            past = np.full(len(catalogue), end.place <= b)
+            extensions = parts._replace(extension=~spans, past_end=past)
+            assert np.flatnonzero(end.cut_by_parts(parts, b)[0][0]).tolist() == sorted(joker)
+            on = end.cut_by_parts(extensions, b)[0][1]
+            assert np.flatnonzero(on).tolist() == sorted(going_on)
     # Where its tile's place is held for another joker or a rack tile, a set holding it
-    # meets a kind need no more (a run's need may still be met by a cut on the way).
+    # meets a kind need no more.
     closed = parts._replace(opens=holds & (np.arange(len(ALL_COLOURED)) != TILE_INDEX[r5]))
     assert not needs[0].met_by_parts(closed).any()
+
+
+def test_a_stand_in_may_change_places_with_a_tile_it_may_stand_for() -> None:
+    """Issue 33's board: a pinned optimum laid a freed joker in K13 J B13 (one rack tile
+    there), which the checker refuses; the same move with the joker changing places with
+    the O13 of O11 O12 O13 O1 (its rack tiles O11 and O1) is among the layings tried."""
+    k13, r13, b13, o11, o12, o13, o1 = parse_tiles("K13 R13 B13 O11 O12 O13 O1")
+    relaxed = Arrangement([(k13, r13, b13), (o11, o12, o13, o1)], Counter(), Counter({r13: 1}), [])
+    board = parse_board("rules: wraparound\ntable:\nO11 O12 O13\nrack: K13 O1\n")
+    layings = [[tuple(row) for row in laid] for laid in _layings(board, relaxed)]
+    assert layings[0] == [(o11, o12, o13, o1), (k13, JOKER, b13)]
+    assert [(o11, o12, JOKER, o1), (k13, o13, b13)] in layings

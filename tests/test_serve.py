@@ -301,7 +301,10 @@ def test_serve_on_every_address_names_the_one_a_phone_opens(
     first, second = out.splitlines()
     port = re.search(r":(\d+)/ ", first)
     assert port is not None
-    assert second == f"rummisolve: a phone on this network opens http://192.168.1.20:{port[1]}/; anyone on that network can use it"
+    assert second == (
+        f"rummisolve: a phone on this network opens http://192.168.1.20:{port[1]}/; "
+        "anyone on that network can use it"
+    )
 
 
 def test_serve_on_one_address_names_no_other(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -76,3 +76,34 @@ def test_homes_settle_a_wraparound_table_the_pinned_answer_refuses() -> None:
     assert ran == ["pinned", "homes"]
     assert move.status is Status.OPTIMAL and check_move(board, move) == []
     assert (move.tiles_played, move.value_played) == (17, 93)
+
+
+# Seed 7's large 4-joker table 22 (strict_vs_free.py): a freed joker refuses the pinned
+# answer; the homes answer laid the staying R5 of J J R7 ... R11 in R2 R3 R4 J while the
+# R6 went into a group (a run starting at R7 counted as its cut), refused too, and the
+# whole model ran (330 ms). A cut now needs the next piece to go on from the joker's.
+_CUT_FROM_ITS_SET = """rules: tile-set=160
+table:
+K10 K11 K12
+K7 K8 K9 K10
+J B10 B11
+B8 B9 B10 B11 B12
+K7 R7 O7
+B8 B9 B10 B11 B12
+J J R7 R8 R9 R10 R11
+O5 O6 O7
+R1 R2 R3
+O7 O8 J
+R2 R3 R4
+O9 O10 O11
+rack: K4 K9 K13 R6 R13 R13 O8 O11 B2 B6 B13
+"""
+
+
+def test_homes_settle_a_table_whose_staying_joker_the_next_piece_must_join() -> None:
+    board = parse_board(_CUT_FROM_ITS_SET)
+    ran: list[str] = []
+    move = find_move(board, watch=lambda stage, answer, seconds: ran.append(stage))
+    assert ran == ["pinned", "homes"]
+    assert move.status is Status.OPTIMAL and check_move(board, move) == []
+    assert (move.tiles_played, move.value_played) == (7, 75)

@@ -28,6 +28,7 @@ import dataclasses
 from collections import Counter
 
 import numpy as np
+import numpy.typing as npt
 
 from ..board import Board
 from ..sets import MIN_SET
@@ -134,15 +135,29 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     column = [np.repeat(np.arange(len(chosen)), lengths)[kept]]
     row = [given[kept]]
     value = [catalogue.value[at][kept]]
-    # And the stay rows: each home or extension that meets a staying joker's need.
+    # And the stay rows: each home or extension that meets a staying joker's need, in each
+    # of its rows, and each on a side of a cut of it (`_Need.cut_by_parts`), in the cut's.
     needs = stay_needs(layout, board.rules.wraparound)
-    if needs:
-        parts = Parts(*(getattr(catalogue, name)[chosen] for name in Parts._fields))
-        for need, k in needs.items():
-            meeting = np.flatnonzero(need.met_by_parts(parts))
-            column.append(meeting)
-            row.append(np.full(len(meeting), k))
-            value.append(np.ones(len(meeting)))
+    parts = Parts(*(getattr(catalogue, name)[chosen] for name in Parts._fields))
+    cuts: list[tuple[int, ...]] = []  # each cut's need's rows
+    cut_sides: list[npt.NDArray[np.bool_]] = []  # each cut's two sides
+    for need, need_rows in needs.items():
+        meeting = np.flatnonzero(need.met_by_parts(parts))
+        column.append(np.tile(meeting, len(need_rows)))
+        row.append(np.repeat(need_rows, len(meeting)))
+        value.append(np.ones(len(meeting) * len(need_rows)))
+        for end, b in need.cuts():
+            for joker, going_on in end.cut_by_parts(parts, b):
+                if joker.any() and going_on.any():
+                    cuts.append(need_rows)
+                    cut_sides += (joker, going_on)
+    says = "sum_{h holding n's tile, cut at b} home[h] >= home_cuts[n,b]; then sum_{h going on}"
+    cut_rows = add(len(cut_sides), 0.0, INFINITY, name="home cuts", says=says)
+    for side, r in zip(cut_sides, cut_rows, strict=True):
+        on_side = np.flatnonzero(side)
+        column.append(on_side)
+        row.append(np.full(len(on_side), r))
+        value.append(np.ones(len(on_side)))
     # Then a column for each tile that jokers may stand in for at homes' places, freed
     # jokers or jokers from the rack: in its tile's row, the jokers', its own, the freed.
     column.append(np.repeat(len(chosen) + np.arange(len(stands)), 4))
@@ -168,6 +183,20 @@ def with_homes(layout: Layout, board: Board) -> tuple[Mip, Homes] | None:
     )
     says = "jokers standing in for t at homes' open places: -1 in t's row, +1 in the count"
     columns.named("home stands", start, says)
+    # A column for each cut of a staying joker's need through homes: one in each of the
+    # need's rows, less one in each of the cut's own two.
+    if cuts:
+        start = columns.count
+        cut_lengths = np.array([len(need_rows) + 2 for need_rows in cuts])
+        own = cut_rows.start + 2 * np.arange(len(cuts))
+        columns.add_block(
+            np.full(len(cuts), len(jokers.plan.instances)),
+            np.zeros(len(cuts)),
+            cut_lengths,
+            np.concatenate([(*r, k, k + 1) for r, k in zip(cuts, own.tolist(), strict=True)]),
+            np.concatenate([(1.0,) * len(r) + (-1.0, -1.0) for r in cuts]),
+        )
+        columns.named("home cuts", start, "staying jokers of need n whose home is cut at b")
     stand_tiles = tuple(ALL_COLOURED[t] for t in stands.tolist())
     return program.mip(), Homes(program, chosen, stand_tiles, assists, wraparound)
 

@@ -1,26 +1,28 @@
 """The pinned relaxation of the rules as written (joker_model.JokerPart.PINNED): a joker of
 the table that stays stands for its tile anywhere, but for a few rows of what it needs of
 the pieces (a group's joker in a group holding a tile of its set, a run's in a run
-reaching its set's nearest tile), and a freed one goes anywhere. Nearly as small as
-jokers moving freely, it bounds the rules as written: its answer, with each joker put
-back where it may stay, is the best move wherever the checker passes it (on about seven
-in ten large tables with four jokers)."""
+reaching its set's nearest tile, or cut from it where the next piece goes on), and a
+freed one goes anywhere. Nearly as small as jokers moving freely, it bounds the rules as
+written: its answer, with each joker put back where it may stay, is the best move wherever
+the checker passes it (on about seven in ten large tables with four jokers)."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterator
 from functools import lru_cache
+from itertools import chain, combinations, islice, product
 from typing import NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ..board import Board
-from ..jokers import joker_places
+from ..jokers import joker_places, set_readings
 from ..move import TileRow
 from ..rules import Rules
-from ..sets import read_meld, run_tile
+from ..sets import HIGH_ONE, read_meld, run_tile
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, MIN_NUMBER, Tile
 from .builder import INFINITY, Ints
 from .candidates import catalogue_for
@@ -46,9 +48,11 @@ def _is_group(tiles: TileRow) -> bool:
 class _Need(NamedTuple):
     """What a staying joker needs of the pieces: a piece of its set's kind holding its
     tile ("kind"); a group holding its tile and one of its set's tiles ("group"); a run
-    holding its tile and its set's nearest tile, or cut between them ("run", only where
-    that tile lies on one side). A run's places are numbers, but a high 1's (wraparound)
-    is sets.HIGH_ONE: `place` is the joker's, `nearest` its set's nearest tile's."""
+    holding its tile and its set's nearest tile, or cut between them where the next piece
+    goes on ("run", only where that tile lies on one side). A run's places are numbers,
+    but a high 1's (wraparound) is sets.HIGH_ONE: `place` is the joker's, `nearest` its
+    set's nearest tile's. A joker standing for a 1 with wraparound may lie at either end
+    of a run holding a tile of its set: `other_end` is the need there, met instead."""
 
     kind: str
     role: Tile
@@ -56,9 +60,14 @@ class _Need(NamedTuple):
     own: frozenset[Tile] = frozenset()
     nearest: int = 0
     place: int = 0
+    other_end: _Need | None = None
+
+    def ends(self) -> tuple[_Need, ...]:
+        """A run need at each end where the joker may lie (one, or a 1's two)."""
+        return (self,) if self.other_end is None else (self, self.other_end)
 
     def met_by(self, index: _Index) -> list[int]:
-        """The catalogue's sets (by number) that meet the need."""
+        """The catalogue's sets (by number) that meet the need alone."""
         role = self.role
         if self.kind == "kind":
             return list(index.holding.get((role, self.in_groups), ()))
@@ -67,20 +76,43 @@ class _Need(NamedTuple):
             groups = index.holding.get((role, True), ())
             return [n for n in groups if not own.isdisjoint(index.sets[n])]
         assert role.colour is not None
-        near = run_tile(role.colour, self.nearest)
-        met = [n for n in index.holding.get((role, False), ()) if near in index.sets[n]]
-        # Cut between them: a run ending (or, past the joker, starting) on the way; a run
-        # ends at a 1 only past the 13 (the high 1) and starts at one only before the 2.
-        if self.nearest < self.place:
-            way, ends = range(max(self.nearest, MIN_NUMBER + 1), self.place), index.ending
-        else:
-            way, ends = range(self.place + 1, min(self.nearest, MAX_NUMBER) + 1), index.starting
-        return met + [n for k in way for n in ends.get(run_tile(role.colour, k), ())]
+        near = {run_tile(role.colour, end.nearest) for end in self.ends()}
+        return [
+            n for n in index.holding.get((role, False), ()) if not near.isdisjoint(index.sets[n])
+        ]
+
+    def cuts(self) -> list[tuple[_Need, int]]:
+        """A run need's cuts: each place b on the way from the joker to its set's nearest
+        tile where the joker's piece may end (or, past the tile, start at b + 1) and the
+        next piece go on. A run ends at a 1 only past the 13 (the high 1) and starts at one
+        only before the 2. The next piece, of three places or more, reaches the nearest
+        tile where two places at most lie between it and the joker: a set's jokers beside
+        it, one or two, are exact; with more, it may stop short (the checker refuses).
+        Each cut with the need at its end (`ends`)."""
+        if self.kind != "run":
+            return []
+        cuts = []
+        for end in self.ends():
+            low, high = sorted((end.place, end.nearest))
+            cuts += [(end, b) for b in range(max(low, MIN_NUMBER + 1), min(high, MAX_NUMBER))]
+        return cuts
+
+    def cut_by(self, index: _Index, b: int) -> tuple[list[int], list[int]]:
+        """The catalogue's sets (by number) that may hold the joker cut at `b`, and those
+        that may go on from them."""
+        assert self.role.colour is not None
+        ending = index.ending.get(run_tile(self.role.colour, b), ())
+        starting = index.starting.get(run_tile(self.role.colour, b + 1), ())
+        holding = set(index.holding.get((self.role, False), ()))
+        if self.place <= b:  # the joker's piece ends at b, the next starts past it
+            return [n for n in ending if n in holding], list(starting)
+        return [n for n in starting if n in holding], list(ending)
 
     def met_by_parts(self, parts: Parts) -> npt.NDArray[np.bool_]:
-        """Which of these sets or parts of sets, each place as its tile, meet the need:
-        `met_by` for shapes outside the catalogue (homes.py's), as arrays. A place held for
-        another joker or for a rack tile is not open: this one cannot stand there."""
+        """Which of these sets or parts of sets, each place as its tile, meet the need
+        alone: `met_by` for shapes outside the catalogue (homes.py's), as arrays. A place
+        held for another joker or for a rack tile is not open: this one cannot stand
+        there."""
         role = TILE_INDEX[self.role]
         at_role = parts.opens[:, role]
         if self.kind == "kind":
@@ -89,24 +121,29 @@ class _Need(NamedTuple):
             own = [TILE_INDEX[t] for t in self.own]
             return parts.group & at_role & parts.holds[:, own].any(axis=1)
         assert self.role.colour is not None
-        run = ~parts.group
-        near = TILE_INDEX[run_tile(self.role.colour, self.nearest)]
-        met = at_role & parts.holds[:, near]
-        # Cut between them: a run ending (or, past the joker, starting) on the way.
-        colour: npt.NDArray[np.bool_] = parts.colour == COLOURS.index(self.role.colour)
-        number = self.place
-        if self.nearest < number:
-            cut = (self.nearest <= parts.last) & (parts.last < number)
-        else:
-            cut = (number < parts.first) & (parts.first <= self.nearest)
-        return run & (met | (colour & cut))
+        colour = self.role.colour
+        near = [TILE_INDEX[run_tile(colour, end.nearest)] for end in self.ends()]
+        return ~parts.group & at_role & parts.holds[:, near].any(axis=1)
+
+    def cut_by_parts(
+        self, parts: Parts, b: int
+    ) -> tuple[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], ...]:
+        """`cut_by` for homes and extensions, as arrays: a span cut from the extension
+        beside it, or an extension from its span (homes.lay_homes joins no others)."""
+        colour = ~parts.group & (parts.colour == COLOURS.index(self.role.colour))
+        ends, starts = colour & (parts.last == b), colour & (parts.first == b + 1)
+        span, at_role = ~parts.extension, parts.opens[:, TILE_INDEX[self.role]]
+        before, past = parts.extension & ~parts.past_end, parts.extension & parts.past_end
+        if self.place <= b:  # the joker's part ends at b
+            return (ends & at_role & span, starts & past), (ends & at_role & before, starts & span)
+        return (starts & at_role & span, ends & before), (starts & at_role & past, ends & span)
 
 
 class Parts(NamedTuple):
     """Sets or parts of sets as arrays, one row each: the tiles of their places (each
     place as its tile), their open places (neither a joker's nor a rack tile's), whether a
     group, a run's colour (its index in COLOURS) and its first and last places (a high
-    1's: HIGH_ONE)."""
+    1's: HIGH_ONE), whether an extension, and an extension's side (past a span's end)."""
 
     holds: npt.NDArray[np.bool_]
     opens: npt.NDArray[np.bool_]
@@ -114,6 +151,8 @@ class Parts(NamedTuple):
     colour: Ints
     first: Ints
     last: Ints
+    extension: npt.NDArray[np.bool_]
+    past_end: npt.NDArray[np.bool_]
 
 
 class _Index(NamedTuple):
@@ -160,7 +199,12 @@ def _needs(js: JokerSet, reading: int, role: Tile, wraparound: bool) -> tuple[_N
         above = [place[t] for t in js.real if place[t] > place[role]]
         if not (below and above):
             nearest = max(below) if below else min(above)
-            needs.append(_Need("run", role, nearest=nearest, place=place[role]))
+            need = _Need("run", role, nearest=nearest, place=place[role])
+            if wraparound and role.number == MIN_NUMBER:  # a 1: first, or past the 13
+                numbers = [t.number for t in js.real]
+                low = _Need("run", role, nearest=min(numbers), place=MIN_NUMBER)
+                need = low._replace(other_end=low._replace(nearest=max(numbers), place=HIGH_ONE))
+            needs.append(need)
     return tuple(needs)
 
 
@@ -174,16 +218,40 @@ def _run_places(js: JokerSet, reading: int, wraparound: bool) -> dict[Tile, int]
     return {t: first + k for k, t in enumerate(meld.ordered)}
 
 
+# The most cuts a need's rows hold every choice of sides for (2 ** EXACT_CUTS rows).
+EXACT_CUTS = 3
+
+
 @lru_cache(maxsize=4096)
-def _met_by(need: _Need, wraparound: bool) -> Ints:
-    """The catalogue's sets (by number) that meet the need, once for each need."""
-    return _read_only(np.array(need.met_by(_catalogue_index(wraparound)), dtype=np.int64))
+def _need_rows(need: _Need, wraparound: bool) -> tuple[int, Ints, Ints, Ints]:
+    """The need's rows, once for each need: how many, and the catalogue's sets in them,
+    each with its row (counted from the need's first) and its entry there. A cut counts
+    the fewer of its two sides' sets (the joker's, ending at b, and those going on,
+    starting at b + 1): a row for each choice of one side at each cut, holding of every
+    table that meets the need; past EXACT_CUTS cuts (a 1's far end, or three jokers beside
+    their set's tile), two of them, which do too."""
+    index = _catalogue_index(wraparound)
+    meeting = need.met_by(index)
+    sides = [end.cut_by(index, b) for end, b in need.cuts()]
+    ways = list(product(*sides)) if len(sides) <= EXACT_CUTS else list(zip(*sides, strict=True))
+    held = [meeting + [n for side in chosen for n in side] for chosen in ways]
+    if need.other_end is not None:  # a set may meet it at both ends: it counts twice
+        counted = [Counter(row) for row in held]
+        held = [list(row) for row in counted]
+        times = [k for row in counted for k in row.values()]
+    else:
+        times = [1] * sum(len(row) for row in held)
+    return (
+        len(ways),
+        _read_only(np.array([n for row in held for n in row], dtype=np.int64)),
+        _read_only(np.repeat(np.arange(len(ways)), [len(row) for row in held])),
+        _read_only(np.array(times, dtype=np.int64)),
+    )
 
 
 @lru_cache(maxsize=2)
 def _catalogue_index(wraparound: bool) -> _Index:
-    """The catalogue's `_index`, found by wraparound: found by the catalogue, its 185-197
-    sets were hashed for each need (a table's first solve finds its needs' sets)."""
+    """The catalogue's `_index`, by wraparound: made once, not for each need."""
     return _index(catalogue_for(Rules(wraparound=wraparound)).sets)
 
 
@@ -194,23 +262,25 @@ def _read_only(array: Ints) -> Ints:
 
 
 def with_stay_rows(layout: Layout, wraparound: bool) -> Layout:
-    """The pinned model's layout with a row for each thing staying jokers need of the
-    pieces (`_Need`): no more of them than pieces that meet it; its program holds them.
+    """The pinned model's layout with rows for what staying jokers need of the pieces
+    (`_Need`): no more of them than pieces that meet it, and cuts; its program holds them.
     Each holds of any table where the jokers stay with their sets, cut into pieces: a
     group is never cut, and a run that holds a joker and its set's nearest tile holds what
-    lies between."""
+    lies between, in one piece or in pieces where one ends and the next starts."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
     if not stay.rows:
         return layout
     program = layout.program.extended()
+    # Each need's rows (`_need_rows`): a cut counts the fewer of its two sides' pieces.
     rows = program.rows.add(
-        len(stay.rows),
+        stay.size,
         0.0,
         INFINITY,
         name="stay",
-        says="sum_{c meeting need n} pieces[c] >= sum_{i needing n} stays[i]",
+        says="sum_{c meeting n} pieces[c] + sum_{b} sum_{c on b's side s_b} pieces[c] "
+        ">= sum_{i needing n} stays[i], each choice of sides s",
     )
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
@@ -222,25 +292,27 @@ def with_stay_rows(layout: Layout, wraparound: bool) -> Layout:
     )
     pieces = column_of[stay.pieces]
     in_model = pieces >= 0
-    pieces = pieces[in_model]
     program.columns.enter(
-        np.concatenate((staying, pieces)),
+        np.concatenate((staying, pieces[in_model])),
         rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
-        np.concatenate((np.full(len(staying), -1.0), np.ones(len(pieces)))),
+        np.concatenate((np.full(len(staying), -1.0), stay.piece_counts[in_model])),
     )
     return dataclasses.replace(layout, program=program)
 
 
 class _StayRows(NamedTuple):
     """The stay rows of a table's joker sets, whatever else the board holds: each need's
-    row; for each instance, how many needs it has, and their rows, instance by instance;
-    the catalogue's sets meeting each need, and the need's row for each."""
+    rows (one for each choice of sides at its cuts); for each instance, how many rows its
+    needs have, and those rows, instance by instance; the catalogue's sets in each row,
+    the row for each and its entry there; how many rows in all."""
 
-    rows: dict[_Need, int]
+    rows: dict[_Need, tuple[int, ...]]
     counts: tuple[int, ...]
     instance_rows: Ints
     pieces: Ints
     piece_rows: Ints
+    piece_counts: Ints
+    size: int
 
 
 @lru_cache(maxsize=256)
@@ -255,31 +327,39 @@ def _stay_rows(
         assert instance.role is not None
         js = sets[instance.set_number]
         instance_needs.append(_needs(js, instance.reading, instance.role, wraparound))
-    rows: dict[_Need, int] = {}
-    for needs in instance_needs:
-        for need in needs:
-            rows.setdefault(need, len(rows))
-    met = [_met_by(need, wraparound) for need in rows]
+    rows: dict[_Need, tuple[int, ...]] = {}
+    met = []  # each need's rows' sets, their rows (counted from the need's first), entries
+    size = 0
+    for need in dict.fromkeys(need for needs in instance_needs for need in needs):
+        count, pieces, need_rows, times = _need_rows(need, wraparound)
+        rows[need] = tuple(range(size, size + count))
+        met.append((pieces, need_rows + size, times))
+        size += count
+    instance_rows = [k for needs in instance_needs for need in needs for k in rows[need]]
+    none = np.zeros(0, dtype=np.int64)
+    pieces, piece_rows, times = (
+        (np.concatenate(a) for a in zip(*met, strict=True)) if met else (none, none, none)
+    )
     return _StayRows(
         rows,
-        tuple(len(needs) for needs in instance_needs),
-        _read_only(
-            np.array([rows[need] for needs in instance_needs for need in needs], dtype=np.int64)
-        ),
-        _read_only(np.concatenate(met) if met else np.zeros(0, dtype=np.int64)),
-        _read_only(np.repeat(np.arange(len(rows)), [len(m) for m in met])),
+        tuple(sum(len(rows[need]) for need in needs) for needs in instance_needs),
+        _read_only(np.array(instance_rows, dtype=np.int64)),
+        _read_only(pieces),
+        _read_only(piece_rows),
+        _read_only(times),
+        size,
     )
 
 
-def stay_needs(layout: Layout, wraparound: bool) -> dict[_Need, int]:
-    """The needs of the staying jokers, each with its row (of the "stay" group)."""
+def stay_needs(layout: Layout, wraparound: bool) -> dict[_Need, tuple[int, ...]]:
+    """The needs of the staying jokers, each with its rows (of the "stay" group)."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     needs = _stay_rows(plan.joker_sets, plan.instances, wraparound).rows
     if not needs:
         return {}
     rows = layout.program.rows["stay"]
-    return {need: rows[k] for need, k in needs.items()}
+    return {need: tuple(rows[k] for k in ks) for need, ks in needs.items()}
 
 
 # A relaxation's answer made a move: the move (its new sets as hosts), its new table, and
@@ -293,33 +373,81 @@ def pin_jokers(
     """The relaxation's answer with each joker that stays put in a set of its kind holding
     its tile, one holding a tile of its own set where there is one: where the rules on
     jokers pass that table, the move (its new sets as hosts), its new table and where its
-    jokers stand (`joker_places`); else None."""
+    jokers stand (`joker_places`); else None. The sets as laid first, then each other way
+    its stand-ins may lie (`_layings`): alike tiles, the same move."""
     assert layout.jokers is not None and solution.values is not None
-    plan = layout.jokers.plan
     counts = np.rint(solution.values[layout.columns.jokers]).astype(np.int64).tolist()
-    sets = {js.number: js for js in plan.joker_sets}
-    rows = [list(row) for row in laid_sets(relaxed, board.rules)]
-    holders = []
-    for instance in layout.jokers.staying(counts):
-        role, group = instance.role, _in_groups(sets[instance.set_number], instance.reading)
-        assert role is not None
-        holding = [n for n, row in enumerate(rows) if role in row]
-        if not holding:  # never, by the tile rows; a refusal all the same, not a crash
+    staying = layout.jokers.staying(counts)
+    sets = {js.number: js for js in layout.jokers.plan.joker_sets}
+    for rows in _layings(board, relaxed):
+        holders = []
+        for instance in staying:
+            role = instance.role
+            group = _in_groups(sets[instance.set_number], instance.reading)
+            assert role is not None
+            holding = [n for n, row in enumerate(rows) if role in row]
+            if not holding:  # never, by the tile rows; a refusal all the same, not a crash
+                return None
+            # Best: a set of its kind with a tile of its own set; then one of its kind.
+            kind = [n for n in holding if _may_be(rows[n], group)]
+            with_own = [n for n in kind if sets[instance.set_number].real.intersection(rows[n])]
+            n = (with_own or kind or holding)[0]
+            rows[n][rows[n].index(role)] = JOKER
+            holders.append((instance.set_number, n))
+        hosts = [tuple(row) for row in rows]
+        pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
+        new_table = [board.table[i] for i in pinned.kept] + laid_sets(pinned, board.rules)
+        kept = [(i, k) for k, i in enumerate(pinned.kept)]
+        places = joker_places(board, new_table, pinned.played, kept)
+        if places is not None:
+            return pinned, new_table, places
+    return None
+
+
+# The other ways of laying a relaxation's stand-ins that `pin_jokers` tries, at most.
+LAYINGS = 32
+
+
+def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
+    """The relaxation's new sets as laid; then with a stand-in (a joker of its pieces)
+    changed places with a tile it may stand for that another set holds, for one joker or
+    two (up to LAYINGS ways). Alike tiles, the same move: the rules on freed jokers may
+    pass one where they refused the other."""
+    rules = board.rules
+    rows = [list(row) for row in laid_sets(relaxed, rules)]
+    yield [list(row) for row in rows]
+    pieces = range(len(rows) - len(relaxed.hosts))  # the hosts hold their jokers already
+    swaps = [
+        (a, t, b)
+        for a in pieces
+        if JOKER in rows[a]
+        for t in dict.fromkeys(t for reading in set_readings(rows[a], rules) for t in reading)
+        for b in pieces
+        if b != a and t in rows[b]
+    ]
+    ways = chain(((swap,) for swap in swaps), combinations(swaps, 2))
+    laid = (_swapped(rows, swapped, rules) for swapped in ways)
+    yield from islice((way for way in laid if way is not None), LAYINGS)
+
+
+def _swapped(
+    rows: list[list[Tile]], swaps: tuple[tuple[int, Tile, int], ...], rules: Rules
+) -> list[list[Tile]] | None:
+    """The sets with each swap's joker (of set a) and tile t (of set b) changed places,
+    each set changed laid as read; None where a swap finds no joker or tile left there, or
+    a set changed is no set."""
+    laid = [list(row) for row in rows]
+    for a, t, b in swaps:
+        if JOKER not in laid[a] or t not in laid[b]:
             return None
-        # Best: a set of its kind with a tile of its own set; then one of its kind.
-        kind = [n for n in holding if _may_be(rows[n], group)]
-        with_own = [n for n in kind if sets[instance.set_number].real.intersection(rows[n])]
-        n = (with_own or kind or holding)[0]
-        rows[n][rows[n].index(role)] = JOKER
-        holders.append((instance.set_number, n))
-    hosts = [tuple(row) for row in rows]
-    pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
-    new_table = [board.table[i] for i in pinned.kept] + laid_sets(pinned, board.rules)
-    kept = [(i, k) for k, i in enumerate(pinned.kept)]
-    places = joker_places(board, new_table, pinned.played, kept)
-    if places is None:
-        return None
-    return pinned, new_table, places
+        laid[a][laid[a].index(JOKER)] = t
+        laid[b][laid[b].index(t)] = JOKER
+    for n in {n for a, _, b in swaps for n in (a, b)}:
+        meld = read_meld(laid[n], rules)
+        if meld is None:
+            return None
+        laid[n] = list(meld.ordered)
+    return laid
 
 
 def _may_be(row: list[Tile], group: bool) -> bool:
