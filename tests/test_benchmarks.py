@@ -13,15 +13,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_a_benchmark_writes_its_rows_and_a_summary_with_its_header(tmp_path: Path) -> None:
-    command = ["benchmarks/game_bench.py", "--players", "2", "--seeds", "1"]
-    done = subprocess.run(
-        [sys.executable, *command, "--results", str(tmp_path)],
+def bench(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Runs benchmarks/SCRIPT with ARGS from the checkout's root, its output kept."""
+    return subprocess.run(
+        [sys.executable, f"benchmarks/{script}", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def test_a_benchmark_writes_its_rows_and_a_summary_with_its_header(tmp_path: Path) -> None:
+    command = ["benchmarks/game_bench.py", "--players", "2", "--seeds", "1"]
+    done = bench("game_bench.py", *command[1:], "--results", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "game-bench-summary.json",
@@ -53,18 +58,8 @@ def test_every_results_file_is_one_benchmark_s_and_its_summary_has_the_header() 
         assert {"command", "commit", "date", "machine"} <= set(summary), name
 
 
-def ray_bench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "benchmarks/ray_bench.py", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 def test_ray_bench_help_needs_no_ray() -> None:
-    done = ray_bench("--help")
+    done = bench("ray_bench.py", "--help")
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith("usage: ray_bench.py")
 
@@ -72,7 +67,7 @@ def test_ray_bench_help_needs_no_ray() -> None:
 @pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed")
 def test_ray_bench_without_ray_says_to_install_the_extra_in_one_line() -> None:
     """It was a traceback (ModuleNotFoundError), even for --help."""
-    done = ray_bench("--rounds", "1")
+    done = bench("ray_bench.py", "--rounds", "1")
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
         'ray_bench.py needs Ray: install the ray extra, pip install "rummisolve[ray]"'
@@ -83,13 +78,16 @@ def test_ray_bench_without_ray_says_to_install_the_extra_in_one_line() -> None:
 def test_official_anatomy_classes_every_table_and_counts_the_homes_search(tmp_path: Path) -> None:
     """It reaches into the engine's stages (the pinned model, homes, our search): a change
     there that it no longer follows fails here, not in the next session's measurement."""
-    command = ["benchmarks/official_anatomy.py", "--positions", "4", "--repeat", "1"]
-    done = subprocess.run(
-        [sys.executable, *command, "--seed", "11", "--results", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
+    done = bench(
+        "official_anatomy.py",
+        "--positions",
+        "4",
+        "--repeat",
+        "1",
+        "--seed",
+        "11",
+        "--results",
+        str(tmp_path),
     )
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in (tmp_path / "official-anatomy.jsonl").open()]
@@ -105,13 +103,16 @@ def test_pinned_parts_times_every_part_of_the_tables_the_pinned_stage_settles(
     tmp_path: Path,
 ) -> None:
     """It wraps the stages module's own calls: a part renamed or gone fails here."""
-    command = ["benchmarks/pinned_parts.py", "--positions", "2", "--repeat", "2"]
-    done = subprocess.run(
-        [sys.executable, *command, "--seed", "7", "--results", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
+    done = bench(
+        "pinned_parts.py",
+        "--positions",
+        "2",
+        "--repeat",
+        "2",
+        "--seed",
+        "7",
+        "--results",
+        str(tmp_path),
     )
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in (tmp_path / "pinned-parts.jsonl").open()]

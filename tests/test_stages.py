@@ -67,17 +67,6 @@ rack: K4 K5 K6 K6 K7 K13 K13 R1 R2 R3 R3 O3 O12 B3 B4 B6 B7 B7
 """
 
 
-def test_homes_settle_a_wraparound_table_the_pinned_answer_refuses() -> None:
-    """Homes hold runs past the 13 and the pinned relaxation a wraparound run's joker
-    needs: the table is settled there, not by the whole model (2-4 s on this one)."""
-    board = parse_board(_WRAPAROUND_REFUSED)
-    ran: list[str] = []
-    move = find_move(board, watch=lambda stage, answer, seconds: ran.append(stage))
-    assert ran == ["pinned", "homes"]
-    assert move.status is Status.OPTIMAL and check_move(board, move) == []
-    assert (move.tiles_played, move.value_played) == (17, 93)
-
-
 # Seed 7's large 4-joker table 22 (strict_vs_free.py): a freed joker refuses the pinned
 # answer; the homes answer laid the staying R5 of J J R7 ... R11 in R2 R3 R4 J while the
 # R6 went into a group (a run starting at R7 counted as its cut), refused too, and the
@@ -100,10 +89,19 @@ rack: K4 K9 K13 R6 R13 R13 O8 O11 B2 B6 B13
 """
 
 
-def test_homes_settle_a_table_whose_staying_joker_the_next_piece_must_join() -> None:
-    board = parse_board(_CUT_FROM_ITS_SET)
+@pytest.mark.parametrize(
+    ("text", "played"),
+    [
+        # Homes hold runs past the 13 and the pinned relaxation a wraparound run's joker
+        # needs: settled there, not by the whole model (2-4 s on this one).
+        pytest.param(_WRAPAROUND_REFUSED, (17, 93), id="wraparound-run-joker"),
+        pytest.param(_CUT_FROM_ITS_SET, (7, 75), id="staying-joker-the-next-piece-joins"),
+    ],
+)
+def test_homes_settle_a_table_the_pinned_answer_refuses(text: str, played: tuple[int, int]) -> None:
+    board = parse_board(text)
     ran: list[str] = []
     move = find_move(board, watch=lambda stage, answer, seconds: ran.append(stage))
     assert ran == ["pinned", "homes"]
     assert move.status is Status.OPTIMAL and check_move(board, move) == []
-    assert (move.tiles_played, move.value_played) == (7, 75)
+    assert (move.tiles_played, move.value_played) == played
