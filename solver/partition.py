@@ -13,9 +13,7 @@ colour, by how many tiles they hold (1, 2, or 3 and more), and remembers the sta
 fail. At each place each tile there extends an open run, starts one, or joins a group of
 its number; a joker fills a place inside a run, or the places a run or a group of fewer
 than three lacks (what it stands for never matters here). A run longer than 13 never
-needs forbidding: it cuts into two runs. Measured on the questions `search` asks
-(benchmarks/README.md, section 11): 3-5% of a solve at the median, and it proves 97-99%
-of the "no" answers.
+needs forbidding: it cuts into two runs.
 """
 
 from __future__ import annotations

@@ -64,9 +64,9 @@ MAX_THINK = 120.0
 """The rulebook's limit on a turn (two minutes)."""
 
 SAMPLES_PER_SECOND = 80
-"""Samples a second of `think` buys. Twice the 40 of before the go-out proof
-(`cannot_go_out`), which made a decision 1.4-2.9 times faster at the same samples; this
-many won more on the same deals (benchmarks/README.md, section 11)."""
+"""Samples a second of `think` buys: set where the go-out proof (`cannot_go_out`) leaves
+a sample cheap enough that more samples win more games (benchmarks/README.md, section
+11)."""
 
 MIN_SAMPLES = 3
 """Samples before sampling may stop early: below this, a lead says little."""

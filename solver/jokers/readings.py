@@ -12,8 +12,8 @@ from ..rules import Rules
 from ..sets import HIGH_ONE, MAX_GROUP, MIN_SET, Kind, candidate_shapes, read_meld, run_tile
 from ..tiles import COLOURS, MAX_NUMBER, Colour, Tile, TileRow
 
-# The rules a reading depends on, made once (a Rules checks its options when made, 5 us:
-# a table's first solve reads each of its sets holding a joker).
+# The rules a reading depends on, made once: a Rules checks its options when made, and a
+# table's first solve reads each of its sets holding a joker.
 _RULES = {False: Rules(), True: Rules(wraparound=True)}
 
 
