@@ -581,9 +581,9 @@ def answer_as_hint_json(page: Page, board: str) -> dict[str, Any]:
 
 
 def test_a_step_shows_the_copy_it_takes_under_its_tile(browser: Browser) -> None:
-    """The page drew an add's tiles alone: where the step names the copy to take (a
-    joker's own B7 and another set's both in the hand), only its screen-reader text said
-    which. Now a caption under the tile says it too (tests/test_cli_hint.py's board)."""
+    """Where the step names the copy to take (a joker's own B7 and another set's both in
+    the hand), a caption under the tile says which, as its screen-reader text does
+    (tests/test_cli_hint.py's board)."""
     with serving("--tile-set", "160") as server, opened(browser, server, PHONE) as page:
         boards = sent_boards(page)
         for row in ["B3 J B5", "B6 B7 B8", "J B7 B8 B9"]:

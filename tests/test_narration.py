@@ -470,8 +470,8 @@ BROKEN = {
         "K1 K4 K12 R1 R2 O2 O5 B1 B5 B5 J",
     ),
     "crossing-jokers": ("hebrew", "R5 J J R8 R9", "R6 R7 K1"),
-    # Shrunk from dealt boards: the joker's own copy and another set's are in the hand at
-    # once, whatever the order; the step names the copy it takes.
+    # The joker's own copy and another set's are in the hand at once, whatever the order:
+    # the step names the copy it takes.
     "joker-own-copy-and-another-in-hand": (
         "official tile-set=160",
         "B3 J B5 | B6 B7 B8 | J B7 B8 B9",
@@ -482,78 +482,76 @@ BROKEN = {
         "R8 R9 R10 R11 R12 R13 | B6 B7 B8 B9 B10 B11 | K8 K9 K10 K11 | R7 R8 R9 J R11",
         "K10",
     ),
-    # Shrunk from a dealt board: the joker that stays was kept beside the tile that freed
-    # the other one, the rack's, while its set's K3 went elsewhere.
+    # The joker that stays goes along with its set's own K3, not beside the rack's tile
+    # that frees the other one.
     "kept-beside-the-freeing-tile-only": (
         "official tile-set=160",
         "J J K3 K4",
         "K1 K3 R6 R9 O9 B1 J",
     ),
-    # Shrunk from a dealt board: two jokers from two sets into one run, each to go along
-    # with a tile of its own set; both were given the O7, and the run holds one.
+    # Two jokers from two sets into one run, each going along with a tile of its own set:
+    # not both with the O7, as the run holds one.
     "two-jokers-into-one-run-each-with-its-own-tile": (
         "official tile-set=160",
         "O2 O3 O4 O5 | J O7 O8 O9 | J O6 O7",
         "K9 O1 O8 B9",
     ),
-    # Shrunk from a dealt board: the joker of `B2 B3 B4 J` went along with its B2, which
-    # its new run had to take from the rack (beside the freed joker): it lay alone.
+    # The joker of `B2 B3 B4 J` does not go along with its B2, which its new run takes
+    # from the rack (beside the freed joker): the joker never lies alone.
     "joker-along-with-a-tile-the-rack-gives": (
         "official tile-set=160",
         "B2 B3 B4 J | O7 O8 J | R5 R6 R7 R8 R9 R10 | B4 B5 B6 J B8 B9 B10",
         "O5 O9 B2 B11",
     ),
-    # Shrunk from a dealt board: of `J J O7`, the joker freed and the one kept (J=O5) are
-    # both in the hand; either is the one freed, as no one can tell them apart.
+    # Of `J J O7`, the joker freed and the one kept (J=O5) are both in the hand; either is
+    # the one freed, as no one can tell them apart.
     "freed-and-kept-joker-of-one-set-alike": (
         "official tile-set=160",
         "J J O7 | R1 R2 R3 R4 | J O4 O5 O6 | B3 B4 B5 | R4 R5 J R7 R8 R9 R10 | O7 O8 O9"
         " | K9 K10 K11",
         "K5 R6 R8 R11 O2 O4 O6 B13",
     ),
-    # Shrunk from a dealt board: a piece of a cut run, J=B7 B8 B9, alike a set left alone,
-    # B8 B9 J=B10: the table after was matched to them the wrong way round.
+    # A piece of a cut run, J=B7 B8 B9, alike a set left alone, B8 B9 J=B10: the table
+    # after is matched to each the right way round.
     "a-piece-alike-a-set-left-alone": (
         "official tile-set=160",
         "K4 R4 O4 B4 | O4 O5 J | O5 O6 O7 O8 | R10 O10 J | B1 B2 B3 B4 B5 B6 J B8 B9 B10 B11"
         " B12 B13 | R5 R6 R7 R8 R9 | B8 B9 J",
         "K4 R3 R5 O8 O9",
     ),
-    # Shrunk from a dealt board: the joker of the long run was given its O4 to go along
-    # with before the joker of O4 O5 J, whose only tile the new run holds is an O4.
+    # The joker of O4 O5 J, whose only tile the new run holds is an O4, goes along with it;
+    # the joker of the long run with another of its own tiles.
     "a-tile-to-go-along-chosen-anew": (
         "official tile-set=160",
         "O2 O3 O4 J O6 O7 O8 | O7 O8 O9 | O4 O5 J | K5 K6 K7 K8 K9",
         "R9 O1 B8",
     ),
-    # Shrunk from a dealt board: the two jokers of `J B5 J B7` into two sets were both
-    # given its one B5 to go along with; the B4 lay alone on the table a while.
+    # The two jokers of `J B5 J B7` into two sets go along with the B5 and the B7, not both
+    # with its one B5.
     "two-jokers-of-one-set-each-with-its-own-tile": (
         "official tile-set=160",
         "O6 O7 O8 O9 | B3 B4 B5 B6 | J B5 J B7",
         "R6 B3",
     ),
-    # Drawn by hypothesis: the order's bookkeeping gave the R1 added to `R2 R3` from the
-    # rack's R1* (wanted beside the freed joker), found no order left, and fell back on
-    # one where the joker's own R1 and another set's were both in the hand, unnamed.
+    # The rack's R1*, wanted beside the freed joker, is kept for it: the R1 added to
+    # `R2 R3` comes from elsewhere, in an order that leaves no copy alike unnamed.
     "a-rack-copy-kept-for-the-freed-joker": (
         "official tile-set=160",
         "J R1 O1 | J R2 R3 | J R2 R3 | J R1 O1",
         "K1 R1",
     ),
-    # Drawn by the thorough run: two sets holding jokers joined, one moved whole (which
-    # gives no tile away) was taken for a tile out of a locked set.
+    # Two sets holding jokers joined, one moved whole: that gives no tile away, so it is
+    # not a tile taken out of a locked set.
     "locked-sets-joined-whole": ("norwegian", "J R2 R3 | R5 J R7 R8 R9", "R1 R6"),
-    # Drawn by the thorough run: where jokers move freely, a locked set was still cut up
-    # (the narration kept locked sets whole only under the rules as written).
+    # Where jokers move freely, a locked set still stays whole, as under the rules as
+    # written.
     "locked-set-whole-where-jokers-move-freely": (
         "official joker-retrieval=free locked-joker-sets",
         "J O7 O8 O9 | O6 O7 O8 O9 O10 O11 | K6 R6 O6",
         "R9 J",
     ),
-    # Drawn by an acceptance sweep (joker-retrieval=free, locked-joker-sets, 160 tiles):
-    # two locked sets into one new run; the second, with no new set of its own to be
-    # built on, gave its tiles (its joker, or its O5 for the rack's) to other sets.
+    # Two locked sets into one new run: the second, with no new set of its own to be built
+    # on, joins it whole and gives no tile (its joker, or its O5) to another set.
     "two-locked-sets-into-one-run-jokers-free": (
         "official joker-retrieval=free locked-joker-sets tile-set=160",
         "R6 R7 R8 J | R10 R11 J",
@@ -611,9 +609,8 @@ def test_a_locked_set_may_move_whole_to_join_another_but_give_no_tile() -> None:
 
 def test_a_step_tells_apart_a_set_alike_a_locked_one() -> None:
     """After the O8* frees the joker of `O3 .. O7 J` and moves on, that set (locked) and
-    the other `O3 O4 O5 O6 O7` look alike: `take O3 O4 from [O3 O4 O5 O6 O7]` meant the
-    other, and did not say so (drawn by the thorough run, norwegian and portuguese). The
-    other's tiles are now taken before the two look alike."""
+    the other `O3 O4 O5 O6 O7` look alike, and `take O3 O4 from [O3 O4 O5 O6 O7]` could
+    mean either: the other's tiles are taken before the two look alike."""
     table = "O3 O4 O5 O6 O7 J | O3 O4 O5 O6 O7 | O4 O5 O6 J | B2 B3 B4"
     text = "rules: norwegian tile-set=160\ntable:\n" + "\n".join(table.split(" | "))
     assert problems(parse_board(text + "\nrack: K4 K8 O8 B1\n")) == []

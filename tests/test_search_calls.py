@@ -97,8 +97,8 @@ def test_goes_out_is_the_solvers_answer(table: str, rack: str, rules: Rules, out
     ],
 )
 def test_a_joker_on_the_table_does_not_make_every_rack_a_question(table: str, rack: str) -> None:
-    """With a joker every tile pairs with some tile and the joker, the test that came
-    before asked the solver here; the tiles still cannot be cut into sets."""
+    """With a joker every tile pairs with some tile and the joker, so a test of each
+    tile alone would ask the solver here; the tiles still cannot be cut into sets."""
     calls: list[tuple[Board, Objective]] = []
     assert not goes_out(board(table, rack), counted(calls))
     assert not calls

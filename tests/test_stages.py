@@ -68,9 +68,9 @@ rack: K4 K5 K6 K6 K7 K13 K13 R1 R2 R3 R3 O3 O12 B3 B4 B6 B7 B7
 
 
 # Seed 7's large 4-joker table 22 (strict_vs_free.py): a freed joker refuses the pinned
-# answer; the homes answer laid the staying R5 of J J R7 ... R11 in R2 R3 R4 J while the
-# R6 went into a group (a run starting at R7 counted as its cut), refused too, and the
-# whole model ran (330 ms). A cut now needs the next piece to go on from the joker's.
+# answer, and the staying R5 of J J R7 ... R11 must not be laid in R2 R3 R4 J while the
+# R6 goes into a group (a run starting at R7 is not its cut): a cut needs the next piece
+# to go on from the joker's, so the homes answer settles it without the whole model.
 _CUT_FROM_ITS_SET = """rules: tile-set=160
 table:
 K10 K11 K12
@@ -93,7 +93,7 @@ rack: K4 K9 K13 R6 R13 R13 O8 O11 B2 B6 B13
     ("text", "played"),
     [
         # Homes hold runs past the 13 and the pinned relaxation a wraparound run's joker
-        # needs: settled there, not by the whole model (2-4 s on this one).
+        # needs: settled there, not by the whole model.
         pytest.param(_WRAPAROUND_REFUSED, (17, 93), id="wraparound-run-joker"),
         pytest.param(_CUT_FROM_ITS_SET, (7, 75), id="staying-joker-the-next-piece-joins"),
     ],
