@@ -165,7 +165,7 @@ def _bases(
             continue
         # Every new set holding its tiles is built on another locked set: it joins one
         # whole (taken all, added at once), and no other new set keeps a tile of it.
-        whole = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
+        whole = _its_own(old_sets, rack_in, i)
         joining = [n for n, new in enumerate(new_sets) if not whole - Counter(new)]
         if joining:
             bases.join(i, min(joining, key=lambda n: n not in locked_in))
@@ -370,7 +370,7 @@ def plan_table(
             (t, i)
             for i, m in joined.items()
             if m == n
-            for t in (Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())).elements()
+            for t in _its_own(old_sets, rack_in, i).elements()
         ]
         own += Counter(t for t, _ in whole if not t.is_joker)
         needs: list[tuple[Tile, int | None]] = [(t, STAR) for t in earlier.elements()]
@@ -481,8 +481,14 @@ def _own(
 ) -> list[Tile]:
     """The tiles of old set i's own (not the rack's put in it) that new set n holds."""
     i, n = pair
-    tiles = Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
-    return [t for t in tiles if not t.is_joker and t in new_sets[n]]
+    return [t for t in _its_own(old_sets, rack_in, i) if not t.is_joker and t in new_sets[n]]
+
+
+def _its_own(
+    old_sets: Sequence[TileRow], rack_in: Sequence[Counter[Tile]], i: int
+) -> Counter[Tile]:
+    """Old set i's own tiles: all it holds but the rack's put in it to free a joker."""
+    return Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
 
 
 def _laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:
