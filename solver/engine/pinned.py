@@ -4,7 +4,7 @@ the pieces (a group's joker in a group holding a tile of its set, a run's in a r
 reaching its set's nearest tile, or cut from it where the next piece goes on), and a
 freed one goes anywhere. Nearly as small as jokers moving freely, it bounds the rules as
 written: its answer, with each joker put back where it may stay, is the best move wherever
-the checker passes it (on about seven in ten large tables with four jokers)."""
+the checker passes it."""
 
 from __future__ import annotations
 
