@@ -134,8 +134,8 @@ def test_a_needs_parts_as_arrays_are_the_catalogues_sets_that_meet_it(wraparound
 
 
 def test_a_stand_in_may_change_places_with_a_tile_it_may_stand_for() -> None:
-    """Issue 33's board: a pinned optimum laid a freed joker in K13 J B13 (one rack tile
-    there), which the checker refuses; the same move with the joker changing places with
+    """A pinned optimum may lay a freed joker in K13 J B13 (one rack tile there), which
+    the checker refuses; the same move with the joker changing places with
     the O13 of O11 O12 O13 O1 (its rack tiles O11 and O1) is among the layings tried."""
     k13, r13, b13, o11, o12, o13, o1 = parse_tiles("K13 R13 B13 O11 O12 O13 O1")
     relaxed = Arrangement([(k13, r13, b13), (o11, o12, o13, o1)], Counter(), Counter({r13: 1}), [])
