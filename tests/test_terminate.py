@@ -223,6 +223,22 @@ def test_a_signal_while_a_row_is_written_stops_right_after_it() -> None:
     )
 
 
+def test_a_signal_while_a_command_loads_is_taken_once_it_has_loaded() -> None:
+    """Inside `deferred` (a command's modules importing) a TERM waits: raised inside
+    numpy's import it came out as an ImportError and a traceback, not "interrupted"."""
+    interrupt = Interrupt()
+    previous = signal.signal(signal.SIGTERM, interrupt.on_signal)
+    loaded = []
+    try:
+        with pytest.raises(KeyboardInterrupt), interrupt.deferred():
+            os.kill(os.getpid(), signal.SIGTERM)
+            loaded.append("the whole module")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert loaded == ["the whole module"]
+    assert interrupt.exit_status(INTERRUPTED) == 143
+
+
 # Worker processes that die, and signals at awkward moments -------------------------------
 
 

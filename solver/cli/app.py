@@ -44,7 +44,7 @@ class LazyGroup(click.Group):
         if cmd_name not in COMMANDS:
             return None
         module, name = COMMANDS[cmd_name].split(":")
-        with loading():
+        with INTERRUPT.deferred(), loading():
             command = getattr(importlib.import_module(f".{module}", __package__), name)
         assert isinstance(command, click.Command)
         return command

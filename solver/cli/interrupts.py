@@ -49,6 +49,20 @@ class Interrupt:
         if not (self.holding and first):
             raise KeyboardInterrupt
 
+    @contextmanager
+    def deferred(self) -> Iterator[None]:
+        """While a command's modules load: a signal raised inside an extension's import
+        (numpy's) comes out as an ImportError, so INT and TERM wait, blocked, and one that
+        came is taken as the import ends."""
+        if not hasattr(signal, "pthread_sigmask"):
+            yield
+            return
+        signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, self.SIGNALS)
+
     @property
     def came(self) -> bool:
         return self.signal is not None
