@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -263,6 +264,27 @@ def test_a_hung_cbc_is_stopped_at_the_time_limit(
     move = find_move(parse_board("table:\nR3 R4 R5\nrack: R6 K9 R7\n"), "tiles", "cbc", 0.2)
     assert (move.status, move.played) == (Status.FEASIBLE, ())
     (pid,) = map(int, runs.read_text().split())
+    assert not _alive(pid)
+
+
+def test_ctrl_c_as_cbc_starts_stops_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cbc_restored: None
+) -> None:
+    """Ctrl-C that comes once CBC runs but before Popen has handed it over (seen once in
+    CI, as TERM) stops the search and CBC with it."""
+    _fake_cbc(monkeypatch, tmp_path, "exec sleep 30")
+    started = []
+
+    class Interrupted(subprocess.Popen[bytes]):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self.pid)
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(subprocess, "Popen", Interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        find_move(parse_board("table:\nR3 R4 R5\nrack: R6 K9 R7\n"), backend="cbc")
+    (pid,) = started
     assert not _alive(pid)
 
 

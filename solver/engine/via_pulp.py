@@ -8,6 +8,8 @@ import contextlib
 import functools
 import os
 import signal
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import SolverError
@@ -147,15 +149,20 @@ def _run_cbc(problem: Any, folder: str, deadline: Deadline | None, last: bool) -
     command += ["-solve", "-printingOptions", "all", "-solution", answer]
     with contextlib.suppress(FileNotFoundError):
         os.remove(answer)
-    cbc = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    cbc = None
     try:
+        with _signals_wait():
+            cbc = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         ended = cbc.wait(None if deadline is None else deadline.left() + CBC_GRACE)
     except subprocess.TimeoutExpired:  # past the deadline: it hangs
         ended = None
     finally:  # and on Ctrl-C or TERM: CBC does not outlive this process
-        if cbc.poll() is None:
+        if cbc is not None and cbc.poll() is None:
             cbc.kill()
             cbc.wait()
     if ended is None:
@@ -171,6 +178,28 @@ def _run_cbc(problem: Any, folder: str, deadline: Deadline | None, last: bool) -
     problem.assignVarsVals(values)
     problem.assignStatus(status, solved)
     return True
+
+
+@contextlib.contextmanager
+def _signals_wait() -> Iterator[None]:
+    """INT and TERM noted, not acted on, while CBC starts: one acted on inside Popen, after
+    the child began, would leave it running with nobody holding its pid. Each is sent
+    again as the child is ours (only the main thread takes signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    previous = [signal.signal(s, lambda number, _: came.append(number)) for s in _STOPS]
+    try:
+        yield
+    finally:
+        for stop, handler in zip(_STOPS, previous, strict=True):
+            signal.signal(stop, handler)
+        for number in came:
+            signal.raise_signal(number)
+
+
+_STOPS = (signal.SIGINT, signal.SIGTERM)
 
 
 def _ended(code: int) -> str:
