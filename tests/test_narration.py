@@ -23,6 +23,7 @@ from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.jokers import joker_stand_ins, set_readings
 from rummisolve.move import kept_sets
+from rummisolve.narration import plan_move
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import PROFILES, JokerRetrieval
 from rummisolve.sets import read_meld
@@ -605,6 +606,17 @@ def test_a_locked_set_may_move_whole_to_join_another_but_give_no_tile() -> None:
     assert [w.split(": [")[0] for w in apart.wrong] == [
         "take R7 from [R5 J=R6 R7]: a tile out of a set holding a joker (locked)"
     ]
+
+
+def test_a_locked_set_joining_whole_with_its_joker_is_taken_once() -> None:
+    """`O4 O5 O6 O7 J` joins `O9 O10 J` whole, its joker going along: its tiles were
+    counted twice, once as the joker's own tile and once as the set's, so no order could
+    take them and the steps fell back on their last resort (its copies named twice)."""
+    board = parse_board("rules: norwegian\ntable:\nO9 O10 J\nO4 O5 O6 O7 J\nrack: O3 O12\n")
+    plan = plan_move(find_move(board), board)
+    assert not plan.hold_apart
+    assert [a.copies for a in plan.actions] == [(), ()]
+    assert problems(board) == []
 
 
 def test_a_step_tells_apart_a_set_alike_a_locked_one() -> None:

@@ -35,6 +35,9 @@ class TablePlan(NamedTuple):
     # For each new set, what the table's jokers kept in place there stand for: beside
     # them a joker from the rack is the one starred.
     staying: tuple[TileRow, ...] = ()
+    # No order of the actions keeps copies alike that the rules tell apart from mixing
+    # in the hand (`order.Ordered`): the player is told to keep each set's tiles apart.
+    hold_apart: bool = False
 
 
 def plan_move(move: Move, board: Board) -> TablePlan:
@@ -161,9 +164,11 @@ def plan_table(
     anchors = {i for i, _, _ in built.moving} | set(built.bases.joined)
     table = _table_at_start(old_sets, freeing, left_alone, rules)
     ordered = in_followable_order(taken.units, adds, anchors, len(freeing.replaced), table)
-    actions = (*freeing.replaced, *ordered)
+    actions = (*freeing.replaced, *ordered.actions)
     moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
-    return TablePlan(actions, moved, tuple(racked_sets), staying=staying)
+    return TablePlan(
+        actions, moved, tuple(racked_sets), staying=staying, hold_apart=ordered.hold_apart
+    )
 
 
 def _roles_kept(
@@ -334,15 +339,12 @@ def _adds(
         do, before = (Do.ADD, taken.live[n]) if n in taken.live else (Do.LAY, ())
         action = TableAction(do, added, before, (new,), from_rack, marked, staying[n], readings)
         from_hand = missing - Counter(from_rack)
-        with_joker = [i for i, _, m in moving if m == n]
+        joining = [i for i, m in built.bases.joined.items() if m == n]
+        # The jokers that go along with a tile of their set (one joining whole: below).
+        with_joker = [i for i, _, m in moving if m == n and i not in joining]
         own = Counter({anchored[i, n]: 1 for i in set(with_joker)})
         # The tiles of each locked set joining it whole: its own copies, named.
-        whole = [
-            (t, i)
-            for i, m in built.bases.joined.items()
-            if m == n
-            for t in its_own(old_sets, rack_in, i).elements()
-        ]
+        whole = [(t, i) for i in joining for t in its_own(old_sets, rack_in, i).elements()]
         own += Counter(t for t, _ in whole if not t.is_joker)
         needs: list[tuple[Tile, int | None]] = [(t, STAR) for t in earlier.elements()]
         needs += [(anchored[i, n], i) for i in set(with_joker)]
