@@ -138,7 +138,7 @@ def test_the_text_and_the_json_say_when_the_tiles_must_be_kept_apart(
     move = find_move(board)
     assert "hold_apart" not in move_json(move, board)
     assert "Keep the tiles" not in render_move(board, move)
-    planned = render.plan_move
+    planned = plan_move
     monkeypatch.setattr(
         render, "plan_move", lambda move, board: planned(move, board)._replace(hold_apart=True)
     )
