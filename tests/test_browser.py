@@ -602,6 +602,33 @@ def test_a_step_shows_the_copy_it_takes_under_its_tile(browser: Browser) -> None
         assert low_contrasts(page)[0] == []
 
 
+def test_a_step_shows_the_set_of_the_table_it_means_under_it(browser: Browser) -> None:
+    """Where two sets look alike while the rules tell them apart (the locked `R5 R6 R7 J
+    R9`, its joker freed, and what the R3 .. R10 leaves), the step names the set of the
+    table it means: its screen-reader text said so, the drawing did not."""
+    table = ["K3 K4 J K6 K7 K8", "R3 R4 R5 R6 R7 R8 R9 R10", "R5 R6 R7 J R9", "O5 O6 O7"]
+    served = serving("--rules", "norwegian", "--tile-set", "160")
+    with served as server, opened(browser, server, PHONE) as page:
+        boards = sent_boards(page)
+        for row in [*table, "K11 R11 O11"]:
+            page.tap("#new-set")
+            tap_tiles(page, row)
+        ask(page, "K12 K13 R8 R11 O13 B8 J")
+        answer = answer_as_hint_json(page, "rules: norwegian tile-set=160\n" + boards[-1])
+        named = [i for i, action in enumerate(answer["actions"]) if "table_set" in action]
+        assert [answer["actions"][i]["text"] for i in named] == [
+            "add R3 R4 R8 R10 R11 to [R5 R6 R7 R9] (set 3 of the table):"
+            " R3 R4 R5 R6 R7 R8 R9 R10 R11"
+        ]
+        step = page.locator("#actions li").nth(named[0])
+        made = step.locator(".drawn .named .sets .tile").all()
+        shown = " ".join(str(t.get_attribute("data-tile")) for t in made)
+        assert shown == "R3 R4 R5 R6 R7 R8 R9 R10 R11"
+        assert step.locator(".table-set").all_inner_texts() == ["set 3 of the table"]
+        assert page.locator(".table-set").count() == 1
+        assert low_contrasts(page)[0] == []
+
+
 def test_a_mistyped_tile_is_put_right_with_undo_and_with_replace(phone: Page) -> None:
     """A tap on a tile took it out at once, with no undo: a player who mistyped started
     the set again. Now a tile tapped is selected (replace it, delete it, put a tile
