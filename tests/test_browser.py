@@ -150,6 +150,7 @@ def test_the_first_example_tapped_in_shows_the_move_hint_prints(page: Page) -> N
     table = [line.strip() for line in lines[7:10]]
     assert [row.split("   ")[0] for row in shown_rows(page)] == table
     assert page.inner_text("#rack-after") == "(empty: Rummikub!)"
+    assert page.is_hidden("#hold-apart")
 
 
 def test_a_refused_position_names_the_set(page: Page) -> None:
@@ -373,6 +374,23 @@ def test_a_server_that_fails_does_not_call_the_position_unplayable(
     ask(page, "R1 R2 R3", "#problems")
     assert page.inner_text("#problems h2") == "No answer"
     assert page.inner_text("#problems li") == message
+
+
+def test_steps_to_follow_with_the_tiles_held_apart_say_so_as_hint_does(page: Page) -> None:
+    """`hold_apart` (no order lets the steps take the copies they mean): `hint` says to
+    keep each set's tiles apart below the steps; the page said nothing."""
+
+    def held_apart(route: Route) -> None:
+        reply = route.fetch().json()
+        route.fulfill(json=reply | {"hold_apart": True})
+
+    page.route("**/api/hint", held_apart)
+    ask(page, "R1 R2 R3")
+    assert page.is_visible("#hold-apart")
+    assert page.inner_text("#hold-apart").startswith(
+        "Keep the tiles you take from each set apart in your hand: no order of these steps"
+    )
+    assert low_contrasts(page)[0] == []
 
 
 def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:

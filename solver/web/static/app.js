@@ -557,6 +557,8 @@ function showAnswer(reply, sent) {
   const actions = Array.isArray(reply.actions) ? reply.actions : [];
   $("actions").replaceChildren(...actions.map((action) => actionItem(action, actions)));
   $("actions").hidden = $("actions-title").hidden = actions.length === 0;
+  // Steps no order lets a player follow with copies alike mixed in the hand, as hint says.
+  $("hold-apart").hidden = reply.hold_apart !== true;
   const rackAfter = $("rack-after");
   rackAfter.replaceChildren(tileRow(reply.rack));
   if (reply.rack.length === 0) rackAfter.replaceChildren(el("span", "empty", "(empty: Rummikub!)"));
