@@ -396,8 +396,12 @@ def problems(board: Board) -> list[str]:
     # One reading of the new table's jokers: shown, in --json, in --next's board; a set
     # the move leaves alone is read as it lies.
     said = [tuple(r for t, _, r in row if t.is_joker) for row in after]
-    if [tuple(map(parse_tile, roles)) for roles in move_json(move, board)["stand_for"]] != said:
+    answer = move_json(move, board)
+    if [tuple(map(parse_tile, roles)) for roles in answer["stand_for"]] != said:
         wrong.append("--json's stand_for reads the jokers otherwise")
+    # The order's last resort: steps a player can follow only holding each set's tiles apart.
+    if "hold_apart" in answer:
+        wrong.append("no order lets the steps take the copies they mean")
     declared = board_after(board, move).declared or tuple(() for _ in move.table)
     if [tuple(roles) for roles in declared] != said:
         wrong.append("--next reads the jokers otherwise")
