@@ -658,3 +658,17 @@ def test_a_player_takes_from_the_set_a_step_names_among_sets_alike() -> None:
         assert unnamed.choices == [2]
         broken.append(bool(unnamed.wrong))
     assert sorted(broken) == [False, True]
+
+
+def test_a_dealt_board_whose_step_names_the_set_of_the_table_it_means_is_followed() -> None:
+    """A generated board (norwegian, 160 tiles) where no order avoids two sets alike:
+    `R3 .. R10` less four tiles and the locked `R5 R6 R7 J R9`, its joker freed; the add
+    names which it grows, and the steps followed literally break no rule."""
+    table = "K3 K4 J K6 K7 K8 | R3 R4 R5 R6 R7 R8 R9 R10 | R5 R6 R7 J R9 | O5 O6 O7 | K11 R11 O11"
+    text = "rules: norwegian tile-set=160\ntable:\n" + "\n".join(table.split(" | "))
+    board = parse_board(text + "\nrack: K12 K13 R8 R11 O13 B8 J\n")
+    named = [a["text"] for a in move_json(find_move(board), board)["actions"] if "table_set" in a]
+    assert named == [
+        "add R3 R4 R8 R10 R11 to [R5 R6 R7 R9] (set 3 of the table): R3 R4 R5 R6 R7 R8 R9 R10 R11"
+    ]
+    assert problems(board) == []
