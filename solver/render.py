@@ -22,6 +22,12 @@ _ANSI = {
     None: "\x1b[35m",
 }
 _RESET = "\x1b[0m"
+# Below steps that no order lets a player follow with copies alike mixed in the hand.
+_HOLD_APART = (
+    "Keep the tiles you take from each set apart in your hand: no order of these steps"
+    " avoids holding copies alike that the rules tell apart (use the copy a step names;"
+    " a joker goes on beside a tile of its own set)."
+)
 # Below a move the time limit cut short: "feasible" alone does not tell a player so.
 _CUT_SHORT = (
     "Not proved best: the time limit cut the search short"
@@ -54,6 +60,8 @@ def move_json(move: Move, board: Board) -> dict[str, Any]:
         "actions": [_action_json(action, reading, plan.actions) for action in plan.actions],
         "tiles_moved": plan.tiles_moved,
     }
+    if plan.hold_apart:
+        answer["hold_apart"] = True
     if not board.opened:
         answer["meld_value"] = _meld_value(move, rules)
     return answer | {"backend": move.backend, "rules": rules.as_json()}
@@ -132,6 +140,8 @@ def render_move(board: Board, move: Move, colour: bool = False) -> str:
     lines = [f"Play {count}{worth}: {played}", "", "At the table (* = from your rack):"]
     for number, action in enumerate(plan.actions, start=1):
         lines.append(f"  {number}. {_say(action, reading, colour, plan.actions)}")
+    if plan.hold_apart:
+        lines.extend(["", _HOLD_APART])
     lines.extend(["", "Table after the move:"])
     # The rack's tiles are marked where the actions put them (the same tile may lie in
     # two sets: the steps of the model may name the other copy).

@@ -10,6 +10,7 @@ from itertools import combinations, permutations, product
 import pytest
 from hypothesis import given, settings
 
+from rummisolve import render
 from rummisolve.board import Board, format_board, parse_board, parse_position
 from rummisolve.engine.solve import find_move
 from rummisolve.jokers import stand_ins
@@ -105,6 +106,50 @@ def test_a_step_says_which_of_sets_alike_it_means_where_no_order_avoids_it(locke
     old, new = rows("O3 O4 O5 O6 O7 | O3 O4 O5 O6 O7"), rows("O3 O4 O5 O6 O7 | O2 O3 O4 | O5 O6 O7")
     plan = plan_table(old, new, Rules(locked_joker_sets=True), Freeing(locked=(locked,)))
     assert [(a.do, a.table_set) for a in plan.actions] == [(Do.SPLIT, 1 - locked), (Do.ADD, None)]
+
+
+def test_steps_no_order_can_follow_are_given_with_the_copies_they_mean_and_say_so() -> None:
+    """The order's last resort, where no order lets each add take the copies the plan
+    means: here the jokers of `K7 K8 J` and `K7 R7 J` both go to `J K7 J` beside their
+    own tile, which it holds once (a move the checker refuses). The plan says so
+    (`hold_apart`) and the add names the copy it means, where before it said nothing."""
+    old, new = rows("K7 K8 J | K7 R7 J"), rows("J K7 J | K7 K8 K9 | R7 O7 B7")
+    k6, k8, k9, o7 = parse_tiles("K6 K8 K9 O7")
+    freeing = Freeing(
+        hosts=((0, ()), (0, ()), (0, ())),
+        stays=((0, k9, 0), (1, o7, 0)),
+        old_roles=((k9,), (o7,)),
+        new_roles=((k6, k8), (), ()),
+    )
+    plan = plan_table(old, new, Rules(), freeing)
+    assert plan.hold_apart
+    (add,) = [a for a in plan.actions if a.do is Do.ADD and a.after == (new[0],)]
+    assert [(format_tiles([t]), plan.actions[at].before) for t, at in add.copies] == [
+        ("K7", old[0])
+    ]
+
+
+def test_the_text_and_the_json_say_when_the_tiles_must_be_kept_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Steps no order lets a player follow with copies alike mixed in the hand: `hint`
+    says so below them, and `--json` carries `hold_apart` (only there)."""
+    board = parse_board("table:\nR3 R4 R5\nrack: R2 O5 B5 J\n")
+    move = find_move(board)
+    assert "hold_apart" not in move_json(move, board)
+    assert "Keep the tiles" not in render_move(board, move)
+    planned = plan_move
+    monkeypatch.setattr(
+        render, "plan_move", lambda move, board: planned(move, board)._replace(hold_apart=True)
+    )
+    text = render_move(board, move)
+    steps = text.index("At the table")
+    assert text[text.index("\n\n", steps) :].startswith(
+        "\n\nKeep the tiles you take from each set apart in your hand: no order of these steps"
+        " avoids holding copies alike that the rules tell apart (use the copy a step names;"
+        " a joker goes on beside a tile of its own set).\n\nTable after the move:\n"
+    )
+    assert move_json(move, board)["hold_apart"] is True
 
 
 # --- Properties over solved positions -----------------------------------------------------

@@ -150,6 +150,7 @@ def test_the_first_example_tapped_in_shows_the_move_hint_prints(page: Page) -> N
     table = [line.strip() for line in lines[7:10]]
     assert [row.split("   ")[0] for row in shown_rows(page)] == table
     assert page.inner_text("#rack-after") == "(empty: Rummikub!)"
+    assert page.is_hidden("#hold-apart")
 
 
 def test_a_refused_position_names_the_set(page: Page) -> None:
@@ -373,6 +374,23 @@ def test_a_server_that_fails_does_not_call_the_position_unplayable(
     ask(page, "R1 R2 R3", "#problems")
     assert page.inner_text("#problems h2") == "No answer"
     assert page.inner_text("#problems li") == message
+
+
+def test_steps_to_follow_with_the_tiles_held_apart_say_so_as_hint_does(page: Page) -> None:
+    """`hold_apart` (no order lets the steps take the copies they mean): `hint` says to
+    keep each set's tiles apart below the steps; the page said nothing."""
+
+    def held_apart(route: Route) -> None:
+        reply = route.fetch().json()
+        route.fulfill(json=reply | {"hold_apart": True})
+
+    page.route("**/api/hint", held_apart)
+    ask(page, "R1 R2 R3")
+    assert page.is_visible("#hold-apart")
+    assert page.inner_text("#hold-apart").startswith(
+        "Keep the tiles you take from each set apart in your hand: no order of these steps"
+    )
+    assert low_contrasts(page)[0] == []
 
 
 def test_the_steps_say_what_their_star_means_as_hint_does(page: Page) -> None:
@@ -599,6 +617,33 @@ def test_a_step_shows_the_copy_it_takes_under_its_tile(browser: Browser) -> None
         assert step.locator(".drawn .named .tile").get_attribute("data-tile") == "B7"
         assert step.locator(".copy-from").all_inner_texts() == ["B7 from [B6 B7 B8]"]
         assert page.locator(".copy-from").count() == 1
+        assert low_contrasts(page)[0] == []
+
+
+def test_a_step_shows_the_set_of_the_table_it_means_under_it(browser: Browser) -> None:
+    """Where two sets look alike while the rules tell them apart (the locked `R5 R6 R7 J
+    R9`, its joker freed, and what the R3 .. R10 leaves), the step names the set of the
+    table it means: its screen-reader text said so, the drawing did not."""
+    table = ["K3 K4 J K6 K7 K8", "R3 R4 R5 R6 R7 R8 R9 R10", "R5 R6 R7 J R9", "O5 O6 O7"]
+    served = serving("--rules", "norwegian", "--tile-set", "160")
+    with served as server, opened(browser, server, PHONE) as page:
+        boards = sent_boards(page)
+        for row in [*table, "K11 R11 O11"]:
+            page.tap("#new-set")
+            tap_tiles(page, row)
+        ask(page, "K12 K13 R8 R11 O13 B8 J")
+        answer = answer_as_hint_json(page, "rules: norwegian tile-set=160\n" + boards[-1])
+        named = [i for i, action in enumerate(answer["actions"]) if "table_set" in action]
+        assert [answer["actions"][i]["text"] for i in named] == [
+            "add R3 R4 R8 R10 R11 to [R5 R6 R7 R9] (set 3 of the table):"
+            " R3 R4 R5 R6 R7 R8 R9 R10 R11"
+        ]
+        step = page.locator("#actions li").nth(named[0])
+        made = step.locator(".drawn .named .sets .tile").all()
+        shown = " ".join(str(t.get_attribute("data-tile")) for t in made)
+        assert shown == "R3 R4 R5 R6 R7 R8 R9 R10 R11"
+        assert step.locator(".table-set").all_inner_texts() == ["set 3 of the table"]
+        assert page.locator(".table-set").count() == 1
         assert low_contrasts(page)[0] == []
 
 

@@ -23,6 +23,7 @@ from rummisolve.engine.solve import find_move
 from rummisolve.generate import generate_boards
 from rummisolve.jokers import joker_stand_ins, set_readings
 from rummisolve.move import kept_sets
+from rummisolve.narration import plan_move
 from rummisolve.render import move_json, render_move
 from rummisolve.rules import PROFILES, JokerRetrieval
 from rummisolve.sets import read_meld
@@ -395,8 +396,12 @@ def problems(board: Board) -> list[str]:
     # One reading of the new table's jokers: shown, in --json, in --next's board; a set
     # the move leaves alone is read as it lies.
     said = [tuple(r for t, _, r in row if t.is_joker) for row in after]
-    if [tuple(map(parse_tile, roles)) for roles in move_json(move, board)["stand_for"]] != said:
+    answer = move_json(move, board)
+    if [tuple(map(parse_tile, roles)) for roles in answer["stand_for"]] != said:
         wrong.append("--json's stand_for reads the jokers otherwise")
+    # The order's last resort: steps a player can follow only holding each set's tiles apart.
+    if "hold_apart" in answer:
+        wrong.append("no order lets the steps take the copies they mean")
     declared = board_after(board, move).declared or tuple(() for _ in move.table)
     if [tuple(roles) for roles in declared] != said:
         wrong.append("--next reads the jokers otherwise")
@@ -607,6 +612,17 @@ def test_a_locked_set_may_move_whole_to_join_another_but_give_no_tile() -> None:
     ]
 
 
+def test_a_locked_set_joining_whole_with_its_joker_is_taken_once() -> None:
+    """`O4 O5 O6 O7 J` joins `O9 O10 J` whole, its joker going along: its tiles were
+    counted twice, once as the joker's own tile and once as the set's, so no order could
+    take them and the steps fell back on their last resort (its copies named twice)."""
+    board = parse_board("rules: norwegian\ntable:\nO9 O10 J\nO4 O5 O6 O7 J\nrack: O3 O12\n")
+    plan = plan_move(find_move(board), board)
+    assert not plan.hold_apart
+    assert [a.copies for a in plan.actions] == [(), ()]
+    assert problems(board) == []
+
+
 def test_a_step_tells_apart_a_set_alike_a_locked_one() -> None:
     """After the O8* frees the joker of `O3 .. O7 J` and moves on, that set (locked) and
     the other `O3 O4 O5 O6 O7` look alike, and `take O3 O4 from [O3 O4 O5 O6 O7]` could
@@ -642,3 +658,17 @@ def test_a_player_takes_from_the_set_a_step_names_among_sets_alike() -> None:
         assert unnamed.choices == [2]
         broken.append(bool(unnamed.wrong))
     assert sorted(broken) == [False, True]
+
+
+def test_a_dealt_board_whose_step_names_the_set_of_the_table_it_means_is_followed() -> None:
+    """A generated board (norwegian, 160 tiles) where no order avoids two sets alike:
+    `R3 .. R10` less four tiles and the locked `R5 R6 R7 J R9`, its joker freed; the add
+    names which it grows, and the steps followed literally break no rule."""
+    table = "K3 K4 J K6 K7 K8 | R3 R4 R5 R6 R7 R8 R9 R10 | R5 R6 R7 J R9 | O5 O6 O7 | K11 R11 O11"
+    text = "rules: norwegian tile-set=160\ntable:\n" + "\n".join(table.split(" | "))
+    board = parse_board(text + "\nrack: K12 K13 R8 R11 O13 B8 J\n")
+    named = [a["text"] for a in move_json(find_move(board), board)["actions"] if "table_set" in a]
+    assert named == [
+        "add R3 R4 R8 R10 R11 to [R5 R6 R7 R9] (set 3 of the table): R3 R4 R5 R6 R7 R8 R9 R10 R11"
+    ]
+    assert problems(board) == []

@@ -6,11 +6,12 @@ The sets that change are read from the move's steps alone (which old set gave wh
 tiles), so that every JSON answer of a move can carry its actions. Where a tile stays:
 each new set is built on at most one old set (or, a run, on one piece of an old run cut
 where it lies), and keeps the tiles the two have in common; every other tile moves once
-(`bases`). `plan` makes the actions, `order` puts them in an order a player can follow;
-the jokers are read as the table reads them (`table_reading`).
+(`bases`), as the rules on the table's jokers ask (`built`). `plan` makes the actions,
+`order` puts them in an order a player can follow; the jokers are read as the table
+reads them (`table_reading`).
 """
 
-from .actions import Do, TableAction
-from .plan import Freeing, TablePlan, plan_move, plan_table
+from .actions import Do, Freeing, TableAction
+from .plan import TablePlan, plan_move, plan_table
 
 __all__ = ["Do", "Freeing", "TableAction", "TablePlan", "plan_move", "plan_table"]

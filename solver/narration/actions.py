@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from typing import NamedTuple
 
 from ..tiles import Tile, TileRow
@@ -48,3 +49,26 @@ class TableAction(NamedTuple):
     readings: tuple[TileRow, ...] = ()
     copies: tuple[tuple[Tile, int], ...] = ()
     table_set: int | None = None
+
+
+class Freeing(NamedTuple):
+    """What the rules on the table's jokers ask of the plan. `replaced`: the jokers freed
+    first (`Do.REPLACE`), each joker into the hand; `rack_in`: the rack's tiles each old
+    set then holds. For each new set (by its place among them): `hosts`, the freed jokers
+    it holds and its tiles that must be the rack's copies (the rules ask two beside a
+    freed joker); `newcomers`, what its jokers that are not the table's staying ones
+    stand for (none of an old set's jokers is kept in place for them). `stays`: where
+    each joker that is not freed goes on, beside a tile of its set."""
+
+    replaced: tuple[TableAction, ...] = ()
+    rack_in: tuple[Counter[Tile], ...] = ()
+    hosts: tuple[tuple[int, TileRow], ...] = ()
+    newcomers: tuple[Counter[Tile], ...] = ()
+    # Each joker that stays: its old set, the tile it stands for, its new set (by place).
+    stays: tuple[tuple[int, Tile, int], ...] = ()
+    # What the jokers of each old set (as swapped) and of each new set stand for, in the
+    # order they lie.
+    old_roles: tuple[TileRow, ...] = ()
+    new_roles: tuple[TileRow, ...] = ()
+    # The old sets (by place) no tile of their own may leave (locked-joker-sets).
+    locked: tuple[int, ...] = ()

@@ -124,32 +124,43 @@ def _look(told: Told) -> Look:
     return look
 
 
+class Ordered(NamedTuple):
+    """The actions in order; `hold_apart`: no order lets each add take the copies the
+    plan means (its copies do not add up: a move the checker refuses, or a fault of the
+    plan), so the player must keep each set's tiles apart in the hand, each add naming
+    the copies it means where the plan knows them."""
+
+    actions: list[TableAction]
+    hold_apart: bool = False
+
+
 def in_followable_order(
     units: Sequence[Unit], adds: Sequence[Add], anchors: set[int], freed: int, table: Table
-) -> list[TableAction]:
+) -> Ordered:
     """The actions in an order a player can follow (`_ordered`). Where a step would name
     a set that looks like another on the table while the rules tell them apart (`table`),
     a set's takes are done first if that avoids it; else the step says which set it means
     (`TableAction.table_set`: the old set it lies where)."""
-    first: tuple[list[tuple[TableAction, Effect]], set[int]] | None = None
+    first: tuple[list[tuple[TableAction, Effect]], set[int], bool] | None = None
     for k in [None, *(k for k, unit in enumerate(units) if unit.actions)]:
         tried = units if k is None else [units[k], *units[:k], *units[k + 1 :]]
-        steps = _ordered(tried, adds, anchors, freed)
+        steps, followed = _ordered(tried, adds, anchors, freed)
         alike = table.alike(steps)
-        if not alike:
-            return [action for action, _ in steps]
-        first = first or (steps, alike)
+        if not alike and followed:
+            return Ordered([action for action, _ in steps])
+        first = first or (steps, alike, followed)
     assert first is not None
-    steps, alike = first
-    return [
+    steps, alike, followed = first
+    actions = [
         action._replace(table_set=effect.old) if at in alike else action
         for at, (action, effect) in enumerate(steps)
     ]
+    return Ordered(actions, hold_apart=not followed)
 
 
 def _ordered(
     units: Sequence[Unit], adds: Sequence[Add], anchors: set[int], freed: int
-) -> list[tuple[TableAction, Effect]]:
+) -> tuple[list[tuple[TableAction, Effect]], bool]:
     """The takes and splits set by set, then the adds and lays; but where the hand would
     then hold copies alike of one tile from two sets, one of them from a set whose joker
     leaves with its own tile (`anchors`), a player could not tell which copy to add: each
@@ -157,7 +168,8 @@ def _ordered(
     set's tiles are taken only when no add is ready, such a set's last. Where no order
     leaves no choice, the add names the copies it takes (`TableAction.copies`). `freed`:
     the jokers freed first, one action each before these. Each action with what it does
-    to the sets it names."""
+    to the sets it names; and whether the order can be followed so (else: the takes set
+    by set, then each add naming the copies the plan meant for it, where it knows them)."""
     hand: Counter[tuple[Tile, int]] = Counter()
     # The copies kept for an add that names where they come from (for a joker that leaves
     # with them, or the rack's played earlier in the turn): no other add takes them.
@@ -215,10 +227,20 @@ def _ordered(
         effect = Effect(add.base, add.new, put)
         return (add.action._replace(copies=copies) if copies else add.action), effect
 
-    def as_planned(add: Add) -> Effect:
-        """What an add does, its copies from where the plan says (else from any set)."""
+    def as_planned(add: Add) -> tuple[TableAction, Effect]:
+        """An add after the takes set by set, naming each copy the plan means from one set
+        (`take_at`), what it does with its copies from where the plan says (else from any
+        set)."""
         put = Counter((t, ANY if home is None else home) for t, home in add.needs)
-        return Effect(add.base, add.new, put + Counter((t, STAR) for t in add.action.from_rack))
+        left = Counter(add.action.tiles) - Counter(add.action.from_rack)
+        copies = []
+        for t, home in add.needs:
+            if home in take_at and not t.is_joker and left[t] > 0:
+                left[t] -= 1
+                copies.append((t, take_at[home]))
+        action = add.action._replace(copies=tuple(copies)) if copies else add.action
+        effect = Effect(add.base, add.new, put + Counter((t, STAR) for t in add.action.from_rack))
+        return action, effect
 
     def unit_steps(unit: Unit) -> list[tuple[TableAction, Effect]]:
         return [
@@ -239,7 +261,7 @@ def _ordered(
             break
         plain.append(step)
     else:
-        return plain
+        return plain, True
     hand.clear()
     hand[JOKER, FREED] = freed
     kept.clear()
@@ -265,9 +287,12 @@ def _ordered(
             ((a, m) for a in waiting if (m := done_now(a, done, naming=True)) is not None), None
         )
         if found is None:
-            return [step for unit in units for step in unit_steps(unit)] + [
-                (add.action, as_planned(add)) for add in adds
-            ]
+            take_at.clear()
+            steps = [step for unit in units for step in unit_steps(unit)]
+            for at, (action, effect) in enumerate(steps):
+                if action.do is Do.TAKE and effect.old is not None:
+                    take_at[effect.old] = freed + at
+            return steps + [as_planned(add) for add in adds], False
         waiting.remove(found[0])
         ordered.append(found[1])
-    return ordered + [step for unit in left for step in unit_steps(unit)]
+    return ordered + [step for unit in left for step in unit_steps(unit)], True

@@ -15,32 +15,9 @@ from ..rules import Rules
 from ..sets import read_meld
 from ..table_reading import TableReading, read_move, roles_as_it_lies, told_tiles
 from ..tiles import JOKER, Tile, TileRow
-from .actions import Do, TableAction
-from .bases import Bases
+from .actions import Do, Freeing, TableAction
+from .built import Built, built_on, is_locked, its_own
 from .order import STAR, Add, Table, Unit, in_followable_order
-
-
-class Freeing(NamedTuple):
-    """What the rules on the table's jokers ask of the plan. `replaced`: the jokers freed
-    first (`Do.REPLACE`), each joker into the hand; `rack_in`: the rack's tiles each old
-    set then holds. For each new set (by its place among them): `hosts`, the freed jokers
-    it holds and its tiles that must be the rack's copies (the rules ask two beside a
-    freed joker); `newcomers`, what its jokers that are not the table's staying ones
-    stand for (none of an old set's jokers is kept in place for them). `stays`: where
-    each joker that is not freed goes on, beside a tile of its set."""
-
-    replaced: tuple[TableAction, ...] = ()
-    rack_in: tuple[Counter[Tile], ...] = ()
-    hosts: tuple[tuple[int, TileRow], ...] = ()
-    newcomers: tuple[Counter[Tile], ...] = ()
-    # Each joker that stays: its old set, the tile it stands for, its new set (by place).
-    stays: tuple[tuple[int, Tile, int], ...] = ()
-    # What the jokers of each old set (as swapped) and of each new set stand for, in the
-    # order they lie.
-    old_roles: tuple[TileRow, ...] = ()
-    new_roles: tuple[TileRow, ...] = ()
-    # The old sets (by place) no tile of their own may leave (locked-joker-sets).
-    locked: tuple[int, ...] = ()
 
 
 class TablePlan(NamedTuple):
@@ -58,6 +35,9 @@ class TablePlan(NamedTuple):
     # For each new set, what the table's jokers kept in place there stand for: beside
     # them a joker from the rack is the one starred.
     staying: tuple[TileRow, ...] = ()
+    # No order of the actions keeps copies alike that the rules tell apart from mixing
+    # in the hand (`order.Ordered`): the player is told to keep each set's tiles apart.
+    hold_apart: bool = False
 
 
 def plan_move(move: Move, board: Board) -> TablePlan:
@@ -70,7 +50,7 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     new_at = [n for n, step in enumerate(move.steps) if step.change is not SetChange.KEEP]
     new_sets = [move.table[n] for n in new_at]
     telling = reading.telling
-    locked = tuple(k for k, i in enumerate(changed) if _locked(board.table[i], rules))
+    locked = tuple(k for k, i in enumerate(changed) if is_locked(board.table[i], rules))
     alone = [row for i, row in enumerate(board.table) if i not in changed]
 
     def planned(plan: TablePlan, old_sets: Sequence[TileRow]) -> TablePlan:
@@ -131,53 +111,6 @@ def plan_move(move: Move, board: Board) -> TablePlan:
     return planned(plan_table(swapped, new_sets, rules, freeing, alone), swapped)
 
 
-def _bases(
-    old_sets: Sequence[TileRow],
-    new_sets: Sequence[TileRow],
-    rules: Rules,
-    freeing: Freeing,
-    roles: Sequence[Sequence[Tile | None]] | None,
-    pins: Sequence[Counter[Tile]],
-) -> Bases:
-    """Where each new set is built, as the rules on jokers ask: each old set's joker kept
-    in place only where it stays, each locked set in one new set whole."""
-    rack_in = freeing.rack_in
-    bases = Bases(old_sets, new_sets, rules, pins, rack_in, freeing.newcomers)
-    if roles is not None:
-        bases.keep_jokers_where_they_stay(roles, freeing.stays)
-    locked_in: set[int] = set()
-    for i in freeing.locked:
-        # The new set it lies in: where its joker stays, else the likest, one per set.
-        own = Counter(t for t in old_sets[i] if not t.is_joker) - (
-            rack_in[i] if rack_in else Counter()
-        )
-        stays_in = {n for k, _, n in freeing.stays if k == i}
-        holding = [
-            n for n, new in enumerate(new_sets) if not own - Counter(new) and n not in locked_in
-        ]
-        if holding:
-            common = Counter(old_sets[i])
-            n = min(
-                holding, key=lambda n: (n not in stays_in, -(common & Counter(new_sets[n])).total())
-            )
-            locked_in.add(n)
-            bases.lock(i, n)
-            continue
-        # Every new set holding its tiles is built on another locked set: it joins one
-        # whole (taken all, added at once), and no other new set keeps a tile of it.
-        whole = _its_own(old_sets, rack_in, i)
-        joining = [n for n, new in enumerate(new_sets) if not whole - Counter(new)]
-        if joining:
-            bases.join(i, min(joining, key=lambda n: n not in locked_in))
-    return bases
-
-
-def _locked(row: TileRow, rules: Rules) -> bool:
-    """Whether no tile of the set's own may leave it (locked-joker-sets): it holds a
-    joker and a tile."""
-    return rules.locked_joker_sets and JOKER in row and not all(t.is_joker for t in row)
-
-
 def _swap(
     row: TileRow, roles: TileRow, tile: Tile, put: Counter[Tile], rules: Rules
 ) -> TableAction:
@@ -210,129 +143,161 @@ def plan_table(
     the rules on jokers ask (the jokers freed first, the old sets as they made them, and
     how the jokers read); `left_alone`: the table's other sets, which a set named may
     look like."""
-    # Under the rules as written, an old set's joker stays in place only where it stays.
-    roles = None
-    if freeing is not None and freeing.old_roles:
-        roles = [
-            _roles_at(old, said) for old, said in zip(old_sets, freeing.old_roles, strict=True)
-        ]
+    roles = _roles_kept(old_sets, freeing)
     freeing = freeing or Freeing()
-    replaced, rack_in = freeing.replaced, freeing.rack_in
     hosts = {n: host for n, host in enumerate(freeing.hosts) if host[0]}
     pins = [Counter(hosts[n][1]) if n in hosts else Counter() for n in range(len(new_sets))]
-    bases = _bases(old_sets, new_sets, rules, freeing, roles, pins)
-    groups = bases.best()
-    moving = _moving(freeing.stays, bases, groups, roles, rack_in) if roles is not None else []
-    anchored: dict[tuple[int, int], Tile] = {}
-    while roles is not None:
-        # A joker that leaves its set without being freed goes along with a tile of it:
-        # that tile goes where the joker goes; and where the joker would still leave
-        # alone (the tile kept in place there), the two are taken together.
-        pairs = list(dict.fromkeys((i, n) for i, _, n in moving))
-        alone = [
-            (i, n)
-            for i, n in pairs
-            if (i, n) in anchored
-            and any(bases.old[i][j] == anchored[i, n] for j in _piece(bases, groups, i, n))
-        ]
-        changed = bool(alone)
-        for i, n in alone:
-            bases.exclude(n, i, anchored[i, n], taken=True)
-        fresh = [pair for pair in pairs if pair not in anchored]
-        found = _anchors(fresh, anchored, old_sets, new_sets, rack_in, pins)
-        if found is None:
-            # The tiles that go along so far leave none for a joker: all chosen anew.
-            bases = _bases(old_sets, new_sets, rules, freeing, roles, pins)
-            fresh = [*anchored, *fresh]
-            anchored = {}
-            found = _anchors(fresh, anchored, old_sets, new_sets, rack_in, pins)
-        if found is None:  # none (a move the checker refuses): each its first tile
-            found = {pair: _own(pair, old_sets, new_sets, rack_in)[0] for pair in fresh}
-        for (i, n), tile in found.items():
-            anchored[i, n] = tile
-            bases.exclude(n, i, tile)
-            changed = True
-        if not changed:
-            break
-        groups = bases.best()
-        moving = _moving(freeing.stays, bases, groups, roles, rack_in)
-    actions: list[TableAction] = list(replaced)
-    hand: Counter[Tile] = Counter({JOKER: len(replaced)})  # each freed joker
-    # The rack's tiles played earlier in the turn: in each old set, and in the hand.
+    built = built_on(old_sets, new_sets, rules, freeing, roles, pins)
+    taken = _taken(old_sets, built, roles, freeing.rack_in, len(freeing.replaced))
+    sources, left = _sources(new_sets, taken, hosts, built, pins)
+    # What the table's jokers that stay in each new set stand for: kept there, or moved.
+    staying = tuple(
+        taken.live_roles.get(n, ()) + tuple(role for _, role, m in built.moving if m == n)
+        for n in range(len(new_sets))
+    )
+    adds, racked_sets = _adds(old_sets, new_sets, freeing, built, taken, sources, staying)
+    played: Counter[Tile] = Counter(t for row in new_sets for t in row)
+    played.subtract(t for row in old_sets for t in row)
+    played.subtract(taken.hand + taken.hand_racked)  # the freed jokers: not on the rack
+    played.subtract(t for add in adds for t in add.action.from_rack)
+    assert not +left and not +played, "the new sets are not the old ones and the rack's"
+    anchors = {i for i, _, _ in built.moving} | set(built.bases.joined)
+    table = _table_at_start(old_sets, freeing, left_alone, rules)
+    ordered = in_followable_order(taken.units, adds, anchors, len(freeing.replaced), table)
+    actions = (*freeing.replaced, *ordered.actions)
+    moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
+    return TablePlan(
+        actions, moved, tuple(racked_sets), staying=staying, hold_apart=ordered.hold_apart
+    )
+
+
+def _roles_kept(
+    old_sets: Sequence[TileRow], freeing: Freeing | None
+) -> list[list[Tile | None]] | None:
+    """What each old set's jokers stand for, place by place, where the rules as written
+    keep a joker in place only where it stays (None: the jokers move freely)."""
+    if freeing is None or not freeing.old_roles:
+        return None
+    return [_roles_at(old, said) for old, said in zip(old_sets, freeing.old_roles, strict=True)]
+
+
+class Taken(NamedTuple):
+    """Each old set's takes and splits (`units`); for each new set built on a piece of
+    an old set: that old set (`base_of`), the piece's tiles (`live`), the rack's tiles
+    played earlier in the turn among them, and what its jokers stand for; in the hand:
+    the table's tiles and the freed jokers (`hand`), and apart from them the rack's
+    played earlier in the turn (`hand_racked`)."""
+
+    units: list[Unit]
+    base_of: dict[int, int]
+    live: dict[int, TileRow]
+    live_racked: dict[int, Counter[Tile]]
+    live_roles: dict[int, TileRow]
+    hand: Counter[Tile]
+    hand_racked: Counter[Tile]
+
+
+def _taken(
+    old_sets: Sequence[TileRow],
+    built: Built,
+    roles: Sequence[Sequence[Tile | None]] | None,
+    rack_in: Sequence[Counter[Tile]],
+    freed: int,
+) -> Taken:
+    """What each old set gives the hand and leaves in place: the tiles no new set keeps
+    where they lie are taken, and a run kept in several new sets is split where it lies,
+    so that every new set is then made by adding to one piece (or laid new). `freed`: the
+    jokers freed first, in the hand already."""
+    bases, groups = built.bases, built.groups
+    taken = Taken([], {}, {}, {}, {}, Counter({JOKER: freed}), Counter())
+    # The rack's tiles played earlier in the turn: in each old set.
     on_table = [Counter(put) for put in rack_in] or [Counter() for _ in old_sets]
-    hand_racked: Counter[Tile] = Counter()
-    live: dict[int, TileRow] = {}
-    live_racked: dict[int, Counter[Tile]] = {}
-    live_roles: dict[int, TileRow] = {}
-    # For the order of the steps: each old set's takes and splits, and what each puts in
-    # the hand of the table's own copies; the old set each new set is built on.
-    units: list[Unit] = []
-    base_of: dict[int, int] = {}
     for i, old in enumerate(old_sets):
         unit = Unit(i, [], [], [])
         pieces = bases.pieces(i, groups[i])
         kept = sorted(j for piece in pieces.values() for j in piece)
         rest = tuple(old[j] for j in kept)
-        taken = tuple(t for j, t in enumerate(old) if j not in kept)
+        out = tuple(t for j, t in enumerate(old) if j not in kept)
         racked = on_table[i]
-
-        def part(places: Iterable[int], i: int = i) -> TileRow:
-            """What the jokers at these places of old set i stand for."""
-            return tuple(r for j in places if roles and (r := roles[i][j]) is not None)
-
-        if taken:
+        if out:
             marked = tuple((Counter(old) & racked).elements())
             after = (rest,) if rest else ()
-            readings: tuple[TileRow, ...] = (part(range(len(old))), part(kept)) if roles else ()
+            readings: tuple[TileRow, ...] = ()
+            if roles:
+                readings = (_roles_there(roles, i, range(len(old))), _roles_there(roles, i, kept))
             unit.actions.append(
-                TableAction(Do.TAKE, taken, old, after, (), marked, (), readings[: 1 + len(after)])
+                TableAction(Do.TAKE, out, old, after, (), marked, (), readings[: 1 + len(after)])
             )
-            starred = Counter(taken) & racked
-            for t in taken:
+            starred = Counter(out) & racked
+            for t in out:
                 unit.gives.append((t, STAR if starred[t] > 0 else i))
                 starred[t] -= 1
-            hand.update(taken)
-            hand_racked += Counter(taken) & racked
-            racked = racked - Counter(taken)
+            taken.hand.update(out)
+            taken.hand_racked.update(Counter(out) & racked)
+            racked = racked - Counter(out)
         order = sorted(pieces, key=lambda n: pieces[n])
         cut = [tuple(old[j] for j in pieces[n]) for n in order]
         if len(cut) > 1:
             marked = tuple((Counter(rest) & racked).elements())
-            readings = (part(kept), *(part(pieces[n]) for n in order)) if roles else ()
+            readings = ()
+            if roles:
+                readings = (
+                    _roles_there(roles, i, kept),
+                    *(_roles_there(roles, i, pieces[n]) for n in order),
+                )
             unit.actions.append(
                 TableAction(Do.SPLIT, rest, rest, tuple(cut), (), marked, (), readings)
             )
             unit.pieces.extend(order)
-        units.append(unit)
+        taken.units.append(unit)
         for n, piece in pieces.items():
-            base_of[n] = i
-            live[n] = tuple(old[j] for j in piece)
-            live_racked[n] = Counter(live[n]) & racked
-            live_roles[n] = part(piece)
-            racked = racked - live_racked[n]
-    played: Counter[Tile] = Counter(t for row in new_sets for t in row)
-    played.subtract(t for row in old_sets for t in row)
-    played.subtract(hand)  # the freed jokers: in the hand, not on the rack
-    hand -= hand_racked  # the table's tiles (and the freed jokers), apart from the rack's
-    # Where each new set's missing tiles come from: the sets hosting freed jokers first,
-    # each with its freed jokers (set aside for it) and the rack's copies counted there.
-    destined = Counter(n for _, _, n in moving)
+            taken.base_of[n] = i
+            taken.live[n] = tuple(old[j] for j in piece)
+            taken.live_racked[n] = Counter(taken.live[n]) & racked
+            taken.live_roles[n] = _roles_there(roles, i, piece) if roles else ()
+            racked = racked - taken.live_racked[n]
+    # The table's tiles (and the freed jokers), apart from the rack's.
+    return taken._replace(hand=taken.hand - taken.hand_racked)
+
+
+def _roles_there(roles: Sequence[Sequence[Tile | None]], i: int, places: Iterable[int]) -> TileRow:
+    """What the jokers at these places of old set i stand for."""
+    return tuple(r for j in places if (r := roles[i][j]) is not None)
+
+
+# For a new set: the tiles it lacks, those of them the hand's table copies (and freed
+# jokers) give, and those the rack's played earlier in the turn give.
+Sources = tuple[Counter[Tile], Counter[Tile], Counter[Tile]]
+
+
+def _sources(
+    new_sets: Sequence[TileRow],
+    taken: Taken,
+    hosts: dict[int, tuple[int, TileRow]],
+    built: Built,
+    pins: Sequence[Counter[Tile]],
+) -> tuple[dict[int, Sources], Counter[Tile]]:
+    """Where each new set's missing tiles come from, the sets that must have some first:
+    those hosting freed jokers, each with its freed jokers (set aside for it) and the
+    rack's copies counted there, and those a locked set joins whole (its copies from the
+    hand before any other could take them; the others then take the rack's). With what
+    the hand holds after (nothing, for a move the checker passes)."""
+    hand, hand_racked = taken.hand.copy(), taken.hand_racked.copy()
+    destined = Counter(n for _, _, n in built.moving)
     for n, (count, _) in hosts.items():
         destined[n] += count
     aside: dict[int, int] = {}
     for n in sorted(destined):
         aside[n] = min(destined[n], hand[JOKER])
         hand[JOKER] -= aside[n]
-    sources: dict[int, tuple[Counter[Tile], Counter[Tile], Counter[Tile]]] = {}
-    # A locked set joining another's new set whole: that new set takes its copies from
-    # the hand before any other could (the others then take the rack's).
-    joined = bases.joined
+    sources: dict[int, Sources] = {}
+    joined = built.bases.joined
     first = [*aside, *(n for n in dict.fromkeys(joined.values()) if n not in aside)]
     for n in [*first, *(n for n in range(len(new_sets)) if n not in first)]:
-        missing = Counter(new_sets[n]) - Counter(live.get(n, ()))
+        missing = Counter(new_sets[n]) - Counter(taken.live.get(n, ()))
         freed = Counter({JOKER: min(aside.get(n, 0), missing[JOKER])})
         hand[JOKER] += aside.get(n, 0) - freed[JOKER]  # a host that kept a joker in place
-        need = pins[n] - live_racked.get(n, Counter())
+        need = pins[n] - taken.live_racked.get(n, Counter())
         earlier = need & missing & hand_racked
         hand_racked -= earlier
         other = missing - freed - need
@@ -342,36 +307,44 @@ def plan_table(
         hand_racked -= moved_on
         earlier += moved_on
         sources[n] = (missing, from_table + freed, earlier)
-    # What the table's jokers that stay in each new set stand for: kept there, or moved.
-    staying = tuple(
-        live_roles.get(n, ()) + tuple(role for _, role, m in moving if m == n)
-        for n in range(len(new_sets))
-    )
+    return sources, hand + hand_racked
+
+
+def _adds(
+    old_sets: Sequence[TileRow],
+    new_sets: Sequence[TileRow],
+    freeing: Freeing,
+    built: Built,
+    taken: Taken,
+    sources: dict[int, Sources],
+    staying: Sequence[TileRow],
+) -> tuple[list[Add], list[TileRow]]:
+    """Each new set's add or lay, with where each tile it takes from the hand must come
+    from (a joker that goes along with a tile of its own, a locked set joining whole,
+    the rack's played earlier: each from its set), so that the order can keep copies
+    alike apart; and for each new set the rack's tiles it holds (to star them)."""
+    rack_in, moving, anchored = freeing.rack_in, built.moving, built.anchored
     racked_sets: list[TileRow] = []
     adds: list[Add] = []
     for n, new in enumerate(new_sets):
         missing, from_table, earlier = sources[n]
         from_rack = _in_order_of(new, missing - from_table - earlier)
-        played.subtract(from_rack)
-        before_racked = live_racked.get(n, Counter())
+        before_racked = taken.live_racked.get(n, Counter())
         marked = tuple((before_racked + earlier).elements())
         racked_sets.append(_in_order_of(new, Counter(from_rack) + before_racked + earlier))
         if not missing:
             continue
         added = _in_order_of(new, missing)
-        readings = (live_roles.get(n, ()), freeing.new_roles[n]) if freeing.new_roles else ()
-        do, before = (Do.ADD, live[n]) if n in live else (Do.LAY, ())
+        readings = (taken.live_roles.get(n, ()), freeing.new_roles[n]) if freeing.new_roles else ()
+        do, before = (Do.ADD, taken.live[n]) if n in taken.live else (Do.LAY, ())
         action = TableAction(do, added, before, (new,), from_rack, marked, staying[n], readings)
         from_hand = missing - Counter(from_rack)
-        with_joker = [i for i, _, m in moving if m == n]
+        joining = [i for i, m in built.bases.joined.items() if m == n]
+        # The jokers that go along with a tile of their set (one joining whole: below).
+        with_joker = [i for i, _, m in moving if m == n and i not in joining]
         own = Counter({anchored[i, n]: 1 for i in set(with_joker)})
         # The tiles of each locked set joining it whole: its own copies, named.
-        whole = [
-            (t, i)
-            for i, m in joined.items()
-            if m == n
-            for t in _its_own(old_sets, rack_in, i).elements()
-        ]
+        whole = [(t, i) for i in joining for t in its_own(old_sets, rack_in, i).elements()]
         own += Counter(t for t, _ in whole if not t.is_joker)
         needs: list[tuple[Tile, int | None]] = [(t, STAR) for t in earlier.elements()]
         needs += [(anchored[i, n], i) for i in set(with_joker)]
@@ -381,114 +354,31 @@ def plan_table(
         needs += [(JOKER, i) for t, i in whole if t.is_joker]
         unnamed = from_hand[JOKER] - len(with_joker) - sum(t.is_joker for t, _ in whole)
         needs += [(JOKER, None)] * unnamed
-        adds.append(Add(n, base_of.get(n), action, needs))
-    assert not +hand and not +hand_racked and not +played, (
-        "the new sets are not the old ones and the rack's"
-    )
-    anchors = {i for i, _, _ in moving} | set(joined)
-    # What a step may name: each old set as the freed jokers left it, the rack's tiles
-    # there starred; each set left alone, all its tiles a locked set's or none.
+        adds.append(Add(n, taken.base_of.get(n), action, needs))
+    return adds, racked_sets
+
+
+def _table_at_start(
+    old_sets: Sequence[TileRow], freeing: Freeing, left_alone: Sequence[TileRow], rules: Rules
+) -> Table:
+    """What a step may name, to tell sets alike apart: each old set as the freed jokers
+    left it, the rack's tiles there starred; each set left alone, all its tiles a locked
+    set's or none."""
     starting = []
     for i, old in enumerate(old_sets):
         lying = Counter((t, i) for t in old)
-        for t, count in (rack_in[i] if rack_in else Counter()).items():
+        for t, count in (freeing.rack_in[i] if freeing.rack_in else Counter()).items():
             lying[t, i] -= count
             lying[t, STAR] += count
         starting.append(+lying)
-    told = [Counter((t, False, _locked(row, rules)) for t in row) for row in left_alone]
-    table = Table(starting, set(freeing.locked), told)
-    actions.extend(in_followable_order(units, adds, anchors, len(replaced), table))
-    moved = sum(len(a.tiles) for a in actions if a.do in (Do.ADD, Do.LAY, Do.REPLACE))
-    return TablePlan(tuple(actions), moved, tuple(racked_sets), staying=staying)
+    told = [Counter((t, False, is_locked(row, rules)) for t in row) for row in left_alone]
+    return Table(starting, set(freeing.locked), told)
 
 
 def _roles_at(row: TileRow, roles: TileRow) -> list[Tile | None]:
     """For each place of the set, what the joker there stands for (None: no joker)."""
     stands = iter(roles)
     return [next(stands, None) if t.is_joker else None for t in row]
-
-
-def _piece(bases: Bases, groups: Sequence[Sequence[int]], i: int, n: int) -> tuple[int, ...]:
-    """The places of old set i's tiles that new set n keeps."""
-    return bases.pieces(i, groups[i]).get(n, ())
-
-
-def _moving(
-    stays: Sequence[tuple[int, Tile, int]],
-    bases: Bases,
-    groups: Sequence[Sequence[int]],
-    roles: Sequence[Sequence[Tile | None]],
-    rack_in: Sequence[Counter[Tile]],
-) -> list[tuple[int, Tile, int]]:
-    """The jokers that stay (each: its old set, the tile it stands for, its new set) but
-    are not kept in place there beside a tile of their set (a tile the rack put in it
-    to free another joker is not one): they move."""
-    moving = []
-    for i, role, n in stays:
-        piece = bases.pieces(i, groups[i]).get(n, ())
-        own = [bases.old[i][j] for j in piece if not bases.old[i][j].is_joker]
-        beside = bool(Counter(own) - (rack_in[i] if rack_in else Counter()))
-        if not beside or not any(roles[i][j] == role for j in piece):
-            moving.append((i, role, n))
-    return moving
-
-
-def _anchors(
-    pairs: Sequence[tuple[int, int]],
-    anchored: dict[tuple[int, int], Tile],
-    old_sets: Sequence[TileRow],
-    new_sets: Sequence[TileRow],
-    rack_in: Sequence[Counter[Tile]],
-    pins: Sequence[Counter[Tile]],
-) -> dict[tuple[int, int], Tile] | None:
-    """For each pair (an old set whose joker moves, the new set it goes to), a tile of
-    the old set's own that goes along: each joker with its own copy (the jokers of `J O7
-    O8 O9` and `J O6 O7` into `O1 .. J J O7 O8` go along with the O8 and the O7; those
-    of `J B5 J B7` into two sets, with the B5 and the B7), beside those `anchored`
-    already, and none of the new set's copies that must be the rack's (`pins`: beside a
-    freed joker); sets with fewer tiles first. None if there is no such choice."""
-    chosen = dict(anchored)
-
-    def room(tile: Tile, i: int, n: int) -> bool:
-        """Whether old set i has a copy of the tile left to give, and new set n one to
-        take (not one the rack must give)."""
-        given = sum(t == tile for (j, _), t in chosen.items() if j == i)
-        taken = sum(t == tile for (_, m), t in chosen.items() if m == n)
-        has = old_sets[i].count(tile) - (rack_in[i][tile] if rack_in else 0)
-        return has > given and new_sets[n].count(tile) - pins[n][tile] > taken
-
-    def give(left: list[tuple[int, int]]) -> bool:
-        if not left:
-            return True
-        pair, *rest = left
-        for tile in _own(pair, old_sets, new_sets, rack_in):
-            if room(tile, *pair):
-                chosen[pair] = tile
-                if give(rest):
-                    return True
-                del chosen[pair]
-        return False
-
-    ordered = sorted(pairs, key=lambda pair: len(_own(pair, old_sets, new_sets, rack_in)))
-    return {pair: chosen[pair] for pair in pairs} if give(ordered) else None
-
-
-def _own(
-    pair: tuple[int, int],
-    old_sets: Sequence[TileRow],
-    new_sets: Sequence[TileRow],
-    rack_in: Sequence[Counter[Tile]],
-) -> list[Tile]:
-    """The tiles of old set i's own (not the rack's put in it) that new set n holds."""
-    i, n = pair
-    return [t for t in _its_own(old_sets, rack_in, i) if not t.is_joker and t in new_sets[n]]
-
-
-def _its_own(
-    old_sets: Sequence[TileRow], rack_in: Sequence[Counter[Tile]], i: int
-) -> Counter[Tile]:
-    """Old set i's own tiles: all it holds but the rack's put in it to free a joker."""
-    return Counter(old_sets[i]) - (rack_in[i] if rack_in else Counter())
 
 
 def _laid(tiles: Sequence[Tile], rules: Rules) -> TileRow:

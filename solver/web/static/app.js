@@ -515,14 +515,27 @@ function actionItem(action, actions) {
   }
   if (action.action === "replace") drawn.append(el("span", "verb", "for"), tileChip("J"));
   drawn.append(el("span", "arrow", "→"));
-  const after = action.after.filter((set) => set.length);
-  after.forEach((set, i) => {
-    const made = feltSet(declared(set, action.jokers[i]), action.from_rack);
-    drawn.append(action.action === "lay" ? withCopies(made, action, actions) : made);
-  });
-  if (after.length === 0) drawn.append(el("span", "verb", "nothing left"));
+  const made = action.after
+    .filter((set) => set.length)
+    .map((set, i) => feltSet(declared(set, action.jokers[i]), action.from_rack));
+  if (made.length === 0) made.push(el("span", "verb", "nothing left"));
+  if (action.action === "lay") made[0] = withCopies(made[0], action, actions);
+  drawn.append(withTableSet(made, action));
   item.append(drawn);
   return item;
+}
+
+// What a step makes, with a caption under it where the step names the set of the table
+// it means (`table_set`: it looks like another the rules tell apart): "set 2 of the table".
+function withTableSet(made, action) {
+  const row = document.createDocumentFragment();
+  row.append(...made);
+  if (typeof action.table_set !== "number") return row;
+  const named = el("span", "named");
+  const sets = el("span", "sets");
+  sets.append(row);
+  named.append(sets, el("span", "copy-from table-set", "set " + (action.table_set + 1) + " of the table"));
+  return named;
 }
 
 function showAnswer(reply, sent) {
@@ -544,6 +557,8 @@ function showAnswer(reply, sent) {
   const actions = Array.isArray(reply.actions) ? reply.actions : [];
   $("actions").replaceChildren(...actions.map((action) => actionItem(action, actions)));
   $("actions").hidden = $("actions-title").hidden = actions.length === 0;
+  // Steps no order lets a player follow with copies alike mixed in the hand, as hint says.
+  $("hold-apart").hidden = reply.hold_apart !== true;
   const rackAfter = $("rack-after");
   rackAfter.replaceChildren(tileRow(reply.rack));
   if (reply.rack.length === 0) rackAfter.replaceChildren(el("span", "empty", "(empty: Rummikub!)"));
