@@ -84,6 +84,9 @@ def _action_json(
         "from_rack": tiles_json(action.from_rack),
         "jokers": [tiles_json(roles) for roles in _readings(action, reading)[1:]],
     }
+    # Only where the action shows rack tiles laid earlier in the turn (starred as `hint` does).
+    if action.marked:
+        said["from_rack_earlier"] = tiles_json(action.marked)
     # Only where copies alike in the hand could be mistaken: the take each comes from.
     copies = [{"tile": format_tile(t), "take": at} for t, at in action.copies]
     if copies:

@@ -620,6 +620,26 @@ def test_a_step_shows_the_copy_it_takes_under_its_tile(browser: Browser) -> None
         assert low_contrasts(page)[0] == []
 
 
+def test_a_step_stars_the_rack_tile_laid_earlier_in_the_turn(page: Page) -> None:
+    """The O3 that freed the joker lies in the set the joker's add makes: `hint` stars it
+    there, and so does the drawing."""
+    page.tap("#new-set")
+    tap_tiles(page, "J O4 O5 O6")
+    ask(page, "O3 O8 K2")
+    add = page.locator("#actions li").nth(1)
+    made = add.locator(".drawn .set .tile")
+    assert made.evaluate_all("tiles => tiles.map(t => t.dataset.tile)") == [
+        "O3",
+        "O4",
+        "O5",
+        "O6",
+        "J=O7",
+        "O8",
+    ]
+    starred = add.locator(".drawn .set .tile.from-rack")
+    assert starred.evaluate_all("tiles => tiles.map(t => t.dataset.tile)") == ["O3", "O8"]
+
+
 def test_a_step_shows_the_set_of_the_table_it_means_under_it(browser: Browser) -> None:
     """Where two sets look alike while the rules tell them apart (the locked `R5 R6 R7 J
     R9`, its joker freed, and what the R3 .. R10 leaves), the step names the set of the

@@ -504,6 +504,18 @@ def test_a_step_names_the_copy_it_takes_where_a_joker_own_and_another_are_in_han
     assert copies == [None] * 5 + [[{"tile": "B7", "take": 2}], None]
 
 
+def test_json_names_the_rack_tiles_laid_earlier_that_a_step_shows() -> None:
+    """The O3 that freed the joker is starred again where the joker's add shows it; the
+    JSON said only the add's own rack tile, so the page drew the O3 unstarred."""
+    code, out, _ = run("hint", "--table", "J O4 O5 O6", "--rack", "O3 O8 K2", "--json")
+    assert code == 0
+    actions = json.loads(out)["actions"]
+    assert [(a["text"], a.get("from_rack_earlier")) for a in actions] == [
+        ("swap O3* for the joker in [J=O3 O4 O5 O6]: O3* O4 O5 O6, the joker in hand", None),
+        ("add J=O7 O8* to [O3* O4 O5 O6]: O3* O4 O5 O6 J=O7 O8*", ["O3"]),
+    ]
+
+
 def test_a_joker_that_stays_in_a_group_of_three_keeps_its_colour_everywhere(
     tmp_path: Path,
 ) -> None:

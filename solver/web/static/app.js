@@ -510,14 +510,16 @@ function actionItem(action, actions) {
   const drawn = el("div", "drawn");
   drawn.setAttribute("aria-hidden", "true");
   drawn.append(el("span", "verb", VERBS[action.action] || action.action));
+  // The rack's tiles starred, those laid earlier in the turn too, as `hint` stars them.
+  const fromRack = action.from_rack.concat(action.from_rack_earlier || []);
   if (action.action !== "lay" && action.action !== "split") {
-    drawn.append(withCopies(tileRow(action.tiles, action.from_rack), action, actions));
+    drawn.append(withCopies(tileRow(action.tiles, fromRack), action, actions));
   }
   if (action.action === "replace") drawn.append(el("span", "verb", "for"), tileChip("J"));
   drawn.append(el("span", "arrow", "→"));
   const made = action.after
     .filter((set) => set.length)
-    .map((set, i) => feltSet(declared(set, action.jokers[i]), action.from_rack));
+    .map((set, i) => feltSet(declared(set, action.jokers[i]), fromRack));
   if (made.length === 0) made.push(el("span", "verb", "nothing left"));
   if (action.action === "lay") made[0] = withCopies(made[0], action, actions);
   drawn.append(withTableSet(made, action));
