@@ -379,17 +379,18 @@ def pin_jokers(
     counts = np.rint(solution.values[layout.columns.jokers]).astype(np.int64).tolist()
     staying = layout.jokers.staying(counts)
     sets = {js.number: js for js in layout.jokers.plan.joker_sets}
-    layings = _layings(board, relaxed)
-    first = next(layings)
-    if not _places_for(staying, first):
-        return None
-    for rows in chain((first,), layings):
+    for rows in _layings(board, relaxed):
         holders = []
         for instance in staying:
             role = instance.role
             group = _in_groups(sets[instance.set_number], instance.reading)
             assert role is not None
             holding = [n for n, row in enumerate(rows) if role in row]
+            # Never for the model's answers (its tile rows are equalities, each staying
+            # joker gives its tile a place, and only stand-ins are laid as jokers). Every
+            # laying holds the same tiles, so one short of a place is short in all: refused.
+            if not holding:
+                return None
             # Best: a set of its kind with a tile of its own set; then one of its kind.
             kind = [n for n in holding if _may_be(rows[n], group)]
             with_own = [n for n in kind if sets[instance.set_number].real.intersection(rows[n])]
@@ -404,15 +405,6 @@ def pin_jokers(
         if places is not None:
             return pinned, new_table, places
     return None
-
-
-def _places_for(staying: list[Instance], rows: list[list[Tile]]) -> bool:
-    """Whether the new sets hold each staying joker's tile at least as often as jokers stay
-    for it. The model's always do: its tile rows are equalities, each staying joker gives
-    its tile a place of its own, and only stand-ins are laid as jokers; every other laying
-    (`_layings`) holds the same tiles. An answer made otherwise is refused, not a crash."""
-    roles = Counter(instance.role for instance in staying)
-    return all(sum(row.count(role) for row in rows) >= k for role, k in roles.items())
 
 
 # The other ways of laying a relaxation's stand-ins that `pin_jokers` tries, at most.
