@@ -74,9 +74,8 @@ def test_a_groups_joker_is_pinned_in_a_group_with_its_set() -> None:
 
 def test_an_answer_without_a_staying_jokers_tile_is_refused_not_a_crash() -> None:
     """The joker of J R9 O9 B9 stays for K9 as R9 goes to R9 R10 R11 (no rack K9 frees
-    it), laid in K9 O9 B9. An answer whose new sets hold no K9 has no set to put it back
-    in (no model's answer: its tile rows give K9 a place): refused, none of its layings
-    failing to find one."""
+    it), laid in K9 O9 B9. An answer whose new sets hold no K9 (never the model's: its
+    tile rows give K9 a place) has no set to put the joker back in: refused, not a crash."""
     board = parse_board("table:\nJ R9 O9 B9\nK6 K7 K8\nrack: R10 R11\n")
     solution, layout = solve_model(board, Objective.TILES, get_backend(), None, JokerPart.PINNED)
     assert solution.values is not None
