@@ -13,7 +13,9 @@ the other (`runs_ms`): `ratio`, the median of their ratios, pairs times taken un
 same load, which a median of each side's times taken apart does not (`median_of_ratios`).
 The summary says the same of the tables by the stages their official solve ran (`stages`),
 and of each table's first pair alone (`first_pair`: what a table costs before anything
-found for it is kept, as `hint` solves a board once; a median over repeats hides that).
+found for it is kept, as `hint` solves a board once; a median over repeats hides that);
+`what_if` says which cost moves the ratio of medians (the homes stage's, or the pinned
+stage's on the tables it settles).
 
     python benchmarks/strict_vs_free.py   # results/strict-vs-free.jsonl and -summary.json
 """
@@ -160,6 +162,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "fewer_tiles_under_official": sum(
             1 for r in rows if r["official_tiles"] < r["casual_tiles"]
         ),
+        "what_if": what_if(rows),
         "stages": {
             stages: {
                 "tables": len(some),
@@ -169,6 +172,37 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
             }
             for stages, some in sorted(by_stages.items(), key=lambda kv: -len(kv[1]))
         },
+    }
+
+
+def what_if(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """The ratio of medians if the tables that ran the homes stage took their pinned
+    stage's time alone, or that plus 0.25-1 ms (the homes stage free or nearly), and if
+    the tables the pinned stage settles took 0.9-0.95 of their time: which cost moves the
+    median. (A table's stages are its last solve's, its time the median of its solves.)"""
+    casual = median([r["casual_s"] for r in rows])
+
+    def ratio(official: Callable[[dict[str, Any]], float]) -> float:
+        return round(median([official(r) for r in rows]) / casual, 3)
+
+    def homes_at(ms: float) -> Callable[[dict[str, Any]], float]:
+        def official(r: dict[str, Any]) -> float:
+            stages = r["official_stages"]
+            return float((stages["pinned"] + ms) / 1000 if "homes" in stages else r["official_s"])
+
+        return official
+
+    def settled_at(share: float) -> Callable[[dict[str, Any]], float]:
+        def official(r: dict[str, Any]) -> float:
+            settled = list(r["official_stages"]) == ["pinned"]
+            return float(r["official_s"]) * (share if settled else 1.0)
+
+        return official
+
+    return {
+        "homes_free": ratio(homes_at(0.0)),
+        **{f"homes_at_{ms}_ms": ratio(homes_at(ms)) for ms in (0.25, 0.5, 1.0)},
+        **{f"settled_at_{share}": ratio(settled_at(share)) for share in (0.95, 0.9)},
     }
 
 

@@ -72,6 +72,22 @@ def test_a_groups_joker_is_pinned_in_a_group_with_its_set() -> None:
     assert (move.status, move.tiles_played, check_move(board, move)) == (Status.OPTIMAL, 2, [])
 
 
+def test_an_answer_without_a_staying_jokers_tile_is_refused_not_a_crash() -> None:
+    """The joker of J R9 O9 B9 stays for K9 as R9 goes to R9 R10 R11 (no rack K9 frees
+    it), laid in K9 O9 B9. An answer whose new sets hold no K9 (never the model's: its
+    tile rows give K9 a place) has no set to put the joker back in: refused, not a crash."""
+    board = parse_board("table:\nJ R9 O9 B9\nK6 K7 K8\nrack: R10 R11\n")
+    solution, layout = solve_model(board, Objective.TILES, get_backend(), None, JokerPart.PINNED)
+    assert solution.values is not None
+    relaxed = read_solution(layout, solution.values)
+    assert pin_jokers(board, layout, solution, relaxed) is not None
+    k9, o9, b9 = parse_tiles("K9 O9 B9")
+    assert (k9, o9, b9) in relaxed.pieces
+    without = [piece for piece in relaxed.pieces if k9 not in piece] + [(o9, b9)]
+    relaxed = Arrangement(without, relaxed.played, Counter(), relaxed.kept)
+    assert pin_jokers(board, layout, solution, relaxed) is None
+
+
 def test_a_set_of_one_tile_and_jokers_may_hold_a_pinned_joker() -> None:
     """J R8 J has one real tile: a group or a run. (Found by the thorough reference run:
     telling the kind of such a set read a second real tile that is not there.)"""

@@ -386,7 +386,10 @@ def pin_jokers(
             group = _in_groups(sets[instance.set_number], instance.reading)
             assert role is not None
             holding = [n for n, row in enumerate(rows) if role in row]
-            if not holding:  # never, by the tile rows; a refusal all the same, not a crash
+            # Never for the model's answers (its tile rows are equalities, each staying
+            # joker gives its tile a place, and only stand-ins are laid as jokers). Every
+            # laying holds the same tiles, so one short of a place is short in all: refused.
+            if not holding:
                 return None
             # Best: a set of its kind with a tile of its own set; then one of its kind.
             kind = [n for n in holding if _may_be(rows[n], group)]
