@@ -80,6 +80,7 @@ class Solves:
         self.started = 0
         self._turn = anyio.CapacityLimiter(1)
         self._stopping: anyio.Event | None = None
+        self._forced: anyio.Event | None = None
 
     @property
     def stopping(self) -> anyio.Event:
@@ -88,9 +89,20 @@ class Solves:
             self._stopping = anyio.Event()
         return self._stopping
 
+    @property
+    def forced(self) -> anyio.Event:
+        if self._forced is None:
+            self._forced = anyio.Event()
+        return self._forced
+
     def stop(self) -> None:
         """The server stops: every waiting request is answered 503 at once."""
         self.stopping.set()
+
+    def force(self) -> None:
+        """The server stops at once: the solve under way is answered 503 too."""
+        self.stop()
+        self.forced.set()
 
     async def solve(self, work: Callable[[], api.Reply], receive: Receive) -> Response:
         """The reply of `work` in its turn; a 503 if too many wait or the server stops."""
@@ -109,7 +121,8 @@ class Solves:
         elif turn:
             try:
                 self.started += 1
-                return json_reply(await anyio.to_thread.run_sync(work))
+                reply = await self._unless_forced(work)
+                return self.stopped() if reply is None else json_reply(reply)
             except anyio.get_cancelled_exc_class():
                 if not self.stopping.is_set():
                     raise
@@ -117,6 +130,26 @@ class Solves:
             finally:
                 self._turn.release()
         return nobody_listens() if left else self.stopped()
+
+    async def _unless_forced(self, work: Callable[[], api.Reply]) -> api.Reply | None:
+        """The reply of `work` in a thread, or None where the server is made to stop at
+        once first (its thread is left behind): the server waits for every connection
+        to close (Python 3.12 on), so this one must be answered now."""
+        reply = None
+        async with anyio.create_task_group() as race:
+
+            async def solved() -> None:
+                nonlocal reply
+                reply = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+                race.cancel_scope.cancel()
+
+            async def forced() -> None:
+                await self.forced.wait()
+                race.cancel_scope.cancel()
+
+            race.start_soon(solved)
+            race.start_soon(forced)
+        return reply
 
     async def _wait(self, receive: Receive) -> tuple[bool, bool]:
         """Whether the turn came, and whether the client left, whichever came first."""
@@ -309,7 +342,8 @@ def scan_code(page: str) -> str:
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server, which on stopping first answers every waiting request 503."""
+    """uvicorn's server, which on stopping first answers every waiting request 503, and
+    made to stop at once, the one under way too."""
 
     def __init__(self, config: uvicorn.Config, solves: Solves) -> None:
         super().__init__(config)
@@ -317,7 +351,17 @@ class Server(uvicorn.Server):
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.solves.stop()
-        await super().shutdown(sockets)
+        async with anyio.create_task_group() as watch:
+            watch.start_soon(self._until_forced)
+            await super().shutdown(sockets)
+            watch.cancel_scope.cancel()
+
+    async def _until_forced(self) -> None:
+        """A second Ctrl-C (`force_exit`, set by uvicorn's signal handler) reaches the
+        solves."""
+        while not self.force_exit:
+            await anyio.sleep(0.05)
+        self.solves.force()
 
 
 def make_server(
