@@ -8,7 +8,6 @@ the checker passes it."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
@@ -29,7 +28,7 @@ from .candidates import catalogue_for
 from .joker_model import Instance, JokerSet
 from .lp import Solution
 from .model import Arrangement, Layout
-from .steps import laid_sets
+from .steps import as_read, laid_sets
 from .tile_rows import TILE_INDEX
 
 _K = TypeVar("_K")
@@ -261,18 +260,19 @@ def _read_only(array: Ints) -> Ints:
     return array
 
 
-def with_stay_rows(layout: Layout, wraparound: bool) -> Layout:
-    """The pinned model's layout with rows for what staying jokers need of the pieces
-    (`_Need`): no more of them than pieces that meet it, and cuts; its program holds them.
-    Each holds of any table where the jokers stay with their sets, cut into pieces: a
-    group is never cut, and a run that holds a joker and its set's nearest tile holds what
-    lies between, in one piece or in pieces where one ends and the next starts."""
+def add_stay_rows(layout: Layout, wraparound: bool) -> None:
+    """Rows for what staying jokers need of the pieces (`_Need`), added to the pinned
+    layout's program as built (no copy: its rows and columns are not yet a Mip): no more
+    of them than pieces that meet it, and cuts. Each holds of any table where the jokers
+    stay with their sets, cut into pieces: a group is never cut, and a run that holds a
+    joker and its set's nearest tile holds what lies between, in one piece or in pieces
+    where one ends and the next starts."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
     if not stay.rows:
-        return layout
-    program = layout.program.extended()
+        return
+    program = layout.program
     # Each need's rows (`_need_rows`): a cut counts the fewer of its two sides' pieces.
     rows = program.rows.add(
         stay.size,
@@ -297,7 +297,6 @@ def with_stay_rows(layout: Layout, wraparound: bool) -> Layout:
         rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
         np.concatenate((np.full(len(staying), -1.0), stay.piece_counts[in_model])),
     )
-    return dataclasses.replace(layout, program=program)
 
 
 class _StayRows(NamedTuple):
@@ -376,7 +375,8 @@ def pin_jokers(
     jokers stand (`joker_places`); else None. The sets as laid first, then each other way
     its stand-ins may lie (`_layings`): alike tiles, the same move."""
     assert layout.jokers is not None and solution.values is not None
-    counts = np.rint(solution.values[layout.columns.jokers]).astype(np.int64).tolist()
+    jokers = layout.columns.jokers
+    counts = np.rint(solution.values[jokers.start : jokers.stop]).astype(np.int64).tolist()
     staying = layout.jokers.staying(counts)
     sets = {js.number: js for js in layout.jokers.plan.joker_sets}
     for rows in _layings(board, relaxed):
@@ -398,11 +398,14 @@ def pin_jokers(
             rows[n][rows[n].index(role)] = JOKER
             holders.append((instance.set_number, n))
         hosts = [tuple(row) for row in rows]
-        pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
-        new_table = [board.table[i] for i in pinned.kept] + laid_sets(pinned, board.rules)
-        kept = [(i, k) for k, i in enumerate(pinned.kept)]
-        places = joker_places(board, new_table, pinned.played, kept)
+        # The sets laid lie as read (`_layings`) but those given a staying joker.
+        given = {n for _, n in holders}
+        laid = [as_read(row, board.rules) if n in given else row for n, row in enumerate(hosts)]
+        new_table = [board.table[i] for i in relaxed.kept] + laid
+        kept = [(i, k) for k, i in enumerate(relaxed.kept)]
+        places = joker_places(board, new_table, relaxed.played, kept)
         if places is not None:
+            pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
             return pinned, new_table, places
     return None
 
@@ -412,7 +415,7 @@ LAYINGS = 32
 
 
 def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
-    """The relaxation's new sets as laid; then with a stand-in (a joker of its pieces)
+    """The relaxation's new sets as laid (each as read: `steps.laid_sets`); then with a stand-in (a joker of its pieces)
     changed places with a tile it may stand for that another set holds, for one joker or
     two (up to LAYINGS ways). Alike tiles, the same move: the rules on freed jokers may
     pass one where they refused the other."""

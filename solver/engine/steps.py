@@ -89,7 +89,7 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
 def laid_sets(arrangement: Arrangement, rules: Rules) -> list[TileRow]:
     """The sets of the table after the move, as they are laid: pieces joined into runs,
     each joker where `read_meld` reads it (the steps then say where each tile comes from)."""
-    return [_as_read(row, rules) for row in _new_sets(arrangement)]
+    return [as_read(row, rules) for row in _new_sets(arrangement)]
 
 
 def _new_sets(arrangement: Arrangement) -> list[TileRow]:
@@ -118,7 +118,7 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
     return join_runs(runs) + groups + arrangement.hosts
 
 
-def _as_read(row: TileRow, rules: Rules) -> TileRow:
+def as_read(row: TileRow, rules: Rules) -> TileRow:
     """The row as `read_meld` reads it: each joker where the most it can stand for lies,
     so that the table printed means what the package itself reads back.
 
