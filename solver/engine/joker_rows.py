@@ -217,6 +217,11 @@ class JokerRows:
                 entries[row] = -1.0
         return entries
 
+    def entered_tiles(self) -> set[Tile]:
+        """The tiles whose played copies have entries beyond their tile row (a few: the
+        jokers' tiles, and pieces of hosts)."""
+        return self.cap.keys() | (self.rack_count or {}).keys() | (self.real or {}).keys()
+
     def kept_entries(self, number: int, tiles: TileRow) -> dict[int, float]:
         """A kept table set's entries beyond its tiles': its choice or lock, its real tiles."""
         entries: dict[int, float] = {}

@@ -373,10 +373,12 @@ class _Builder:
             )
             self.columns.add_block(rack[played], cost, lengths, rows, values)
             if joker_rows is not None:
+                more = joker_rows.entered_tiles()
                 self._enter(
                     (at + k, row, value)
                     for k, i in enumerate(played.tolist())
-                    for row, value in joker_rows.played_entries(ALL_COLOURED[i]).items()
+                    if (tile := ALL_COLOURED[i]) in more
+                    for row, value in joker_rows.played_entries(tile).items()
                 )
         else:
             for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
