@@ -86,7 +86,8 @@ class JokerRows:
             says="sum_h jokers[h,i] host[h] + freed[i] (+ stays[i]) = copies[i] reading[s,r]",
         )
         self.instance = dict(zip(bound, instance, strict=True))
-        freed_tiles = sorted({plan.instances[i].role for i in self.freeable}, key=Tile.sort_key)  # type: ignore[arg-type]
+        roles = {plan.instances[i].role for i in self.freeable}
+        freed_tiles = sorted({t for t in roles if t is not None}, key=Tile.sort_key)
         cap = rows.add(
             len(freed_tiles),
             -INFINITY,
