@@ -36,6 +36,7 @@ from itertools import combinations, product
 from typing import NamedTuple
 
 from ..jokers import table_readings
+from ..jokers.readings import RULES_OF
 from ..rules import JokerRetrieval, Rules
 from ..sets import MIN_SET, candidate_shapes
 from ..tiles import JOKER, MAX_NUMBER, Tile
@@ -196,7 +197,7 @@ def _joker_sets(
     holding a joker (each its number, its tiles and what its jokers were declared to
     stand for): found once for them, as each stage of a solve and each solve of the same
     table (a search player's samples, a game's turns where they lie alike) asks it again."""
-    rules = Rules(wraparound=wraparound)  # the only rule a reading depends on
+    rules = RULES_OF[wraparound]  # the only rule a reading depends on
     joker_sets, alone = [], []
     for number, row, said in holding:
         real = frozenset(t for t in row if not t.is_joker)

@@ -34,6 +34,7 @@ from .tile_rows import TILE_INDEX
 _K = TypeVar("_K")
 
 
+@lru_cache(maxsize=4096)
 def _in_groups(js: JokerSet, reading: int) -> bool:
     """Whether the joker set, in this reading, is a group (all one number)."""
     numbers = {t.number for t in js.real} | {t.number for t in js.readings[reading] if t}
@@ -415,12 +416,12 @@ LAYINGS = 32
 
 
 def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
-    """The relaxation's new sets as laid (each as read: `steps.laid_sets`); then with a stand-in (a joker of its pieces)
-    changed places with a tile it may stand for that another set holds, for one joker or
-    two (up to LAYINGS ways). Alike tiles, the same move: the rules on freed jokers may
-    pass one where they refused the other."""
+    """The relaxation's new sets as laid (each as read: `steps.laid_sets`); then with a
+    stand-in (a joker of its pieces) changed places with a tile it may stand for that
+    another set holds, for one joker or two (up to LAYINGS ways). Alike tiles, the same
+    move: the rules on freed jokers may pass one where they refused the other."""
     rules = board.rules
-    rows = [list(row) for row in laid_sets(relaxed, rules)]
+    rows = laid_sets(relaxed, rules)
     yield [list(row) for row in rows]
     pieces = range(len(rows) - len(relaxed.hosts))  # the hosts hold their jokers already
     swaps = [
@@ -437,7 +438,7 @@ def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
 
 
 def _swapped(
-    rows: list[list[Tile]], swaps: tuple[tuple[int, Tile, int], ...], rules: Rules
+    rows: list[TileRow], swaps: tuple[tuple[int, Tile, int], ...], rules: Rules
 ) -> list[list[Tile]] | None:
     """The sets with each swap's joker (of set a) and tile t (of set b) changed places,
     each set changed laid as read; None where a swap finds no joker or tile left there, or

@@ -11,6 +11,7 @@ from ..rules import Rules
 from ..sets import read_meld
 from ..tiles import JOKER, MAX_NUMBER, Tile, TileRow, format_tiles, tally
 from .model import Arrangement
+from .tile_rows import TILE_INDEX
 
 
 def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
@@ -138,7 +139,8 @@ def join_runs(runs: list[tuple[TileRow, TileRow]]) -> list[TileRow]:
     position 14, where nothing can follow it, and no run is longer than 13.
     """
     joined: list[tuple[Tile, list[Tile]]] = []  # each run's first place, and its tiles
-    for shape, laid in sorted(runs, key=lambda run: run[0][0].sort_key()):
+    # By each run's first tile (TILE_INDEX holds Tile.sort_key's order, at a look-up).
+    for shape, laid in sorted(runs, key=lambda run: TILE_INDEX[run[0][0]]):
         if joined:
             first, tiles = joined[-1]
             if (
