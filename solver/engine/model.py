@@ -60,7 +60,7 @@ class Layout:
     """
 
     catalogue: tuple[tuple[Tile, ...], ...]
-    piece_numbers: list[int]
+    piece_numbers: list[int]  # ascending
     # Tiles with no copy in play, whose places in the pieces are jokers' (`_fold_absent`).
     absent: frozenset[Tile]
     played: list[Tile]

@@ -286,15 +286,15 @@ def add_stay_rows(layout: Layout, wraparound: bool) -> None:
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
     at = layout.columns.jokers.start
-    staying = np.repeat(np.array(layout.jokers.stays, dtype=np.int64) + at, stay.counts)
-    column_of = np.full(len(layout.catalogue), -1, dtype=np.int64)
-    column_of[layout.piece_numbers] = (
-        np.arange(len(layout.piece_numbers)) + layout.columns.pieces.start
-    )
-    pieces = column_of[stay.pieces]
-    in_model = pieces >= 0
+    stays = zip(layout.jokers.stays, stay.counts, strict=True)
+    staying = np.array([at + column for column, k in stays for _ in range(k)], dtype=np.int64)
+    # The pieces' catalogue numbers ascend (after them, one past the catalogue's last):
+    # each row's sets found among them by bisection, those not there left out.
+    numbers = np.array([*layout.piece_numbers, len(layout.catalogue)], dtype=np.int64)
+    found = np.searchsorted(numbers, stay.pieces)
+    in_model = numbers[found] == stay.pieces
     program.columns.enter(
-        np.concatenate((staying, pieces[in_model])),
+        np.concatenate((staying, found[in_model] + layout.columns.pieces.start)),
         rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
         np.concatenate((np.full(len(staying), -1.0), stay.piece_counts[in_model])),
     )
