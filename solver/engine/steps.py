@@ -104,7 +104,7 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
     groups: list[TileRow] = []
     for piece in arrangement.pieces:
         laid = piece
-        if jokers:
+        if jokers and not jokers.keys().isdisjoint(piece):
             row = []
             for t in piece:
                 if jokers.get(t, 0) > 0:
