@@ -396,17 +396,16 @@ def pin_jokers(
             kind = [n for n in holding if _may_be(rows[n], group)]
             with_own = [n for n in kind if sets[instance.set_number].real.intersection(rows[n])]
             n = (with_own or kind or holding)[0]
-            rows[n][rows[n].index(role)] = JOKER
+            rows[n] = _replaced(rows[n], role, JOKER)
             holders.append((instance.set_number, n))
-        hosts = [tuple(row) for row in rows]
         # The sets laid lie as read (`_layings`) but those given a staying joker.
         given = {n for _, n in holders}
-        laid = [as_read(row, board.rules) if n in given else row for n, row in enumerate(hosts)]
+        laid = [as_read(row, board.rules) if n in given else row for n, row in enumerate(rows)]
         new_table = [board.table[i] for i in relaxed.kept] + laid
         kept = [(i, k) for k, i in enumerate(relaxed.kept)]
         places = joker_places(board, new_table, relaxed.played, kept)
         if places is not None:
-            pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
+            pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, rows, holders)
             return pinned, new_table, places
     return None
 
@@ -415,14 +414,14 @@ def pin_jokers(
 LAYINGS = 32
 
 
-def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
+def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[TileRow]]:
     """The relaxation's new sets as laid (each as read: `steps.laid_sets`); then with a
     stand-in (a joker of its pieces) changed places with a tile it may stand for that
     another set holds, for one joker or two (up to LAYINGS ways). Alike tiles, the same
     move: the rules on freed jokers may pass one where they refused the other."""
     rules = board.rules
     rows = laid_sets(relaxed, rules)
-    yield [list(row) for row in rows]
+    yield list(rows)
     pieces = range(len(rows) - len(relaxed.hosts))  # the hosts hold their jokers already
     swaps = [
         (a, t, b)
@@ -439,25 +438,31 @@ def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
 
 def _swapped(
     rows: list[TileRow], swaps: tuple[tuple[int, Tile, int], ...], rules: Rules
-) -> list[list[Tile]] | None:
+) -> list[TileRow] | None:
     """The sets with each swap's joker (of set a) and tile t (of set b) changed places,
     each set changed laid as read; None where a swap finds no joker or tile left there, or
     a set changed is no set."""
-    laid = [list(row) for row in rows]
+    laid = list(rows)
     for a, t, b in swaps:
         if JOKER not in laid[a] or t not in laid[b]:
             return None
-        laid[a][laid[a].index(JOKER)] = t
-        laid[b][laid[b].index(t)] = JOKER
+        laid[a] = _replaced(laid[a], JOKER, t)
+        laid[b] = _replaced(laid[b], t, JOKER)
     for n in {n for a, _, b in swaps for n in (a, b)}:
         meld = read_meld(laid[n], rules)
         if meld is None:
             return None
-        laid[n] = list(meld.ordered)
+        laid[n] = meld.ordered
     return laid
 
 
-def _may_be(row: list[Tile], group: bool) -> bool:
+def _replaced(row: TileRow, tile: Tile, by: Tile) -> TileRow:
+    """The row with its first `tile` replaced by `by`, in its place."""
+    k = row.index(tile)
+    return (*row[:k], by, *row[k + 1 :])
+
+
+def _may_be(row: TileRow, group: bool) -> bool:
     """Whether the row may be a group (or a run): one real tile and jokers may be either."""
     real = [t for t in row if not t.is_joker]
     return len(real) < 2 or _is_group(tuple(real)) == group
