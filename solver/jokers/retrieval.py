@@ -154,7 +154,7 @@ def _tellings(
     for i, old in enumerate(board.table):
         if JOKER not in old or i in pinned:
             continue
-        if all(t.is_joker for t in old) and (by_role or not locked):
+        if old.count(JOKER) == len(old) and (by_role or not locked):
             # A set of jokers alone holds no tile to stay with: it stays as it lies (with
             # jokers free and sets locked it may grow, its jokers together: as a set).
             if old not in rows:
@@ -304,7 +304,7 @@ def _anchors(
             yield frozenset(used)
             return
         i, candidates = needs[at]
-        real = [t for t in dict.fromkeys(old_sets[i]) if not t.is_joker]
+        real = [t for t in dict.fromkeys(old_sets[i]) if t != JOKER]
         for n in candidates:
             if locked:
                 places = {(n, t) for t in real}
@@ -353,7 +353,7 @@ def _freed_hosts(
                     [
                         t
                         for t in dict.fromkeys(rows[n])
-                        if not t.is_joker and played.get(t) and (n, t) not in anchors
+                        if t != JOKER and played.get(t) and (n, t) not in anchors
                     ],
                     need,
                 )
