@@ -287,16 +287,17 @@ def add_stay_rows(layout: Layout, wraparound: bool) -> None:
     # stand for another tile: their needs differ); each piece meeting a need gives one.
     at = layout.columns.jokers.start
     stays = zip(layout.jokers.stays, stay.counts, strict=True)
-    staying = np.array([at + column for column, k in stays for _ in range(k)], dtype=np.int64)
+    staying = [at + column for column, k in stays for _ in range(k)]
+    program.columns.enter(staying, rows.start + stay.instance_rows, [-1.0] * len(staying))
     # The pieces' catalogue numbers ascend (after them, one past the catalogue's last):
     # each row's sets found among them by bisection, those not there left out.
     numbers = np.array([*layout.piece_numbers, len(layout.catalogue)], dtype=np.int64)
     found = np.searchsorted(numbers, stay.pieces)
     in_model = numbers[found] == stay.pieces
     program.columns.enter(
-        np.concatenate((staying, found[in_model] + layout.columns.pieces.start)),
-        rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
-        np.concatenate((np.full(len(staying), -1.0), stay.piece_counts[in_model])),
+        found[in_model] + layout.columns.pieces.start,
+        rows.start + stay.piece_rows[in_model],
+        stay.piece_counts[in_model],
     )
 
 
