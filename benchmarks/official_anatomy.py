@@ -41,7 +41,7 @@ from rummisolve.engine.model import (
     objective_value,
     read_solution,
 )
-from rummisolve.engine.pinned import pin_jokers, with_stay_rows
+from rummisolve.engine.pinned import add_stay_rows, pin_jokers
 from rummisolve.engine.solve import find_move
 from rummisolve.legality import check_move
 from rummisolve.move import Objective
@@ -135,7 +135,7 @@ def anatomy(board: Board, repeat: int, first: int) -> dict[str, Any]:
     layout = build_layout(board, goal, JokerPart.PINNED)
     if layout.jokers is None:  # no joker the rules bind: one model, as casual's
         return {**row, "class": "free"}
-    layout = with_stay_rows(layout, board.rules.wraparound)
+    add_stay_rows(layout, board.rules.wraparound)
     mip = model_mip(board, layout)
     solution = get_backend("clp").solve(mip, None)
     assert solution.values is not None

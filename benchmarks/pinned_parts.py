@@ -4,7 +4,7 @@ strict_vs_free.py's large groups (its seed and counts): each table whose officia
 runs the pinned stage alone is solved `--repeat` times under official and under casual,
 alternating which goes first, and each part of the solve is timed as it runs (the
 stages module's own calls, wrapped by a timer): building the model (`build_layout`), the
-stay rows (`with_stay_rows`), making it a Mip (`model_mip`), the search (`_solve`),
+stay rows (`add_stay_rows`), making it a Mip (`model_mip`), the search (`_solve`),
 reading its answer (`arrangement_of`), putting the staying jokers back and checking the
 table (`pin_jokers`), laying its jokers (`_found`), and the rest of `find_move` (`other`).
 Each part's time on a table: its first solve's (nothing found for the table kept yet) and
@@ -33,7 +33,7 @@ from rummisolve.engine.solve import find_move
 NAME = "pinned-parts"
 PARTS = (
     "build_layout",
-    "with_stay_rows",
+    "add_stay_rows",
     "model_mip",
     "_solve",
     "arrangement_of",
@@ -41,7 +41,7 @@ PARTS = (
     "_found",
 )
 # What casual's solve never runs.
-OFFICIAL_ONLY = ("with_stay_rows", "pin_jokers", "_found")
+OFFICIAL_ONLY = ("add_stay_rows", "pin_jokers", "_found")
 
 
 def timed_parts() -> dict[str, float]:

@@ -7,7 +7,9 @@ alternates), so both meet the same load; each solves the position under official
 casual `--repeat` times (its medians kept). Every answer passes `check_move` in its
 worker, and the two engines must agree on the official answer's tiles, points, sets kept
 and status (the change is a matter of speed only): a position where they differ stops
-the run.
+the run. The summary gives the change by the stages this checkout's official solve ran
+too (`after_over_before_by_stages`: the tables the pinned stage settles alone, those that
+go on to homes).
 
     mkdir /tmp/before && git archive b49ddbc solver | tar -x -C /tmp/before
     python benchmarks/strict_before_after.py --old /tmp/before/solver
@@ -47,10 +49,17 @@ def serve(args: argparse.Namespace) -> int:
         casual = casual_board(official)
         times: dict[str, list[float]] = {"official": [], "casual": []}
         answer = {}
+        stages: list[str] = []  # the official solve's, its last one's
+
+        def watch(stage: str, _: object, __: float) -> None:
+            stages.append(stage)
+
         for r in range(args.repeat):
             pairs = [("official", official), ("casual", casual)]
             for name, board in pairs if r % 2 == 0 else pairs[::-1]:
-                move = find_move(board)
+                if name == "official":
+                    stages.clear()
+                move = find_move(board, watch=watch if name == "official" else None)
                 assert not check_move(board, move), (group, position, name)
                 times[name].append(move.seconds)
                 if name == "official":
@@ -62,7 +71,7 @@ def serve(args: argparse.Namespace) -> int:
                         "status": move.status.value,
                     }
         medians = {"official_s": median(times["official"]), "casual_s": median(times["casual"])}
-        return medians | {"answer": answer}
+        return medians | {"answer": answer, "stages": stages}
 
     return old_side.serve(solve)
 
@@ -84,6 +93,21 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "total_s": [round(sum(r[f"{side}_{profile}_s"] for r in rows), 3) for side in SIDES],
         }
         for profile in ("official", "casual")
+    }
+    # The same by the stages the official solve ran (this checkout's), e.g. the tables
+    # the pinned stage settles alone.
+    by_stages: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_stages.setdefault("+".join(r["stages"]), []).append(r)
+    figures["after_over_before_by_stages"] = {
+        stages: {"tables": len(found)}
+        | {
+            profile: round(
+                median([r[f"after_{profile}_s"] / r[f"before_{profile}_s"] for r in found]), 3
+            )
+            for profile in ("official", "casual")
+        }
+        for stages, found in sorted(by_stages.items())
     }
     return figures
 
@@ -119,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         if before["answer"] != after["answer"]:
             raise SystemExit(f"{group} {position}: {before['answer']} != {after['answer']}")
         found = {"group": group, "position": position, **after["answer"]}
+        found["stages"] = after["stages"]
         for side, reply in replies.items():
             found[f"{side}_official_s"] = reply["official_s"]
             found[f"{side}_casual_s"] = reply["casual_s"]

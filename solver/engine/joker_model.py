@@ -36,6 +36,7 @@ from itertools import combinations, product
 from typing import NamedTuple
 
 from ..jokers import table_readings
+from ..jokers.readings import RULES_OF
 from ..rules import JokerRetrieval, Rules
 from ..sets import MIN_SET, candidate_shapes
 from ..tiles import JOKER, MAX_NUMBER, Tile
@@ -151,35 +152,20 @@ def plan_jokers(
     for (`Board.declared`). Each set's jokers take the readings the rules allow
     (`table_readings`: declared, else by their places).
     """
-    by_role = rules.by_replacement
-    if not (by_role or rules.locked_joker_sets) or not any(JOKER in s for s in table):
+    by_role, locked = rules.by_replacement, rules.locked_joker_sets
+    if not (by_role or locked):
         return None
-    joker_sets, alone = [], []
-    for number, row in enumerate(table):
-        if JOKER not in row:
-            continue
-        real = frozenset(t for t in row if not t.is_joker)
-        # A set of jokers alone stays as it lies, but where jokers move freely with sets
-        # locked: there it may grow, its jokers together (docs/rules.md, locked sets).
-        if not real and (by_role or not rules.locked_joker_sets):
-            alone.append(number)
-            continue
-        said = declared[number] if declared else (None,) * row.count(JOKER)
-        readings: tuple[tuple[Tile | None, ...], ...] = (
-            table_readings(row, said, rules) if by_role else ((None,) * row.count(JOKER),)
-        )
-        joker_sets.append(JokerSet(number, real, readings))
-    instances: list[Instance] = []
-    for js in joker_sets:
-        for r, reading in enumerate(js.readings):
-            if by_role:
-                instances.extend(Instance(js.number, r, role) for role in reading)
-            else:
-                instances.append(Instance(js.number, r, None, len(reading)))
+    holding = tuple(
+        (number, row, tuple(declared[number]) if declared else (None,) * row.count(JOKER))
+        for number, row in enumerate(table)
+        if JOKER in row
+    )
+    if not holding:
+        return None
+    joker_sets, alone, instances = _joker_sets(holding, by_role, locked, rules.wraparound)
     if part is JokerPart.PINNED:
         assert by_role, "jokers stand for tiles only where they are freed by them"
-        pinned = (tuple(joker_sets), tuple(alone), tuple(instances), ())
-        return JokerPlan(*pinned, strict=False, locked=False, pinned=True)
+        return JokerPlan(joker_sets, alone, instances, (), strict=False, locked=False, pinned=True)
     strict = rules.joker_retrieval is JokerRetrieval.STRICT
     # Freeing hosts only where a rack tile can free a joker.
     freeing = strict and any(i.role is not None and rack[i.role] > 0 for i in instances)
@@ -197,14 +183,41 @@ def plan_jokers(
             deadline,
         )
     )
-    return JokerPlan(
-        tuple(joker_sets),
-        tuple(alone),
-        tuple(instances),
-        tuple(hosts),
-        strict and freeing,
-        rules.locked_joker_sets,
-    )
+    return JokerPlan(joker_sets, alone, instances, tuple(hosts), strict and freeing, locked)
+
+
+@lru_cache(maxsize=1024)
+def _joker_sets(
+    holding: tuple[tuple[int, TileRow, tuple[Tile | None, ...]], ...],
+    by_role: bool,
+    locked: bool,
+    wraparound: bool,
+) -> tuple[tuple[JokerSet, ...], tuple[int, ...], tuple[Instance, ...]]:
+    """The joker sets, the sets of jokers alone and the instances of a table's sets
+    holding a joker (each its number, its tiles and what its jokers were declared to
+    stand for): found once for them, as each stage of a solve and each solve of the same
+    table (a search player's samples, a game's turns where they lie alike) asks it again."""
+    rules = RULES_OF[wraparound]  # the only rule a reading depends on
+    joker_sets, alone = [], []
+    for number, row, said in holding:
+        real = frozenset(t for t in row if not t.is_joker)
+        # A set of jokers alone stays as it lies, but where jokers move freely with sets
+        # locked: there it may grow, its jokers together (docs/rules.md, locked sets).
+        if not real and (by_role or not locked):
+            alone.append(number)
+            continue
+        readings: tuple[tuple[Tile | None, ...], ...] = (
+            table_readings(row, said, rules) if by_role else ((None,) * row.count(JOKER),)
+        )
+        joker_sets.append(JokerSet(number, real, readings))
+    instances: list[Instance] = []
+    for js in joker_sets:
+        for r, reading in enumerate(js.readings):
+            if by_role:
+                instances.extend(Instance(js.number, r, role) for role in reading)
+            else:
+                instances.append(Instance(js.number, r, None, len(reading)))
+    return tuple(joker_sets), tuple(alone), tuple(instances)
 
 
 class _Shapes(NamedTuple):
@@ -247,8 +260,8 @@ _Part = tuple[tuple[tuple[int, Tile], ...], tuple[tuple[int, Tile], ...]]
 
 
 def _hosts(
-    joker_sets: list[JokerSet],
-    instances: list[Instance],
+    joker_sets: Sequence[JokerSet],
+    instances: Sequence[Instance],
     rules: Rules,
     available: Counter[Tile],
     rack: Counter[Tile],
@@ -321,9 +334,9 @@ def _hosts(
 
 
 def _cores(
-    joker_sets: list[JokerSet],
+    joker_sets: Sequence[JokerSet],
     by_set: dict[int, list[int]],
-    instances: list[Instance],
+    instances: Sequence[Instance],
     rules: Rules,
     available: Counter[Tile],
     loose_jokers: int,
@@ -394,7 +407,7 @@ def _cores(
 
 
 def _shapeless_parts(
-    js: JokerSet, indices: list[int], instances: list[Instance], rules: Rules
+    js: JokerSet, indices: list[int], instances: Sequence[Instance], rules: Rules
 ) -> Iterator[_Part]:
     """The ways one joker set can take part in a core, whatever its shape: instances of one
     reading, with one of its tiles as their anchor (locked: all its real tiles)."""
@@ -414,7 +427,7 @@ def _shapeless_parts(
 def _parts(
     js: JokerSet,
     indices: list[int],
-    instances: list[Instance],
+    instances: Sequence[Instance],
     shape: TileRow,
     rules: Rules,
     by_role: bool,

@@ -86,7 +86,8 @@ class JokerRows:
             says="sum_h jokers[h,i] host[h] + freed[i] (+ stays[i]) = copies[i] reading[s,r]",
         )
         self.instance = dict(zip(bound, instance, strict=True))
-        freed_tiles = sorted({plan.instances[i].role for i in self.freeable}, key=Tile.sort_key)  # type: ignore[arg-type]
+        roles = {plan.instances[i].role for i in self.freeable}
+        freed_tiles = sorted({t for t in roles if t is not None}, key=Tile.sort_key)
         cap = rows.add(
             len(freed_tiles),
             -INFINITY,
@@ -216,6 +217,11 @@ class JokerRows:
             if row is not None:
                 entries[row] = -1.0
         return entries
+
+    def entered_tiles(self) -> set[Tile]:
+        """The tiles whose played copies have entries beyond their tile row (a few: the
+        jokers' tiles, and pieces of hosts)."""
+        return self.cap.keys() | (self.rack_count or {}).keys() | (self.real or {}).keys()
 
     def kept_entries(self, number: int, tiles: TileRow) -> dict[int, float]:
         """A kept table set's entries beyond its tiles': its choice or lock, its real tiles."""

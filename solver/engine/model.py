@@ -60,7 +60,7 @@ class Layout:
     """
 
     catalogue: tuple[tuple[Tile, ...], ...]
-    piece_numbers: list[int]
+    piece_numbers: list[int]  # ascending
     # Tiles with no copy in play, whose places in the pieces are jokers' (`_fold_absent`).
     absent: frozenset[Tile]
     played: list[Tile]
@@ -373,10 +373,12 @@ class _Builder:
             )
             self.columns.add_block(rack[played], cost, lengths, rows, values)
             if joker_rows is not None:
+                more = joker_rows.entered_tiles()
                 self._enter(
                     (at + k, row, value)
                     for k, i in enumerate(played.tolist())
-                    for row, value in joker_rows.played_entries(ALL_COLOURED[i]).items()
+                    if (tile := ALL_COLOURED[i]) in more
+                    for row, value in joker_rows.played_entries(tile).items()
                 )
         else:
             for i, worth in zip(played.tolist(), cost.tolist(), strict=True):

@@ -8,7 +8,6 @@ the checker passes it."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
@@ -29,12 +28,13 @@ from .candidates import catalogue_for
 from .joker_model import Instance, JokerSet
 from .lp import Solution
 from .model import Arrangement, Layout
-from .steps import laid_sets
+from .steps import as_read, laid_sets
 from .tile_rows import TILE_INDEX
 
 _K = TypeVar("_K")
 
 
+@lru_cache(maxsize=4096)
 def _in_groups(js: JokerSet, reading: int) -> bool:
     """Whether the joker set, in this reading, is a group (all one number)."""
     numbers = {t.number for t in js.real} | {t.number for t in js.readings[reading] if t}
@@ -261,18 +261,19 @@ def _read_only(array: Ints) -> Ints:
     return array
 
 
-def with_stay_rows(layout: Layout, wraparound: bool) -> Layout:
-    """The pinned model's layout with rows for what staying jokers need of the pieces
-    (`_Need`): no more of them than pieces that meet it, and cuts; its program holds them.
-    Each holds of any table where the jokers stay with their sets, cut into pieces: a
-    group is never cut, and a run that holds a joker and its set's nearest tile holds what
-    lies between, in one piece or in pieces where one ends and the next starts."""
+def add_stay_rows(layout: Layout, wraparound: bool) -> None:
+    """Rows for what staying jokers need of the pieces (`_Need`), added to the pinned
+    layout's program as built (no copy: its rows and columns are not yet a Mip): no more
+    of them than pieces that meet it, and cuts. Each holds of any table where the jokers
+    stay with their sets, cut into pieces: a group is never cut, and a run that holds a
+    joker and its set's nearest tile holds what lies between, in one piece or in pieces
+    where one ends and the next starts."""
     assert layout.jokers is not None
     plan = layout.jokers.plan
     stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
     if not stay.rows:
-        return layout
-    program = layout.program.extended()
+        return
+    program = layout.program
     # Each need's rows (`_need_rows`): a cut counts the fewer of its two sides' pieces.
     rows = program.rows.add(
         stay.size,
@@ -285,19 +286,19 @@ def with_stay_rows(layout: Layout, wraparound: bool) -> Layout:
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
     at = layout.columns.jokers.start
-    staying = np.repeat(np.array(layout.jokers.stays, dtype=np.int64) + at, stay.counts)
-    column_of = np.full(len(layout.catalogue), -1, dtype=np.int64)
-    column_of[layout.piece_numbers] = (
-        np.arange(len(layout.piece_numbers)) + layout.columns.pieces.start
-    )
-    pieces = column_of[stay.pieces]
-    in_model = pieces >= 0
+    stays = zip(layout.jokers.stays, stay.counts, strict=True)
+    staying = [at + column for column, k in stays for _ in range(k)]
+    program.columns.enter(staying, rows.start + stay.instance_rows, [-1.0] * len(staying))
+    # The pieces' catalogue numbers ascend (after them, one past the catalogue's last):
+    # each row's sets found among them by bisection, those not there left out.
+    numbers = np.array([*layout.piece_numbers, len(layout.catalogue)], dtype=np.int64)
+    found = np.searchsorted(numbers, stay.pieces)
+    in_model = numbers[found] == stay.pieces
     program.columns.enter(
-        np.concatenate((staying, pieces[in_model])),
-        rows.start + np.concatenate((stay.instance_rows, stay.piece_rows[in_model])),
-        np.concatenate((np.full(len(staying), -1.0), stay.piece_counts[in_model])),
+        found[in_model] + layout.columns.pieces.start,
+        rows.start + stay.piece_rows[in_model],
+        stay.piece_counts[in_model],
     )
-    return dataclasses.replace(layout, program=program)
 
 
 class _StayRows(NamedTuple):
@@ -376,7 +377,8 @@ def pin_jokers(
     jokers stand (`joker_places`); else None. The sets as laid first, then each other way
     its stand-ins may lie (`_layings`): alike tiles, the same move."""
     assert layout.jokers is not None and solution.values is not None
-    counts = np.rint(solution.values[layout.columns.jokers]).astype(np.int64).tolist()
+    jokers = layout.columns.jokers
+    counts = np.rint(solution.values[jokers.start : jokers.stop]).astype(np.int64).tolist()
     staying = layout.jokers.staying(counts)
     sets = {js.number: js for js in layout.jokers.plan.joker_sets}
     for rows in _layings(board, relaxed):
@@ -395,14 +397,16 @@ def pin_jokers(
             kind = [n for n in holding if _may_be(rows[n], group)]
             with_own = [n for n in kind if sets[instance.set_number].real.intersection(rows[n])]
             n = (with_own or kind or holding)[0]
-            rows[n][rows[n].index(role)] = JOKER
+            rows[n] = _replaced(rows[n], role, JOKER)
             holders.append((instance.set_number, n))
-        hosts = [tuple(row) for row in rows]
-        pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, hosts, holders)
-        new_table = [board.table[i] for i in pinned.kept] + laid_sets(pinned, board.rules)
-        kept = [(i, k) for k, i in enumerate(pinned.kept)]
-        places = joker_places(board, new_table, pinned.played, kept)
+        # The sets laid lie as read (`_layings`) but those given a staying joker.
+        given = {n for _, n in holders}
+        laid = [as_read(row, board.rules) if n in given else row for n, row in enumerate(rows)]
+        new_table = [board.table[i] for i in relaxed.kept] + laid
+        kept = [(i, k) for k, i in enumerate(relaxed.kept)]
+        places = joker_places(board, new_table, relaxed.played, kept)
         if places is not None:
+            pinned = Arrangement([], relaxed.played, Counter(), relaxed.kept, rows, holders)
             return pinned, new_table, places
     return None
 
@@ -411,14 +415,14 @@ def pin_jokers(
 LAYINGS = 32
 
 
-def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
-    """The relaxation's new sets as laid; then with a stand-in (a joker of its pieces)
-    changed places with a tile it may stand for that another set holds, for one joker or
-    two (up to LAYINGS ways). Alike tiles, the same move: the rules on freed jokers may
-    pass one where they refused the other."""
+def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[TileRow]]:
+    """The relaxation's new sets as laid (each as read: `steps.laid_sets`); then with a
+    stand-in (a joker of its pieces) changed places with a tile it may stand for that
+    another set holds, for one joker or two (up to LAYINGS ways). Alike tiles, the same
+    move: the rules on freed jokers may pass one where they refused the other."""
     rules = board.rules
-    rows = [list(row) for row in laid_sets(relaxed, rules)]
-    yield [list(row) for row in rows]
+    rows = laid_sets(relaxed, rules)
+    yield list(rows)
     pieces = range(len(rows) - len(relaxed.hosts))  # the hosts hold their jokers already
     swaps = [
         (a, t, b)
@@ -434,26 +438,32 @@ def _layings(board: Board, relaxed: Arrangement) -> Iterator[list[list[Tile]]]:
 
 
 def _swapped(
-    rows: list[list[Tile]], swaps: tuple[tuple[int, Tile, int], ...], rules: Rules
-) -> list[list[Tile]] | None:
+    rows: list[TileRow], swaps: tuple[tuple[int, Tile, int], ...], rules: Rules
+) -> list[TileRow] | None:
     """The sets with each swap's joker (of set a) and tile t (of set b) changed places,
     each set changed laid as read; None where a swap finds no joker or tile left there, or
     a set changed is no set."""
-    laid = [list(row) for row in rows]
+    laid = list(rows)
     for a, t, b in swaps:
         if JOKER not in laid[a] or t not in laid[b]:
             return None
-        laid[a][laid[a].index(JOKER)] = t
-        laid[b][laid[b].index(t)] = JOKER
+        laid[a] = _replaced(laid[a], JOKER, t)
+        laid[b] = _replaced(laid[b], t, JOKER)
     for n in {n for a, _, b in swaps for n in (a, b)}:
         meld = read_meld(laid[n], rules)
         if meld is None:
             return None
-        laid[n] = list(meld.ordered)
+        laid[n] = meld.ordered
     return laid
 
 
-def _may_be(row: list[Tile], group: bool) -> bool:
+def _replaced(row: TileRow, tile: Tile, by: Tile) -> TileRow:
+    """The row with its first `tile` replaced by `by`, in its place."""
+    k = row.index(tile)
+    return (*row[:k], by, *row[k + 1 :])
+
+
+def _may_be(row: TileRow, group: bool) -> bool:
     """Whether the row may be a group (or a run): one real tile and jokers may be either."""
     real = [t for t in row if not t.is_joker]
     return len(real) < 2 or _is_group(tuple(real)) == group

@@ -28,7 +28,7 @@ from .model import (
     model_mip,
     no_initial_meld,
 )
-from .pinned import Pinned, pin_jokers, with_stay_rows
+from .pinned import Pinned, add_stay_rows, pin_jokers
 from .steps import laid_sets
 
 
@@ -283,7 +283,7 @@ def model_for(
     stay rows in (so built once where homes are added to it)."""
     layout = build_layout(board, objective, part, deadline)
     if part is JokerPart.PINNED:
-        layout = with_stay_rows(layout, board.rules.wraparound)
+        add_stay_rows(layout, board.rules.wraparound)
     return model_mip(board, layout), layout
 
 

@@ -11,6 +11,7 @@ from ..rules import Rules
 from ..sets import read_meld
 from ..tiles import JOKER, MAX_NUMBER, Tile, TileRow, format_tiles, tally
 from .model import Arrangement
+from .tile_rows import TILE_INDEX
 
 
 def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
@@ -89,7 +90,7 @@ def move_steps(board: Board, arrangement: Arrangement) -> tuple[Step, ...]:
 def laid_sets(arrangement: Arrangement, rules: Rules) -> list[TileRow]:
     """The sets of the table after the move, as they are laid: pieces joined into runs,
     each joker where `read_meld` reads it (the steps then say where each tile comes from)."""
-    return [_as_read(row, rules) for row in _new_sets(arrangement)]
+    return [as_read(row, rules) for row in _new_sets(arrangement)]
 
 
 def _new_sets(arrangement: Arrangement) -> list[TileRow]:
@@ -103,7 +104,7 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
     groups: list[TileRow] = []
     for piece in arrangement.pieces:
         laid = piece
-        if jokers:
+        if jokers and not jokers.keys().isdisjoint(piece):
             row = []
             for t in piece:
                 if jokers.get(t, 0) > 0:
@@ -118,7 +119,7 @@ def _new_sets(arrangement: Arrangement) -> list[TileRow]:
     return join_runs(runs) + groups + arrangement.hosts
 
 
-def _as_read(row: TileRow, rules: Rules) -> TileRow:
+def as_read(row: TileRow, rules: Rules) -> TileRow:
     """The row as `read_meld` reads it: each joker where the most it can stand for lies,
     so that the table printed means what the package itself reads back.
 
@@ -138,7 +139,8 @@ def join_runs(runs: list[tuple[TileRow, TileRow]]) -> list[TileRow]:
     position 14, where nothing can follow it, and no run is longer than 13.
     """
     joined: list[tuple[Tile, list[Tile]]] = []  # each run's first place, and its tiles
-    for shape, laid in sorted(runs, key=lambda run: run[0][0].sort_key()):
+    # By each run's first tile (TILE_INDEX holds Tile.sort_key's order, at a look-up).
+    for shape, laid in sorted(runs, key=lambda run: TILE_INDEX[run[0][0]]):
         if joined:
             first, tiles = joined[-1]
             if (

@@ -12,9 +12,9 @@ from ..rules import Rules
 from ..sets import HIGH_ONE, MAX_GROUP, MIN_SET, Kind, candidate_shapes, read_meld, run_tile
 from ..tiles import COLOURS, MAX_NUMBER, Colour, Tile, TileRow
 
-# The rules a reading depends on, made once: a Rules checks its options when made, and a
-# table's first solve reads each of its sets holding a joker.
-_RULES = {False: Rules(), True: Rules(wraparound=True)}
+# The rules a reading (and a laying) depends on, by wraparound, made once: a Rules checks its
+# options when made, and a table's first solve reads each of its sets holding a joker.
+RULES_OF = {False: Rules(), True: Rules(wraparound=True)}
 
 
 def table_readings(
@@ -33,7 +33,7 @@ def table_readings(
 def _table_readings(
     row: TileRow, declared: tuple[Tile | None, ...], wraparound: bool
 ) -> tuple[tuple[Tile, ...], ...]:
-    rules = _RULES[wraparound]
+    rules = RULES_OF[wraparound]
     every = set_readings(row, rules)
     placed = place_reading(row, rules)
     by_place = (tuple(sorted(placed, key=Tile.sort_key)),) if placed is not None else every
@@ -64,7 +64,7 @@ def _readings_of(row: TileRow, wraparound: bool) -> tuple[tuple[Tile, ...], ...]
     """`set_readings` of a sorted row (a reading never depends on the order). The checker
     and the model ask this of every set holding a joker, several times a move: only the
     shapes that can hold its real tiles are made, and a row once read is not read again."""
-    rules = _RULES[wraparound]
+    rules = RULES_OF[wraparound]
     if read_meld(row, rules) is None:
         return ()
     real = frozenset(t for t in row if not t.is_joker)

@@ -154,7 +154,7 @@ def _tellings(
     for i, old in enumerate(board.table):
         if JOKER not in old or i in pinned:
             continue
-        if all(t.is_joker for t in old) and (by_role or not locked):
+        if old.count(JOKER) == len(old) and (by_role or not locked):
             # A set of jokers alone holds no tile to stay with: it stays as it lies (with
             # jokers free and sets locked it may grow, its jokers together: as a set).
             if old not in rows:
@@ -249,16 +249,16 @@ def _fates(
     places: list[_Place],
     played: Counter[Tile],
     by_role: bool,
-) -> Iterator[tuple[dict[int, int], Counter[Role]]]:
+) -> Iterator[tuple[dict[int, int], dict[Role, int]]]:
     """Every way to give each table joker (old set, role) a joker place of the same role
     (it stayed), or (by_role) a played copy of its role (it was freed): the places kept by
     instance, and the roles freed."""
     homes: dict[int, int] = {}
-    freed: Counter[Role] = Counter()
+    freed: dict[Role, int] = {}  # plain dicts: the checker's inner loop
 
-    def give(at: int) -> Iterator[tuple[dict[int, int], Counter[Role]]]:
+    def give(at: int) -> Iterator[tuple[dict[int, int], dict[Role, int]]]:
         if at == len(instances):
-            yield dict(homes), +freed
+            yield dict(homes), {role: k for role, k in freed.items() if k}
             return
         role = instances[at][1]
         tried: set[_Place] = set()
@@ -269,8 +269,8 @@ def _fates(
             homes[at] = p
             yield from give(at + 1)
             del homes[at]
-        if by_role and role is not None and freed[role] < played[role]:
-            freed[role] += 1
+        if by_role and role is not None and freed.get(role, 0) < played.get(role, 0):
+            freed[role] = freed.get(role, 0) + 1
             yield from give(at + 1)
             freed[role] -= 1
 
@@ -304,7 +304,7 @@ def _anchors(
             yield frozenset(used)
             return
         i, candidates = needs[at]
-        real = [t for t in dict.fromkeys(old_sets[i]) if not t.is_joker]
+        real = [t for t in dict.fromkeys(old_sets[i]) if t != JOKER]
         for n in candidates:
             if locked:
                 places = {(n, t) for t in real}
@@ -353,7 +353,7 @@ def _freed_hosts(
                     [
                         t
                         for t in dict.fromkeys(rows[n])
-                        if not t.is_joker and played[t] and (n, t) not in anchors
+                        if t != JOKER and played.get(t) and (n, t) not in anchors
                     ],
                     need,
                 )
@@ -373,4 +373,4 @@ def _within(picks: Sequence[Sequence[Tile]], played: Counter[Tile]) -> bool:
     for pick in picks:
         for t in pick:
             counted[t] = counted.get(t, 0) + 1
-    return all(played[t] >= k for t, k in counted.items())
+    return all(played.get(t, 0) >= k for t, k in counted.items())
