@@ -198,6 +198,9 @@ TABLE_JOKER = -3
 FREED = -1
 Choice = tuple[int, Tile] | int  # a table joker not freed (set's slot, tile), or FREED
 Used = tuple[frozenset[Tile], ...]
+# Each table joker of a set that may stay there: the tile it stands for, and the slots of
+# the followed sets it may stay for.
+Roles = tuple[tuple[Tile, tuple[int, ...]], ...]
 
 
 class _Step(NamedTuple):
@@ -371,9 +374,7 @@ class _Search:
             ]
         return self.shapes_memo[tile]
 
-    def sets_with(
-        self, first: int, counts: tuple[int, ...]
-    ) -> set[tuple[tuple[int, ...], tuple[tuple[Tile, tuple[int, ...]], ...]]]:
+    def sets_with(self, first: int, counts: tuple[int, ...]) -> set[tuple[tuple[int, ...], Roles]]:
         """Every set holding item `first` and other items left: its items (sorted), and for
         each table joker in it that may stay there, the tile it stands for and the slots of
         the sets it may stay for (beside a real tile of that set, standing for a tile of one
@@ -389,7 +390,7 @@ class _Search:
         faces = frozenset(options_of)
         tile = self.items[first].tile
         only_first = [first]
-        found = set()
+        found: set[tuple[tuple[int, ...], Roles]] = set()
         for shape, shape_faces in self.shapes_with(tile):
             if not shape_faces <= faces and len(shape_faces - faces) > spare:
                 continue  # more places than jokers that no tile left can fill
@@ -419,7 +420,7 @@ class _Search:
         self,
         counts: tuple[int, ...],
         items: tuple[int, ...],
-        roles: tuple[tuple[Tile, tuple[int, ...]], ...],
+        roles: Roles,
     ) -> _Step | None:
         """A set laid, or None where the rules forbid it."""
         # locked-joker-sets: a set holding any bound item of a table set holds all of them.
