@@ -352,7 +352,7 @@ def checker_passes(board: Board, table: list[Row], played: Counter[Tile]) -> boo
     return joker_problems(board, table, played) == []
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(board=joker_positions(max_sets=3, max_rack=4, table_jokers=True), data=st.data())
 def test_the_checker_agrees_with_the_judge_on_every_cut_of_the_tiles(
     board: Board, data: st.DataObject
