@@ -18,11 +18,18 @@ from .positions import positions
 from .profiles import examples
 from .reference import best_move
 
-# Examples per backend, in fiftieths of the thorough profile's (the default run draws 100).
-EXAMPLES = {"highs": 400, "clp": 400, "pulp-highs": 120, "cbc": 100}
+# Examples per backend, in fiftieths of the thorough profile's; the default run draws 100
+# at most.
+EXAMPLES = {
+    backend: examples(count)
+    for backend, count in {"highs": 400, "clp": 400, "pulp-highs": 120, "cbc": 100}.items()
+}
 # With locked-joker-sets on: tables of two sets at most, the first holding a joker (the
 # reference partitions every tile, so each table tile more costs it dearly).
-LOCKED_EXAMPLES = {"highs": 250, "clp": 250, "pulp-highs": 80, "cbc": 80}
+LOCKED_EXAMPLES = {
+    backend: examples(count)
+    for backend, count in {"highs": 250, "clp": 250, "pulp-highs": 80, "cbc": 80}.items()
+}
 SCALE = max(1, settings().max_examples // 100)
 
 
@@ -40,7 +47,7 @@ def assert_agrees(board: Board, objective: str = "tiles", backend: str = DEFAULT
 
 
 def test_mip_agrees_with_reference(backend: str) -> None:
-    @settings(max_examples=examples(EXAMPLES[backend] * SCALE))
+    @settings(max_examples=EXAMPLES[backend] * SCALE)
     @given(board=positions(), objective=st.sampled_from(["tiles", "value"]))
     def agrees(board: Board, objective: str) -> None:
         assert_agrees(board, objective, backend=backend)
@@ -98,7 +105,7 @@ def test_locked_joker_sets_agree_with_reference(backend: str) -> None:
     """locked-joker-sets under each joker-retrieval rule: the real tiles of a set with a
     joker stay together, in the set as it lies or in one set grown from it."""
 
-    @settings(max_examples=examples(LOCKED_EXAMPLES[backend] * SCALE))
+    @settings(max_examples=LOCKED_EXAMPLES[backend] * SCALE)
     @given(
         board=positions(max_sets=2, max_rack=4, locked=True),
         objective=st.sampled_from(["tiles", "value"]),
