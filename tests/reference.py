@@ -169,17 +169,19 @@ def _sets_from(first: Tile, others: Bag, wraparound: bool) -> dict[Bag, int]:
     have = Counter(others)
     jokers = have[JOKER]
     for shape in shapes(wraparound) if first == JOKER else shapes_with(first, wraparound):
+        present = [t for t in shape if have[t]]
+        places = len(shape) - 1  # all but first's
+        if places - len(present) > jokers:
+            continue  # more places than jokers that no tile of `others` can fill
+        value = sum(t.number for t in shape)
         for spot in range(len(shape)) if first == JOKER else [shape.index(first)]:
-            places = [t for k, t in enumerate(shape) if k != spot]
-            real = [t for t in places if have[t]]
+            real = [t for t in present if t != shape[spot]]
             # Each place a tile of its own or a joker: every choice of the real ones.
-            for size in range(len(real) + 1):
-                if len(places) - size > jokers:
-                    continue
+            for size in range(max(0, places - jokers), len(real) + 1):
                 for chosen in combinations(real, size):
-                    part = (first, *chosen, *[JOKER] * (len(places) - size))
+                    part = (first, *chosen, *[JOKER] * (places - size))
                     key = (first, *_key(part[1:]))
-                    found[key] = max(found.get(key, 0), sum(t.number for t in shape))
+                    found[key] = max(found.get(key, 0), value)
     return found
 
 
@@ -196,6 +198,9 @@ TABLE_JOKER = -3
 FREED = -1
 Choice = tuple[int, Tile] | int  # a table joker not freed (set's slot, tile), or FREED
 Used = tuple[frozenset[Tile], ...]
+# Each table joker of a set that may stay there: the tile it stands for, and the slots of
+# the followed sets it may stay for.
+Roles = tuple[tuple[Tile, tuple[int, ...]], ...]
 
 
 class _Step(NamedTuple):
@@ -369,9 +374,7 @@ class _Search:
             ]
         return self.shapes_memo[tile]
 
-    def sets_with(
-        self, first: int, counts: tuple[int, ...]
-    ) -> set[tuple[tuple[int, ...], tuple[tuple[Tile, tuple[int, ...]], ...]]]:
+    def sets_with(self, first: int, counts: tuple[int, ...]) -> set[tuple[tuple[int, ...], Roles]]:
         """Every set holding item `first` and other items left: its items (sorted), and for
         each table joker in it that may stay there, the tile it stands for and the slots of
         the sets it may stay for (beside a real tile of that set, standing for a tile of one
@@ -379,34 +382,36 @@ class _Search:
         left = list(counts)
         jokers = [j for j in self.jokers if left[j]]
         spare = sum(left[j] for j in jokers)
-        faces = frozenset(t for t, ns in self.of_tile.items() if any(left[n] for n in ns))
+        # A place's options: an item of its face, or a joker; the first item's face, that item.
+        options_of = {}
+        for t, ns in self.of_tile.items():
+            if here := [n for n in ns if left[n]]:
+                options_of[t] = [*here, *jokers]
+        faces = frozenset(options_of)
         tile = self.items[first].tile
-        found = set()
+        only_first = [first]
+        found: set[tuple[tuple[int, ...], Roles]] = set()
         for shape, shape_faces in self.shapes_with(tile):
-            if len(shape_faces - faces) > spare:
+            if not shape_faces <= faces and len(shape_faces - faces) > spare:
                 continue  # more places than jokers that no tile left can fill
-            # Each place: an item of its face, or a joker; the first item's face, that item.
-            options = [
-                [first]
-                if t == tile
-                else [*(n for n in self.of_tile.get(t, ()) if left[n]), *jokers]
-                for t in shape
-            ]
-            for fill in _fills(options, 0, left):
+            options = [only_first if t == tile else options_of.get(t, jokers) for t in shape]
+            for fill in _fills(options, left):
                 if first not in fill:
                     continue  # a joker first: some place holds it
+                if self.table_joker not in fill:
+                    found.add((tuple(sorted(fill)), ()))
+                    continue
                 roles = []
-                if self.table_joker in fill:
-                    anchors = {self.origin[n] for n in fill}
-                    for n, role in zip(fill, shape, strict=True):
-                        if n == self.table_joker:
-                            slots = tuple(
-                                k
-                                for k, i in enumerate(self.tracked)
-                                if i in anchors and role in self.stays[k]
-                            )
-                            if slots:
-                                roles.append((role, slots))
+                anchors = {self.origin[n] for n in fill}
+                for n, role in zip(fill, shape, strict=True):
+                    if n == self.table_joker:
+                        slots = tuple(
+                            k
+                            for k, i in enumerate(self.tracked)
+                            if i in anchors and role in self.stays[k]
+                        )
+                        if slots:
+                            roles.append((role, slots))
                 roles.sort(key=lambda pair: pair[0].sort_key())
                 found.add((tuple(sorted(fill)), tuple(roles)))
         return found
@@ -415,13 +420,12 @@ class _Search:
         self,
         counts: tuple[int, ...],
         items: tuple[int, ...],
-        roles: tuple[tuple[Tile, tuple[int, ...]], ...],
+        roles: Roles,
     ) -> _Step | None:
         """A set laid, or None where the rules forbid it."""
-        content = Counter(items)
         # locked-joker-sets: a set holding any bound item of a table set holds all of them.
         for bound in self.bound:
-            if any(content[n] for n in bound) and any(content[n] != counts[n] for n in bound):
+            if any(n in items for n in bound) and any(items.count(n) != counts[n] for n in bound):
                 return None
         from_rack = [n for n in items if self.origin[n] == RACK]
         value = sum(self.worth[n] for n in from_rack)
@@ -441,7 +445,9 @@ class _Search:
         jokers: list[tuple[Choice, ...]] = [
             (*((k, role) for k in slots), *([FREED] if freeable else [])) for role, slots in roles
         ]
-        only_freed = (content[self.table_joker] if self.table_joker is not None else 0) - len(roles)
+        only_freed = (items.count(self.table_joker) if self.table_joker is not None else 0) - len(
+            roles
+        )
         if only_freed and not freeable:
             return None
         jokers.extend([(FREED,)] * only_freed)
@@ -513,18 +519,26 @@ def _faces(shape: Bag) -> frozenset[Tile]:
     return frozenset(shape)
 
 
-def _fills(options: list[list[int]], at: int, left: list[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to fill the places from `at` on, each with one of its options; `left`
-    counts the items still free (restored on return)."""
-    if at == len(options):
-        yield ()
-        return
-    for n in options[at]:
-        if left[n] > 0:
-            left[n] -= 1
-            for rest in _fills(options, at + 1, left):
-                yield (n, *rest)
-            left[n] += 1
+def _fills(options: list[list[int]], left: list[int]) -> list[tuple[int, ...]]:
+    """Every way to fill the places, each with one of its options; `left` counts the items
+    still free (restored on return)."""
+    found: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def fill(at: int) -> None:
+        if at == len(options):
+            found.append(tuple(chosen))
+            return
+        for n in options[at]:
+            if left[n]:
+                left[n] -= 1
+                chosen.append(n)
+                fill(at + 1)
+                chosen.pop()
+                left[n] += 1
+
+    fill(0)
+    return found
 
 
 # The property tests of several backends draw the same positions: each is solved once.

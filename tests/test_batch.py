@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -306,19 +307,34 @@ def children(pid: int) -> list[int]:
         return []
 
 
+@pytest.fixture(scope="module")
+def dealt(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """400 generated boards with large tables and racks, for batches that must still be
+    running when the test acts; dealt once for the module, and only read."""
+    folder = tmp_path_factory.mktemp("dealt")
+    generate = ["generate", "--count", "400", "--seed", "9", "--out", str(folder)]
+    rummisolve(*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20")
+    return folder
+
+
+def first_boards(dealt: Path, count: int, tmp_path: Path) -> Path:
+    """A folder of the first `count` dealt boards."""
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    for path in sorted(dealt.iterdir())[:count]:
+        shutil.copy(path, folder)
+    return folder
+
+
 class RunningBatch(NamedTuple):
-    """A batch of generated boards in a process (and session) of its own, and its first row."""
+    """A batch of the boards in `folder` in a process (and session) of its own, and its
+    first row."""
 
     process: subprocess.Popen[bytes]
     first: bytes
 
     @classmethod
-    def start(
-        cls, tmp_path: Path, boards: int, *options: str, env: dict[str, str] | None = None
-    ) -> RunningBatch:
-        folder = tmp_path / "boards"
-        generate = ["generate", "--count", str(boards), "--seed", "9", "--out", str(folder)]
-        rummisolve(*generate, "--table-tiles", "30-60", "--rack-tiles", "10-20")
+    def start(cls, folder: Path, *options: str, env: dict[str, str] | None = None) -> RunningBatch:
         command = [sys.executable, "-m", "rummisolve", "batch", str(folder), "--jobs", "2"]
         # Unbuffered, so that reading the first row leaves the rest in the pipe for
         # communicate.
@@ -343,9 +359,9 @@ class RunningBatch(NamedTuple):
         return [json.loads(line) for line in (self.first + rest).splitlines()], err.decode()
 
 
-def test_ctrl_c_on_a_real_batch_stops_the_workers(tmp_path: Path) -> None:
+def test_ctrl_c_on_a_real_batch_stops_the_workers(dealt: Path) -> None:
     """SIGINT to the whole process group, as a terminal sends it: whole rows, one message."""
-    batch = RunningBatch.start(tmp_path, 400)
+    batch = RunningBatch.start(dealt)
     time.sleep(0.2)
     os.killpg(batch.process.pid, signal.SIGINT)
     rows, err = batch.finish()
@@ -386,13 +402,16 @@ def test_a_board_that_kills_its_worker_is_its_own_error_row(folder: Path) -> Non
     assert [json.loads(results[i].row)["tiles_played"] for i in (0, 2)] == [3, 1]
 
 
-def test_ctrl_c_during_cbc_solves_leaves_no_files_behind(tmp_path: Path) -> None:
+def test_ctrl_c_during_cbc_solves_leaves_no_files_behind(dealt: Path, tmp_path: Path) -> None:
     """CBC runs through files (PuLP writes the model, reads the answer): a worker stopped
     mid-solve left them in the temporary folder."""
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     batch = RunningBatch.start(
-        tmp_path, 100, "--backend", "cbc", env={**os.environ, "TMPDIR": str(scratch)}
+        first_boards(dealt, 100, tmp_path),
+        "--backend",
+        "cbc",
+        env={**os.environ, "TMPDIR": str(scratch)},
     )
     time.sleep(0.2)
     os.killpg(batch.process.pid, signal.SIGINT)
@@ -401,10 +420,10 @@ def test_ctrl_c_during_cbc_solves_leaves_no_files_behind(tmp_path: Path) -> None
     assert list(scratch.iterdir()) == []
 
 
-def test_ctrl_c_in_a_pipeline_is_an_interrupt_not_a_broken_pipe(tmp_path: Path) -> None:
+def test_ctrl_c_in_a_pipeline_is_an_interrupt_not_a_broken_pipe(dealt: Path) -> None:
     """Ctrl-C stops a pipeline's reader too (`batch ... | tee log`): the rows then fail to
     write, and that is still the interrupt, with its summary and status."""
-    batch = RunningBatch.start(tmp_path, 400)
+    batch = RunningBatch.start(dealt)
     assert batch.process.stdout is not None and batch.process.stderr is not None
     os.killpg(batch.process.pid, signal.SIGINT)
     batch.process.stdout.close()  # the reader, stopped by the same Ctrl-C
@@ -442,14 +461,15 @@ def test_a_worker_that_cannot_be_started_again_ends_the_batch(folder: Path) -> N
         list(run_batch(board_paths(["."]), settings, 2, workers))
 
 
-def test_a_worker_killed_from_outside_is_replaced(tmp_path: Path) -> None:
+def test_a_worker_killed_from_outside_is_replaced(dealt: Path, tmp_path: Path) -> None:
     """kill -9 on a worker in the middle of a batch: every board still gets its answer."""
-    batch = RunningBatch.start(tmp_path, 300)
-    # The workers are the fork server's children: the batch's grandchildren.
+    batch = RunningBatch.start(first_boards(dealt, 100, tmp_path))
+    # The workers are the fork server's children: the batch's grandchildren. At the first
+    # row each is still at its first chunk (5 or 6 of the 100 boards).
     workers = [w for child in children(batch.process.pid) for w in children(child)]
     os.kill(workers[0], signal.SIGKILL)
     rows, err = batch.finish()
-    assert len(rows) == 300
+    assert len(rows) == 100
     # The board being solved as the kill came is solved again, not blamed.
     assert (batch.process.returncode, [row for row in rows if "error" in row]) == (0, []), err
 
@@ -465,11 +485,9 @@ def test_a_worker_whose_solver_cannot_start_says_why() -> None:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_reader_that_stops_reading_ends_the_batch_quietly(tmp_path: Path, jobs: str) -> None:
+def test_a_reader_that_stops_reading_ends_the_batch_quietly(dealt: Path, jobs: str) -> None:
     """`rummisolve batch ... | head -1`: no message, status 1 (the output is cut short)."""
-    boards = tmp_path / "boards"
-    rummisolve("generate", "--count", "300", "--seed", "3", "--out", str(boards))
-    command = [sys.executable, "-m", "rummisolve", "batch", str(boards), "--jobs", jobs]
+    command = [sys.executable, "-m", "rummisolve", "batch", str(dealt), "--jobs", jobs]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     process.stdout.readline()
@@ -478,10 +496,10 @@ def test_a_reader_that_stops_reading_ends_the_batch_quietly(tmp_path: Path, jobs
     assert (process.wait(timeout=60), err) == (1, b"")
 
 
-def test_workers_stop_when_the_batch_is_killed(tmp_path: Path) -> None:
+def test_workers_stop_when_the_batch_is_killed(dealt: Path) -> None:
     """Killed outright (no chance to stop them), the batch leaves no worker behind: each
     sees its connection end and exits."""
-    batch = RunningBatch.start(tmp_path, 400)
+    batch = RunningBatch.start(dealt)
     batch.process.kill()
     batch.process.wait()
     deadline = time.monotonic() + 20

@@ -31,6 +31,7 @@ from rummisolve.tiles import ALL_COLOURED, COLOURS, JOKER, TILE_SETS, Tile, pars
 
 from .boards import INTERFACE_EXAMPLE
 from .positions import declarations
+from .profiles import examples
 
 
 def problems(text: str, **options: RuleValue) -> list[str]:
@@ -720,8 +721,8 @@ def test_a_formatted_board_survives_lower_case_and_commas(board: Board) -> None:
     assert parse_board("\n".join(lines)) == board
 
 
-# Cheap enough for five times the default examples; never fewer than the profile asks for.
-FUZZ = settings(max_examples=max(500, settings().max_examples))
+# The thorough profile's examples, and at least 500 there.
+FUZZ = settings(max_examples=examples(max(500, settings().max_examples)))
 
 
 def board_or_refusal(text: str) -> None:

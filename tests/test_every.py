@@ -18,6 +18,7 @@ from rummisolve.tiles import JOKER, parse_tiles
 
 from .cli import run
 from .positions import positions
+from .profiles import examples
 from .reference import best_move, every_best_table, table_key
 
 FIRST_EXAMPLE = "puzzles/rules/012-interface-hint-example.txt"
@@ -28,7 +29,7 @@ def free(board: Board) -> Board:
     return dataclasses.replace(board, rules=rules)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(board=positions(max_sets=2, max_rack=4, retrieval=JokerRetrieval.FREE))
 def test_every_best_move_is_the_references(board: Board) -> None:
     """Jokers free: the moves listed are exactly the reference's best tables, one each."""

@@ -19,6 +19,7 @@ from rummisolve.move import Status
 from rummisolve.rules import Rules
 
 from .positions import positions
+from .profiles import examples
 from .reference import best_move
 
 SCALE = max(1, settings().max_examples // 100)
@@ -46,7 +47,7 @@ def test_an_opened_player_is_never_glanced_at() -> None:
     assert not no_initial_meld(parse_board("rack: R1 R2 B9\n"))
 
 
-@settings(max_examples=400 * SCALE)
+@settings(max_examples=examples(400 * SCALE))
 @given(board=positions(max_rack=9))
 def test_the_glance_never_misses_a_meld(board: Board) -> None:
     unopened = dataclasses.replace(board, opened=False)

@@ -34,6 +34,7 @@ from rummisolve.sets import read_meld
 from rummisolve.tiles import COLOURS, JOKER, Tile, parse_tiles, tile_value
 
 from .clocks import StopsAfter
+from .profiles import examples
 from .reference import (
     Best,
     _cuts,
@@ -161,7 +162,7 @@ def assert_proved_best(board: Board, objective: str, backend: str | None = None)
     assert Best(move.tiles_played, move.value_played, kept(move)) == expected
 
 
-@settings(max_examples=250)
+@settings(max_examples=examples(250))
 @given(board=joker_positions(), objective=st.sampled_from(["tiles", "value"]))
 def test_joker_heavy_positions_under_every_profile_are_proved_best(
     board: Board, objective: str
@@ -351,7 +352,7 @@ def checker_passes(board: Board, table: list[Row], played: Counter[Tile]) -> boo
     return joker_problems(board, table, played) == []
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(board=joker_positions(max_sets=3, max_rack=4, table_jokers=True), data=st.data())
 def test_the_checker_agrees_with_the_judge_on_every_cut_of_the_tiles(
     board: Board, data: st.DataObject

@@ -64,6 +64,19 @@ def local_rows(boards: Path) -> list[dict[str, object]]:
     return rows_without_times(out)
 
 
+@pytest.fixture(scope="module")
+def many_boards(tmp_path_factory: pytest.TempPathFactory, boards: Path) -> Path:
+    """Enough boards that a batch is still running when the test has looked at it: the
+    module's boards written again and again, named as `generate` names them (generating
+    2000 costs seconds)."""
+    folder = tmp_path_factory.mktemp("ray") / "many"
+    folder.mkdir()
+    texts = [path.read_text() for path in sorted(boards.iterdir())]
+    for n in range(2000):
+        (folder / f"gen-{n + 1:05}.txt").write_text(texts[n % len(texts)])
+    return folder
+
+
 def test_a_batch_through_ray_has_the_local_pools_rows_and_summary(
     boards: Path, local_rows: list[dict[str, object]]
 ) -> None:
@@ -180,12 +193,10 @@ def started(*arguments: str, stdout: int = subprocess.PIPE) -> Iterator[subproce
             os.killpg(process.pid, signal.SIGKILL)
 
 
-def test_ctrl_c_keeps_the_rows_written(tmp_path: Path) -> None:
+def test_ctrl_c_keeps_the_rows_written(many_boards: Path) -> None:
     """A batch in a process of its own joins this cluster (`auto`); Ctrl-C after its first
     row: the rows written and their summary, then exit 130."""
-    folder = tmp_path / "boards"
-    rummisolve("generate", "--count", "400", "--seed", "9", "--out", str(folder))
-    with started("batch", str(folder), "--ray", "auto", "--format", "jsonl") as process:
+    with started("batch", str(many_boards), "--ray", "auto", "--format", "jsonl") as process:
         assert process.stdout is not None and process.stderr is not None
         first = process.stdout.readline()
         os.killpg(process.pid, signal.SIGINT)
@@ -195,7 +206,7 @@ def test_ctrl_c_keeps_the_rows_written(tmp_path: Path) -> None:
     written = [first, *rest.splitlines()]
     assert code == 130, err
     assert json.loads(first)["file"].endswith("gen-00001.txt")
-    assert f"interrupted: {len(written)} of 400 boards written" in err
+    assert f"interrupted: {len(written)} of 2000 boards written" in err
 
 
 def listening(root: int) -> dict[tuple[str, int], str]:
@@ -253,14 +264,6 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
-
-
-@pytest.fixture(scope="module")
-def many_boards(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Enough boards that a batch is still running when the test has looked at it."""
-    folder = tmp_path_factory.mktemp("ray") / "many"
-    rummisolve("generate", "--count", "2000", "--seed", "9", "--out", str(folder))
-    return folder
 
 
 @pytest.mark.parametrize("command", ["batch", "tournament"])

@@ -15,13 +15,21 @@ from rummisolve.move import SetChange, Step
 from rummisolve.rules import PROFILE_NAMES, PROFILES, JokerRetrieval
 
 from .positions import positions
+from .profiles import examples
 from .reference import best_move
 
-# Examples per backend in the default profile; HYPOTHESIS_PROFILE=thorough multiplies them by 50.
-EXAMPLES = {"highs": 400, "clp": 400, "pulp-highs": 120, "cbc": 100}
+# Examples per backend, in fiftieths of the thorough profile's; the default run draws 100
+# at most.
+EXAMPLES = {
+    backend: examples(count)
+    for backend, count in {"highs": 400, "clp": 400, "pulp-highs": 120, "cbc": 100}.items()
+}
 # With locked-joker-sets on: tables of two sets at most, the first holding a joker (the
 # reference partitions every tile, so each table tile more costs it dearly).
-LOCKED_EXAMPLES = {"highs": 250, "clp": 250, "pulp-highs": 80, "cbc": 80}
+LOCKED_EXAMPLES = {
+    backend: examples(count)
+    for backend, count in {"highs": 250, "clp": 250, "pulp-highs": 80, "cbc": 80}.items()
+}
 SCALE = max(1, settings().max_examples // 100)
 
 

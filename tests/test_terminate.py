@@ -254,7 +254,8 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
-GAME_COUNT = 12
+# Games are handed out one at a time: at the first game's row, four or more are still to play.
+GAME_COUNT = 6
 GAMES = {
     command: [command, "--players", "2", "--games", str(GAME_COUNT), "--jobs", "2", option]
     for command, option in [("play", "--strategy=hoarder"), ("tournament", "--strategies=hoarder")]
