@@ -143,8 +143,8 @@ def test_the_web_libraries_are_an_extra(wheel: Path) -> None:
         (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
         fields = email.parser.Parser().parsestr(archive.read(name).decode())
     core = [r for r in fields.get_all("Requires-Dist", []) if "extra ==" not in r]
-    assert not [r for r in core if r.startswith(("starlette", "uvicorn", "segno"))]
-    assert extras_of(wheel)["web"] == {"starlette", "uvicorn", "segno"}
+    assert not [r for r in core if r.startswith(("starlette", "uvicorn", "segno", "anyio"))]
+    assert extras_of(wheel)["web"] == {"starlette", "uvicorn", "segno", "anyio"}
     assert fields["License-Expression"] == "MIT"
 
 
