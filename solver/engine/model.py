@@ -406,10 +406,15 @@ class _Builder:
             )
             self.columns.add_block(rack[played], cost, lengths, rows, values)
         else:
-            for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
+            # A column at a time: the few tiles that may free a joker have more entries.
+            more = joker_rows.entered_tiles()
+            for i, copies, worth in zip(
+                played.tolist(), rack[played].tolist(), cost.tolist(), strict=True
+            ):
                 entries: dict[int, float] = {i: -1.0}
-                entries |= joker_rows.played_entries(ALL_COLOURED[i])
-                self.columns.add(rack[i], worth, entries)
+                if (tile := ALL_COLOURED[i]) in more:
+                    entries |= joker_rows.played_entries(tile)
+                self.columns.add(copies, worth, entries)
         says = "copies of rack tile t played: -1 in t's row, number[t] in the meld's"
         self.columns.named("played", at, says)
 
