@@ -373,7 +373,7 @@ class _Builder:
             upper=upper, cost=_zeros(len(usable)), lengths=lengths, rows=rows, values=values
         )
         if self.stay is not None:
-            says += "; pinned, +times in each stay row of a need it meets"
+            says += "; pinned, in the stay rows of the needs it meets"
         self.columns.named(name, start, says)
         return usable, frozenset()
 
