@@ -156,8 +156,8 @@ class StayEntries(NamedTuple):
     lengths: Ints
 
 
-# Adds a relaxation's rows to the rows so far, given the joker plan and wraparound: their
-# entries, or None where it has none.
+# What adds the pinned model's stay rows to the rows so far (pinned.add_stay_rows), given
+# the joker plan and wraparound: their entries, or None where there are none.
 StayRows = Callable[[JokerPlan, Rows, bool], StayEntries | None]
 
 
