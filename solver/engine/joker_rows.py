@@ -235,8 +235,11 @@ class JokerRows:
                     entries[row] = entries.get(row, 0.0) + 1.0
         return entries
 
-    def add_columns(self, columns: Columns) -> None:
+    def add_columns(self, columns: Columns, stay_rows: Sequence[Sequence[int]] = ()) -> None:
+        """The joker part's columns; pinned, each instance's staying column takes -1 in
+        each of its `stay_rows` (pinned.add_stay_rows), entered here, not merged after."""
         plan = self.plan
+        stay_rows = stay_rows or [()] * len(plan.instances)
         reading_column = {}
         readings = 0
         for js in plan.joker_sets:
@@ -244,6 +247,7 @@ class JokerRows:
                 # Joker set js takes reading r (pinned: its jokers that no rack tile frees
                 # stay, each standing for its tile, anywhere).
                 entries = {self.choice[js.number]: 1.0}
+                staying = []
                 for i, inst in enumerate(plan.instances):
                     if inst.set_number == js.number and inst.reading == r:
                         if i in self.instance:
@@ -252,6 +256,8 @@ class JokerRows:
                             assert inst.role is not None
                             entries[JOKER_ROW] = entries.get(JOKER_ROW, 0.0) + 1.0
                             entries[TILE_INDEX[inst.role]] = -1.0
+                            staying.append(i)
+                entries |= {row: -1.0 for i in staying for row in stay_rows[i]}
                 columns.add(1, 0.0, entries)
                 reading_column[js.number, r] = readings
                 readings += 1
@@ -272,7 +278,8 @@ class JokerRows:
                 # Instance i stays: a joker on the table standing for its tile, anywhere.
                 role = plan.instances[i].role
                 assert role is not None
-                columns.add(1, 0.0, {self.instance[i]: 1.0, JOKER_ROW: 1.0, TILE_INDEX[role]: -1.0})
+                entries = {self.instance[i]: 1.0, JOKER_ROW: 1.0, TILE_INDEX[role]: -1.0}
+                columns.add(1, 0.0, entries | dict.fromkeys(stay_rows[i], -1.0))
                 stays[i] = readings + len(self.freeable) + k
         for n, host in enumerate(plan.hosts):
             # Thousands of hosts (STRICT) take tens of milliseconds: the deadline holds.

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -43,7 +43,7 @@ import numpy as np
 from ..board import Board
 from ..move import Objective, TileRow
 from ..tiles import ALL_COLOURED, JOKER, Tile
-from .builder import INFINITY, Floats, Indices, Ints, Mip, Program
+from .builder import INFINITY, Floats, Indices, Ints, Mip, Program, Rows
 from .candidates import FOLD_FROM_JOKERS, Position, fold_absent, makeable
 from .joker_model import JokerPart, JokerPlan, plan_jokers
 from .joker_rows import JokerLayout, JokerRows
@@ -142,6 +142,25 @@ class ColumnRanges(NamedTuple):
     jokers: range  # the joker part (joker_rows.py)
 
 
+class StayEntries(NamedTuple):
+    """The pinned model's stay rows' entries (pinned.add_stay_rows), its rows numbered
+    before its columns are built, so that each column is built with them: each joker
+    instance's rows (its staying column takes -1 in each); the catalogue's entries, set by
+    set (each set's tile rows, then its stay rows), their rows and values, and each set's
+    count."""
+
+    instance_rows: list[list[int]]
+    entry_set: Ints
+    entry_row: Ints
+    entry_value: Floats
+    lengths: Ints
+
+
+# What adds the pinned model's stay rows to the rows so far (pinned.add_stay_rows), given
+# the joker plan and wraparound: their entries, or None where there are none.
+StayRows = Callable[[JokerPlan, Rows, bool], StayEntries | None]
+
+
 def jokers_bind(board: Board) -> bool:
     """Whether the rules on jokers can bind: the player has opened, a joker lies on the
     table, and the rules tie it to its set (joker retrieval by replacement, or locked sets)."""
@@ -176,9 +195,12 @@ def build_layout(
     objective: Objective,
     part: JokerPart = JokerPart.WHOLE,
     deadline: Deadline | None = None,
+    stay_rows: StayRows | None = None,
 ) -> Layout:
     """`build_model`'s layout alone, its program not yet made a Mip: a relaxation that
-    extends it first (the pinned model's stay rows) has it joined once, not twice."""
+    extends it (homes) has it joined once, not twice. `stay_rows`: the pinned model's
+    (pinned.add_stay_rows), added after the joker part's rows, entered as each column is
+    built."""
     position = Position.of(board)
     plan = None
     # No joker on the table, or jokers free and sets open: no joker part (plan_jokers
@@ -200,7 +222,7 @@ def build_layout(
             deadline,
             board.declared,
         )
-    return _Builder(board, objective, position, plan, deadline).build()
+    return _Builder(board, objective, position, plan, deadline, stay_rows).build()
 
 
 def no_initial_meld(board: Board) -> bool:
@@ -227,15 +249,15 @@ class _Builder:
         position: Position,
         plan: JokerPlan | None,
         deadline: Deadline | None,
+        stay_rows: StayRows | None,
     ) -> None:
         self.board, self.position, self.plan, self.deadline = board, position, plan, deadline
+        self.stay_rows = stay_rows if plan is not None and plan.pinned else None
+        self.stay: StayEntries | None = None
         self.weights = _weights(board, objective)
         # Plain: opened, and no joker of the table bound by the rules as written; there
         # the place a joker fills changes nothing else, and columns are built by numpy.
         self.plain = board.opened and plan is None
-        # The pinned relaxation's joker part has no host: its entries in the played and
-        # kept columns are few (a freeable tile's cap, a joker set's choice).
-        self.pinned = plan is not None and plan.pinned
         in_sets = position.in_sets.copy()
         if plan is not None and plan.hosts:
             # Rack tiles that only a host's place can take still need their played column.
@@ -283,7 +305,6 @@ class _Builder:
 
     def build(self) -> Layout:
         position, board = self.position, self.board
-        usable, absent = self._pieces()
         if not board.opened:
             # An initial meld is worth the initial-meld points at least.
             self.meld_row = self.rows.one(
@@ -297,13 +318,16 @@ class _Builder:
             joker_rows = JokerRows(
                 self.plan, self.rows, position.table_sets, position.rack, self.deadline
             )
+            if self.stay_rows is not None:
+                self.stay = self.stay_rows(self.plan, self.rows, board.rules.wraparound)
+        usable, absent = self._pieces()
         self._played(joker_rows)
         self._stand_ins()
         self._rack_jokers()
         self._kept(joker_rows)
         at = self.columns.count
         if joker_rows is not None:
-            joker_rows.add_columns(self.columns)
+            joker_rows.add_columns(self.columns, self.stay.instance_rows if self.stay else ())
         self.columns.named("jokers", at, "the joker part's (joker_rows.py)")
         named = self.columns.groups
         ranges = ColumnRanges(*[named[name].at for name in ColumnRanges._fields])
@@ -336,27 +360,37 @@ class _Builder:
             says += ", absent[c] in the joker count's for its tiles with no copy in play"
             self.columns.named(name, start, says)
             return usable, absent
-        rows = position.piece_rows
         if self.wild < position.jokers:
             # Fewer jokers wild than in play (pinned): a set needs a copy in play, or a
             # staying joker's tile, of each tile it holds but for as many as jokers are wild.
-            catalogue, held = position.catalogue, available.copy()
+            held = available.copy()
             held[self.roles] += position.jokers
-            in_play = held[catalogue.tiles[usable]]
+            in_play = held[position.catalogue.tiles[usable]]
             fillable = makeable(in_play, self.wild)
             usable, upper = usable[fillable], in_play[fillable].min(axis=1) + self.wild
-            chosen = np.zeros(len(catalogue.sets), dtype=np.bool_)
-            chosen[usable] = True
-            rows = catalogue.entry_row[chosen[catalogue.entry_set]]
+        lengths, rows, values = self._piece_entries(usable)
         self.columns.add_block(
-            upper=upper,
-            cost=_zeros(len(usable)),
-            lengths=position.catalogue.lengths[usable],
-            rows=rows,
-            values=_ones(len(rows)),
+            upper=upper, cost=_zeros(len(usable)), lengths=lengths, rows=rows, values=values
         )
+        if self.stay is not None:
+            says += "; pinned, in the stay rows of the needs it meets"
         self.columns.named(name, start, says)
         return usable, frozenset()
+
+    def _piece_entries(self, usable: Ints) -> tuple[Ints, Ints | Indices, Floats]:
+        """The candidates' entries, set by set: their tiles' rows, then (pinned) their
+        stay rows' (pinned.add_stay_rows); with each one's count."""
+        position, stay = self.position, self.stay
+        catalogue = position.catalogue
+        if stay is None and len(usable) == len(position.usable):  # all: made already
+            return catalogue.lengths[usable], position.piece_rows, _ones(len(position.piece_rows))
+        chosen = np.zeros(len(catalogue.sets), dtype=np.bool_)
+        chosen[usable] = True
+        if stay is None:
+            rows = catalogue.entry_row[chosen[catalogue.entry_set]]
+            return catalogue.lengths[usable], rows, _ones(len(rows))
+        keep = chosen[stay.entry_set]
+        return stay.lengths[usable], stay.entry_row[keep], stay.entry_value[keep]
 
     def _played(self, joker_rows: JokerRows | None) -> None:
         """Rack tiles played: each leaves the rack for its tile's row; before opening it
@@ -365,26 +399,22 @@ class _Builder:
         rack, played = self.position.rack, self.played
         cost = tiles_weight + value_weight * NUMBERS[played]
         at = self.columns.count
-        if joker_rows is None or self.pinned:
-            # All at once: the tile's row, and the meld row if any; pinned, a copy that
-            # may free a joker comes out of its tile's cap row too (entered after).
+        if joker_rows is None:
+            # All at once: the tile's row, and the meld row if any.
             lengths, rows, values = self._entries(
                 played[:, None], _MINUS_ONES[: len(played)], played
             )
             self.columns.add_block(rack[played], cost, lengths, rows, values)
-            if joker_rows is not None:
-                more = joker_rows.entered_tiles()
-                self._enter(
-                    (at + k, row, value)
-                    for k, i in enumerate(played.tolist())
-                    if (tile := ALL_COLOURED[i]) in more
-                    for row, value in joker_rows.played_entries(tile).items()
-                )
         else:
-            for i, worth in zip(played.tolist(), cost.tolist(), strict=True):
+            # A column at a time: the few tiles that may free a joker have more entries.
+            more = joker_rows.entered_tiles()
+            for i, copies, worth in zip(
+                played.tolist(), rack[played].tolist(), cost.tolist(), strict=True
+            ):
                 entries: dict[int, float] = {i: -1.0}
-                entries |= joker_rows.played_entries(ALL_COLOURED[i])
-                self.columns.add(rack[i], worth, entries)
+                if (tile := ALL_COLOURED[i]) in more:
+                    entries |= joker_rows.played_entries(tile)
+                self.columns.add(copies, worth, entries)
         says = "copies of rack tile t played: -1 in t's row, number[t] in the meld's"
         self.columns.named("played", at, says)
 
@@ -405,13 +435,6 @@ class _Builder:
         )
         says = "jokers standing in for tile t: -1 in t's row, +1 in the joker count's"
         self.columns.named("stand_ins", at, says)
-
-    def _enter(self, entries: Iterable[tuple[int, int, float]]) -> None:
-        """Entries (column, row, value) in columns made as a block: the pinned model's few
-        joker part entries, merged in with its stay rows' when it is made a Mip."""
-        if found := list(entries):
-            columns, rows, values = zip(*found, strict=True)
-            self.columns.enter(columns, rows, values)
 
     def _entries(
         self, rows: Ints | Indices, values: Floats, tiles: Ints
@@ -437,7 +460,7 @@ class _Builder:
         """Sets of the table kept as they lie: their real tiles and their jokers."""
         table_sets, table_rows = self.position.table_sets, self.position.table_rows
         at = self.columns.count
-        if (self.plain or self.pinned) and all(s.count(JOKER) < 2 for s in table_sets):
+        if self.plain and all(s.count(JOKER) < 2 for s in table_sets):
             # All at once: no set holding a joker twice, an entry for each of its tiles.
             self.columns.add_block(
                 upper=_ones(len(table_sets)),
@@ -446,13 +469,6 @@ class _Builder:
                 rows=np.array(table_rows, dtype=np.int64),
                 values=_ones(len(table_rows)),
             )
-            if joker_rows is not None:  # pinned: a joker set's choice, entered after
-                self._enter(
-                    (at + number, row, value)
-                    for number, s in enumerate(table_sets)
-                    if JOKER in s
-                    for row, value in joker_rows.kept_entries(number, s).items()
-                )
         else:
             for number, s in enumerate(table_sets):
                 entries = _tile_entries(s)

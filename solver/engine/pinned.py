@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain, combinations, islice, product
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -23,15 +23,16 @@ from ..move import TileRow
 from ..rules import Rules
 from ..sets import HIGH_ONE, read_meld, run_tile
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, MIN_NUMBER, Tile
-from .builder import INFINITY, Ints
+from .builder import INFINITY, Floats, Ints, Rows
 from .candidates import catalogue_for
-from .joker_model import Instance, JokerSet
+from .joker_model import Instance, JokerPlan, JokerSet
 from .lp import Solution
-from .model import Arrangement, Layout
+from .model import Arrangement, Layout, StayEntries
 from .steps import as_read, laid_sets
 from .tile_rows import TILE_INDEX
 
 _K = TypeVar("_K")
+_Array = TypeVar("_Array", bound=npt.NDArray[Any])
 
 
 @lru_cache(maxsize=4096)
@@ -255,65 +256,57 @@ def _catalogue_index(wraparound: bool) -> _Index:
     return _index(catalogue_for(Rules(wraparound=wraparound)).sets)
 
 
-def _read_only(array: Ints) -> Ints:
+def _read_only(array: _Array) -> _Array:
     """A cached array, shared by every model that asks: no caller may change it."""
     array.flags.writeable = False
     return array
 
 
-def add_stay_rows(layout: Layout, wraparound: bool) -> None:
+def add_stay_rows(plan: JokerPlan, rows: Rows, wraparound: bool) -> StayEntries | None:
     """Rows for what staying jokers need of the pieces (`_Need`), added to the pinned
-    layout's program as built (no copy: its rows and columns are not yet a Mip): no more
-    of them than pieces that meet it, and cuts. Each holds of any table where the jokers
-    stay with their sets, cut into pieces: a group is never cut, and a run that holds a
-    joker and its set's nearest tile holds what lies between, in one piece or in pieces
-    where one ends and the next starts."""
-    assert layout.jokers is not None
-    plan = layout.jokers.plan
+    program's rows before its columns are built, and their entries, which the builder puts
+    in its column blocks (no merge after): no more of them than pieces that meet it, and
+    cuts. Each holds of any table where the jokers stay with their sets, cut into pieces:
+    a group is never cut, and a run that holds a joker and its set's nearest tile holds
+    what lies between, in one piece or in pieces where one ends and the next starts."""
     stay = _stay_rows(plan.joker_sets, plan.instances, wraparound)
     if not stay.rows:
-        return
-    program = layout.program
+        return None
     # Each need's rows (`_need_rows`): a cut counts the fewer of its two sides' pieces.
-    rows = program.rows.add(
+    at = rows.add(
         stay.size,
         0.0,
         INFINITY,
         name="stay",
         says="sum_{c meeting n} pieces[c] + sum_{b} sum_{c on b's side s_b} pieces[c] "
         ">= sum_{i needing n} stays[i], each choice of sides s",
-    )
+    ).start
     # Each staying joker takes one from each row of its needs (a reading's jokers each
     # stand for another tile: their needs differ); each piece meeting a need gives one.
-    at = layout.columns.jokers.start
-    stays = zip(layout.jokers.stays, stay.counts, strict=True)
-    staying = [at + column for column, k in stays for _ in range(k)]
-    program.columns.enter(staying, rows.start + stay.instance_rows, [-1.0] * len(staying))
-    # The pieces' catalogue numbers ascend (after them, one past the catalogue's last):
-    # each row's sets found among them by bisection, those not there left out.
-    numbers = np.array([*layout.piece_numbers, len(layout.catalogue)], dtype=np.int64)
-    found = np.searchsorted(numbers, stay.pieces)
-    in_model = numbers[found] == stay.pieces
-    program.columns.enter(
-        found[in_model] + layout.columns.pieces.start,
-        rows.start + stay.piece_rows[in_model],
-        stay.piece_counts[in_model],
+    return StayEntries(
+        [[at + k for k in ks] for ks in stay.instance_rows],
+        stay.entry_set,
+        stay.entry_row + at * stay.entry_in_stay,
+        stay.entry_value,
+        stay.lengths,
     )
 
 
 class _StayRows(NamedTuple):
-    """The stay rows of a table's joker sets, whatever else the board holds: each need's
-    rows (one for each choice of sides at its cuts); for each instance, how many rows its
-    needs have, and those rows, instance by instance; the catalogue's sets in each row,
-    the row for each and its entry there; how many rows in all."""
+    """The stay rows of a table's joker sets, whatever else the board holds, counted from
+    the first: each need's rows (one for each choice of sides at its cuts); each
+    instance's rows (those of its needs); how many rows in all. And the catalogue's
+    entries with theirs, set by set (each set's tile rows, then its stay rows in order):
+    each entry's set, row, whether a stay row, and value; each set's count."""
 
     rows: dict[_Need, tuple[int, ...]]
-    counts: tuple[int, ...]
-    instance_rows: Ints
-    pieces: Ints
-    piece_rows: Ints
-    piece_counts: Ints
+    instance_rows: tuple[tuple[int, ...], ...]
     size: int
+    entry_set: Ints
+    entry_row: Ints
+    entry_in_stay: Ints
+    entry_value: Floats
+    lengths: Ints
 
 
 @lru_cache(maxsize=256)
@@ -336,19 +329,25 @@ def _stay_rows(
         rows[need] = tuple(range(size, size + count))
         met.append((pieces, need_rows + size, times))
         size += count
-    instance_rows = [k for needs in instance_needs for need in needs for k in rows[need]]
-    none = np.zeros(0, dtype=np.int64)
-    pieces, piece_rows, times = (
-        (np.concatenate(a) for a in zip(*met, strict=True)) if met else (none, none, none)
+    catalogue = catalogue_for(Rules(wraparound=wraparound))
+    # The catalogue's entries (each 1 in its tile's row), then the stay rows': sorted by
+    # set, stably, each set's tile rows first.
+    tiles = len(catalogue.entry_row)
+    of_sets, entry_rows, values = zip(
+        (catalogue.entry_set, catalogue.entry_row, np.ones(tiles)), *met, strict=True
     )
+    entry_set = np.concatenate(of_sets)
+    order = np.argsort(entry_set, kind="stable")
+    in_stay = np.repeat([0, 1], [tiles, len(entry_set) - tiles])
     return _StayRows(
         rows,
-        tuple(sum(len(rows[need]) for need in needs) for needs in instance_needs),
-        _read_only(np.array(instance_rows, dtype=np.int64)),
-        _read_only(pieces),
-        _read_only(piece_rows),
-        _read_only(times),
+        tuple(tuple(k for need in needs for k in rows[need]) for needs in instance_needs),
         size,
+        _read_only(entry_set[order]),
+        _read_only(np.concatenate(entry_rows, dtype=np.int64)[order]),
+        _read_only(in_stay[order]),
+        _read_only(np.concatenate(values, dtype=np.float64)[order]),
+        _read_only(np.bincount(entry_set, minlength=len(catalogue.sets))),
     )
 
 

@@ -281,9 +281,8 @@ def model_for(
 ) -> tuple[Mip, Layout]:
     """The board's model, built before the deadline; the pinned relaxation's with its
     stay rows in (so built once where homes are added to it)."""
-    layout = build_layout(board, objective, part, deadline)
-    if part is JokerPart.PINNED:
-        add_stay_rows(layout, board.rules.wraparound)
+    stay_rows = add_stay_rows if part is JokerPart.PINNED else None
+    layout = build_layout(board, objective, part, deadline, stay_rows)
     return model_mip(board, layout), layout
 
 
