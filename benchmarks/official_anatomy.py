@@ -34,15 +34,10 @@ from rummisolve.engine.builder import Floats, Mip
 from rummisolve.engine.clp import ClpLp
 from rummisolve.engine.joker_model import JokerPart
 from rummisolve.engine.lp import INTEGRALITY_TOLERANCE, LpEnd
-from rummisolve.engine.model import (
-    build_layout,
-    build_model,
-    model_mip,
-    objective_value,
-    read_solution,
-)
-from rummisolve.engine.pinned import add_stay_rows, pin_jokers
+from rummisolve.engine.model import build_model, objective_value, read_solution
+from rummisolve.engine.pinned import pin_jokers
 from rummisolve.engine.solve import find_move
+from rummisolve.engine.stages import model_for
 from rummisolve.legality import check_move
 from rummisolve.move import Objective
 from rummisolve.tiles import tile_value
@@ -132,11 +127,9 @@ def anatomy(board: Board, repeat: int, first: int) -> dict[str, Any]:
     row["official_ms"] = round(median(times["official"]) * 1000, 3)
     row["casual_ms"] = round(median(times["casual"]) * 1000, 3)
     goal = Objective.TILES
-    layout = build_layout(board, goal, JokerPart.PINNED)
+    mip, layout = model_for(board, goal, JokerPart.PINNED, None)  # as the engine builds it
     if layout.jokers is None:  # no joker the rules bind: one model, as casual's
         return {**row, "class": "free"}
-    add_stay_rows(layout, board.rules.wraparound)
-    mip = model_mip(board, layout)
     solution = get_backend("clp").solve(mip, None)
     assert solution.values is not None
     relaxed = read_solution(layout, solution.values)
