@@ -69,8 +69,11 @@ def test_a_board_file_replaced_keeps_its_permissions(tmp_path: Path) -> None:
     assert (path.read_text(), path.stat().st_mode & 0o777) == ("new board\n", 0o640)
 
 
-def test_hint_next_to_a_full_disk_names_the_file() -> None:
-    assert run("hint", str(BOARD), "--next", "/dev/full") == (1, "", FULL.format("/dev/full"))
+def test_hint_next_to_a_full_disk_names_the_file_and_still_shows_the_move() -> None:
+    code, out, err = run("hint", str(BOARD), "--next", "/dev/full")
+    shown = run("hint", str(BOARD))[1]
+    assert (code, err) == (1, FULL.format("/dev/full"))
+    assert out.splitlines()[:-1] == shown.splitlines()[:-1]  # all but the time it took
 
 
 @pytest.mark.parametrize("command", ["play", "tournament"])

@@ -85,7 +85,6 @@ def hint(
         show_every(board, board_path, as_json, objective, backend, time_limit, limit, criteria)
         return
     move = solve_checked(board, objective, backend, time_limit, source=board_path)
-    write_next(next_path, board, move)
     move_to_stderr = next_path == STDOUT  # standard output holds the next board
     if as_json:
         import json  # only for --json: ~1 ms of every hint's start
@@ -95,3 +94,5 @@ def hint(
         colour = use_colour() and not move_to_stderr
         shown = render_move(board, move, colour=colour)
         click.echo(shown, nl=False, err=move_to_stderr, color=colour)
+    # After the move is shown: a --next that cannot be written does not hide it.
+    write_next(next_path, board, move)
