@@ -114,7 +114,9 @@ def test_the_icon_is_served_where_a_browser_looks_for_it(server: Server) -> None
         ("GET", "/api/hint", 405, "method not allowed: use POST"),
         ("POST", "/api/settings", 405, "method not allowed: use GET"),
         ("GET", "/api/nothing", 404, "Not Found"),
-        ("DELETE", "/index.html", 405, "Method Not Allowed"),
+        ("DELETE", "/index.html", 405, "method not allowed: use GET"),
+        ("POST", "/nothing", 404, "Not Found"),
+        ("POST", "/api/hint/", 404, "Not Found"),
     ],
 )
 def test_a_wrong_method_or_path_is_a_json_error(

@@ -225,6 +225,17 @@ def _host_name(scope: Scope) -> str:
     return host.partition("]")[0] + "]" if host.startswith("[") else host.partition(":")[0]
 
 
+class PageFiles(StaticFiles):
+    """The page's files. Another method than GET: a 405 that says which on one of them,
+    a 404 elsewhere (StaticFiles answers a POST to a path that is not there 405)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if scope["method"] in ("GET", "HEAD"):
+            return await super().get_response(path, scope)
+        await super().get_response(path, {**scope, "method": "GET"})  # 404 if not there
+        return wrong_method("GET")
+
+
 def make_app(
     settings: api.HintSettings,
     solves: Solves,
@@ -280,7 +291,7 @@ def make_app(
             Route("/api/hint", hint, methods=EVERY_METHOD),
             Route("/api/settings", settings_route, methods=EVERY_METHOD),
             Route("/favicon.ico", icon, methods=["GET", "HEAD"]),
-            Mount("/", StaticFiles(directory=STATIC, html=True)),
+            Mount("/", PageFiles(directory=STATIC, html=True)),
         ],
         exception_handlers={HTTPException: http_error, Exception: crash},
         middleware=[] if names is None else [Middleware(KnownNamesOnly, names=names)],
