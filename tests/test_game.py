@@ -591,7 +591,7 @@ def test_a_log_with_a_tile_that_appears_from_nowhere_is_refused_by_line() -> Non
 
 
 def test_a_line_that_is_not_a_log_line_is_refused_by_line() -> None:
-    with pytest.raises(LogError, match=r"^game\.log, line 1: not a log line \(KeyError"):
+    with pytest.raises(LogError, match=r"^game\.log, line 1: not a log line: it has no \""):
         list(replay(['{"game": 1}'], "game.log"))
 
 

@@ -133,7 +133,7 @@ def _tile_from_nowhere(line: dict[str, dict[str, list[str]]]) -> None:
     [
         (_illegal_table, "not a valid set"),
         (_tile_from_nowhere, "P1's rack is not what the turn leaves"),
-        ('{"game": 1, "turn": 7, "player": "P2", "act\n', "not a log line (JSONDecodeError"),
+        ('{"game": 1, "turn": 7, "player": "P2", "act\n', "not a log line: not JSON: "),
         ("rules: official\n", "not a log line"),
     ],
     ids=["table-not-legal", "tile-from-nowhere", "cut-mid-line", "another-format"],

@@ -122,6 +122,17 @@ def rules_of(values: Mapping[str, Any]) -> Rules:
     return rules.replace(**changes)
 
 
+def _why(error: Exception) -> str:
+    """What is wrong with a line, in the log's words, not Python's."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"not JSON: {error.msg.lower()} (column {error.colno})"
+    if isinstance(error, KeyError):
+        return f"it has no {json.dumps(error.args[0])}"
+    if isinstance(error, (TypeError, AttributeError)):
+        return "a value of the wrong kind"
+    return str(error)
+
+
 def replay(lines: Iterable[str], source: str = "log") -> Iterator[tuple[GameState, Turn]]:
     """Each logged turn with the state before it (its own copy: keep it as you like), game
     after game; LogError names the `source` and the line of the first that is wrong."""
@@ -136,7 +147,7 @@ def replay(lines: Iterable[str], source: str = "log") -> Iterator[tuple[GameStat
             if turn.number == 1:
                 state = _before_first(turn, rules_of(line["rules"]))
         except (KeyError, ValueError, TypeError, AttributeError, RummisolveError) as error:
-            raise LogError(f"{where}: not a log line ({type(error).__name__}: {error})") from None
+            raise LogError(f"{where}: not a log line: {_why(error)}") from None
         if state is None:
             raise LogError(f"{where}: turn {turn.number} of a game whose turn 1 is not logged")
         if turn.number > 1 or turn.kind is TurnKind.PLAY:
