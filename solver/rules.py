@@ -27,6 +27,7 @@ PROFILE_NAMES = ("official", "casual", "hebrew", "norwegian", "portuguese", "fre
 MAX_JOKER_PENALTY = 1000
 # Rule values in a file are at most 9 ASCII digits; the command line takes the same range.
 WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+INTEGER = re.compile(r"-?[0-9]+")
 LARGEST_NUMBER = 999_999_999
 
 
@@ -214,13 +215,17 @@ class RuleOption(NamedTuple):
 
     def check(self, number: int) -> int:
         """The number, if this option takes it; ValueError names what it takes."""
-        if self.allowed and number not in self.allowed:
-            raise ValueError(
-                f"{self.word} must be {_either([str(n) for n in self.allowed])}, not {number}"
-            )
-        if not 0 <= number <= self.maximum:
-            raise ValueError(f"{self.word} must be 0 to {self.maximum}, not {number}")
+        wrong = number not in self.allowed if self.allowed else not 0 <= number <= self.maximum
+        if wrong:
+            raise ValueError(f"{self.word} must be {self.numbers}, not {number}")
         return number
+
+    @property
+    def numbers(self) -> str:
+        """The numbers this option takes, in words: "106 or 160", "0 to 999999999"."""
+        if self.allowed:
+            return _either([str(n) for n in self.allowed])
+        return f"0 to {self.maximum}"
 
     def word_for(self, rules: Rules) -> str:
         """This option's word for the value the rules hold: `wraparound`, `wraparound=no`,
@@ -258,6 +263,9 @@ class RuleOption(NamedTuple):
 
     def parse_number(self, value: str) -> int:
         """A whole number in ASCII digits, few enough that int() never meets a huge one."""
+        if INTEGER.fullmatch(value) and not WHOLE_NUMBER.fullmatch(value):  # -5, 10**20
+            shown = value if len(value) <= 12 else value[:12] + "..."
+            raise ValueError(f"rule {self.word} must be {self.numbers}, not {shown}")
         if not WHOLE_NUMBER.fullmatch(value):
             example = self.word_for(Rules())  # the default's: tile-set=106, initial-meld=30
             raise ValueError(

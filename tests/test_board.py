@@ -104,7 +104,12 @@ MALFORMED = [
     (
         "initial-meld-negative",
         "rules: initial-meld=-5\nrack:",
-        ["b.txt:1: rule initial-meld needs a whole number, as in initial-meld=30, not '-5'"],
+        ["b.txt:1: rule initial-meld must be 0 to 999999999, not -5"],
+    ),
+    (
+        "initial-meld-too-large",
+        "rules: initial-meld=99999999999999999999\nrack:",
+        ["b.txt:1: rule initial-meld must be 0 to 999999999, not 999999999999..."],
     ),
     (
         "joker-penalty-no-value",
