@@ -83,7 +83,7 @@ def board_text(body: bytes, content_type: str | None) -> str:
             )
         )
     try:
-        request = json.loads(body)
+        request = json.loads(body, object_pairs_hook=_each_key_once)
     except (ValueError, RecursionError) as error:
         raise Refused(Reply.error(400, f"the body is not JSON: {error}")) from None
     if not isinstance(request, dict) or not isinstance(request.get("board"), str):
@@ -95,6 +95,16 @@ def board_text(body: bytes, content_type: str | None) -> str:
     except UnicodeEncodeError:  # a lone surrogate ("\ud800"), which JSON may carry
         raise Refused(Reply.error(400, "the board is not text (a lone surrogate)")) from None
     return _decoded(data)
+
+
+def _each_key_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused where it gives a key twice (which board would be meant?)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise Refused(Reply.error(400, f"the body gives the key {key!r} twice"))
+        seen.add(key)
+    return dict(pairs)
 
 
 def _decoded(data: bytes) -> str:

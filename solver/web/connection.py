@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 import h11
@@ -31,7 +32,8 @@ class Parser(h11.Connection):
         try:
             event = super().next_event()
         except h11.RemoteProtocolError as error:
-            self.malformed = str(error)
+            # h11 shows the bytes as Python writes them: bytearray(b'GARBAGE') -> 'GARBAGE'
+            self.malformed = re.sub(r"bytearray\(b('.*?'|\".*?\")\)", r"\1", str(error))
             raise
         if isinstance(event, h11.Request):
             self.chunks = 0
