@@ -137,18 +137,9 @@ class Solves:
         to close (Python 3.12 on), so this one must be answered now."""
         reply = None
         async with anyio.create_task_group() as race:
-
-            async def solved() -> None:
-                nonlocal reply
-                reply = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
-                race.cancel_scope.cancel()
-
-            async def forced() -> None:
-                await self.forced.wait()
-                race.cancel_scope.cancel()
-
-            race.start_soon(solved)
-            race.start_soon(forced)
+            race.start_soon(_cancel_when, self.forced, race.cancel_scope)
+            reply = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+            race.cancel_scope.cancel()
         return reply
 
     async def _wait(self, receive: Receive) -> tuple[bool, bool]:
@@ -163,12 +154,8 @@ class Solves:
                 left = True
                 watch.cancel_scope.cancel()
 
-            async def until_stopped() -> None:
-                await self.stopping.wait()
-                watch.cancel_scope.cancel()
-
             watch.start_soon(until_left)
-            watch.start_soon(until_stopped)
+            watch.start_soon(_cancel_when, self.stopping, watch.cancel_scope)
             await self._turn.acquire()
             turn = True
             watch.cancel_scope.cancel()
@@ -176,6 +163,12 @@ class Solves:
 
     def stopped(self) -> Response:
         return busy("the server is stopping", self.retry_after)
+
+
+async def _cancel_when(event: anyio.Event, scope: anyio.CancelScope) -> None:
+    """What `scope` runs is cancelled once `event` is set."""
+    await event.wait()
+    scope.cancel()
 
 
 def nobody_listens() -> Response:
